@@ -201,7 +201,9 @@ mod tests {
     #[test]
     fn bad_coordinates_are_refused() {
         let s = BoardSize::square(15);
-        for bad in ["", "h", "8", "h0", "p1", "h16", "8h", "h8x", "é8", "aaaa1", "h99999"] {
+        for bad in [
+            "", "h", "8", "h0", "p1", "h16", "8h", "h8x", "é8", "aaaa1", "h99999",
+        ] {
             assert!(parse_pos(bad, s).is_err(), "{bad}");
         }
         assert!(matches!(

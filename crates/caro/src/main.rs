@@ -1,1 +1,47 @@
-fn main() {}
+//! `caro`: Caro, Gomoku, Renju and tic-tac-toe from the command line.
+
+mod position;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Caro, Gomoku, Renju and tic-tac-toe: rules, engine, web app, terminal
+/// game and Gomocup protocol in one binary.
+#[derive(Parser, Debug)]
+#[command(name = "caro", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Inspect a position: the board, side to move, result, winning line,
+    /// forbidden points and legal moves.
+    Position(position::PositionArgs),
+}
+
+/// A failure the user caused: printed as one line, exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Position(args)) => position::run(&args),
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

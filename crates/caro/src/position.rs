@@ -1,0 +1,260 @@
+//! `caro position`: read a position and print what the rules say about it.
+
+use std::path::PathBuf;
+
+use caro_core::code::PositionCode;
+use caro_core::notation::{format_pos, parse_move_list};
+use caro_core::psq::{read_psq_bytes, PsqRecord};
+use caro_core::{BoardSize, Color, Game, GameSetup, Outcome, Rule, Rules, SetupError};
+use clap::Args;
+use serde_json::{json, Value};
+
+use crate::UsageError;
+
+/// Options of `caro position`.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// Board size: a side (`15`) or width x height (`20x30`: columns x rows).
+    #[arg(long)]
+    size: Option<String>,
+    /// Stones in a row to win (default: 5, or 3 on boards smaller than 5).
+    #[arg(long)]
+    k: Option<String>,
+    /// Rule: freestyle, standard, renju, caro or caro-standard.
+    #[arg(long)]
+    rule: Option<String>,
+    /// Who moves first: black or white (renju: black).
+    #[arg(long)]
+    first: Option<String>,
+    /// Moves in order, such as "h8 i9 j10" (commas also work).
+    #[arg(long, conflicts_with_all = ["psq", "code"])]
+    moves: Option<String>,
+    /// Read the game from a PSQ file (Piskvork's format).
+    #[arg(long, conflicts_with = "code")]
+    psq: Option<PathBuf>,
+    /// Read the game from a position code (as in a caro URL).
+    #[arg(long)]
+    code: Option<String>,
+    /// Print one JSON object instead of the board.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Board, k, rule and first player given on the command line, before
+/// defaults are filled in.
+struct Overrides {
+    size: Option<BoardSize>,
+    k: Option<u8>,
+    rule: Option<Rule>,
+    first: Option<Color>,
+}
+
+fn parse_overrides(args: &PositionArgs) -> Result<Overrides, UsageError> {
+    let size = args
+        .size
+        .as_deref()
+        .map(|s| {
+            s.parse::<BoardSize>()
+                .map_err(|e| UsageError(e.to_string()))
+        })
+        .transpose()?;
+    let k = args
+        .k
+        .as_deref()
+        .map(|s| {
+            s.trim().parse::<u8>().map_err(|_| {
+                UsageError(format!(
+                    "bad win length k={s:?}: expected a number from 3 to 10"
+                ))
+            })
+        })
+        .transpose()?;
+    let rule = args
+        .rule
+        .as_deref()
+        .map(|s| s.parse::<Rule>().map_err(|e| UsageError(e.to_string())))
+        .transpose()?;
+    let first = args
+        .first
+        .as_deref()
+        .map(|s| s.parse::<Color>().map_err(|e| UsageError(e.to_string())))
+        .transpose()?;
+    Ok(Overrides {
+        size,
+        k,
+        rule,
+        first,
+    })
+}
+
+/// Builds the game the arguments describe.
+fn load_game(args: &PositionArgs) -> Result<Game, UsageError> {
+    let o = parse_overrides(args)?;
+    let mut setup = if let Some(path) = &args.psq {
+        let bytes = std::fs::read(path)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        let record: PsqRecord =
+            read_psq_bytes(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        let mut s = GameSetup::new(record.size, record.k, record.rule);
+        s.first = record.first;
+        s.moves = record.moves;
+        if o.size.is_some_and(|size| size != s.size) {
+            return Err(UsageError(format!(
+                "--size {} disagrees with the {} board of {}",
+                o.size.map(|s| s.to_string()).unwrap_or_default(),
+                s.size,
+                path.display()
+            )));
+        }
+        s
+    } else if let Some(code) = &args.code {
+        let c = PositionCode::decode(code).map_err(|e| UsageError(e.to_string()))?;
+        let mut s = GameSetup::new(c.size, c.k, c.rule);
+        s.first = c.first;
+        s.moves = c.moves;
+        s
+    } else {
+        let size = o.size.unwrap_or(BoardSize::square(15));
+        let mut s = GameSetup::new(size, Rules::default_k(size), Rule::Freestyle);
+        if let Some(text) = &args.moves {
+            s.moves = parse_move_list(text, size)
+                .map_err(|(n, e)| UsageError(format!("move {n}: {e}")))?;
+        }
+        s
+    };
+    if let Some(k) = o.k {
+        setup.k = k;
+    }
+    if let Some(rule) = o.rule {
+        setup.rule = rule;
+    }
+    if let Some(first) = o.first {
+        setup.first = first;
+    }
+    Game::from_setup(&setup).map_err(|e| match e {
+        SetupError::Move { number, error } => UsageError(format!(
+            "move {number} ({}): {error}",
+            format_pos(setup.moves[number - 1], setup.size)
+        )),
+        other => UsageError(other.to_string()),
+    })
+}
+
+/// The result as JSON: `null`, `"draw"` or `{"winner": …, "line": […]}`.
+fn result_json(game: &Game) -> Value {
+    let size = game.size();
+    match game.outcome() {
+        None => Value::Null,
+        Some(Outcome::Draw) => json!("draw"),
+        Some(Outcome::Five { winner, line }) => json!({
+            "winner": winner.name(),
+            "line": line.points().map(|p| format_pos(p, size)).collect::<Vec<_>>(),
+        }),
+        Some(Outcome::Resigned { winner }) => json!({
+            "winner": winner.name(),
+            "line": [],
+            "by": "resignation",
+        }),
+        Some(Outcome::Foul { winner, at, foul }) => json!({
+            "winner": winner.name(),
+            "line": [],
+            "by": "foul",
+            "foul": foul.label(),
+            "at": format_pos(*at, size),
+        }),
+    }
+}
+
+fn result_text(game: &Game) -> String {
+    let size = game.size();
+    match game.outcome() {
+        None => format!("{} to move", game.to_move()),
+        Some(Outcome::Draw) => "draw: the board is full".to_string(),
+        Some(Outcome::Five { winner, line }) => format!(
+            "{winner} wins: {}",
+            line.points()
+                .map(|p| format_pos(p, size))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Some(Outcome::Resigned { winner }) => format!("{winner} wins by resignation"),
+        Some(Outcome::Foul { winner, at, foul }) => {
+            format!(
+                "{winner} wins: black played the {foul} at {}",
+                format_pos(*at, size)
+            )
+        }
+    }
+}
+
+/// Runs `caro position`.
+pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
+    let game = load_game(args)?;
+    let size = game.size();
+    let forbidden = game.forbidden_points();
+    let mut forbidden_names: Vec<String> = forbidden
+        .iter()
+        .map(|&(p, _)| format_pos(p, size))
+        .collect();
+    forbidden_names.sort();
+    let legal = game.legal_moves().len();
+    let moves: Vec<String> = game.moves().iter().map(|&p| format_pos(p, size)).collect();
+    if args.json {
+        let rules = game.rules();
+        let value = json!({
+            "size": size.to_string(),
+            "width": size.width,
+            "height": size.height,
+            "k": rules.k,
+            "rule": rules.rule.name(),
+            "first": game.first().name(),
+            "to_move": game.to_move().name(),
+            "result": result_json(&game),
+            "forbidden": forbidden_names,
+            "legal_moves": legal,
+            "moves": moves,
+            "code": PositionCode::from_game(&game, "free").map(|c| c.encode()).ok(),
+        });
+        println!("{value}");
+        return Ok(());
+    }
+    let last = game.last_move();
+    let black_fouls = if game.is_over() {
+        Vec::new()
+    } else {
+        game.black_forbidden_points()
+    };
+    let text = game.board().to_text_marked(|p| {
+        black_fouls
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, f)| match f {
+                caro_core::Foul::DoubleThree => '3',
+                caro_core::Foul::DoubleFour => '4',
+                caro_core::Foul::Overline => '6',
+            })
+    });
+    print!("{text}");
+    let rules = game.rules();
+    println!(
+        "{} {}, k={}, {} moves{}",
+        rules.rule,
+        size,
+        rules.k,
+        moves.len(),
+        last.map(|p| format!(", last {}", format_pos(p, size)))
+            .unwrap_or_default()
+    );
+    println!("{}", result_text(&game));
+    if rules.rule.has_fouls() && !black_fouls.is_empty() {
+        let names: Vec<String> = black_fouls
+            .iter()
+            .map(|&(p, f)| format!("{}({})", format_pos(p, size), f.label()))
+            .collect();
+        println!("forbidden for black: {}", names.join(" "));
+    }
+    if !game.is_over() {
+        println!("legal moves: {legal}");
+    }
+    Ok(())
+}
