@@ -1,5 +1,7 @@
 //! `caro`: Caro, Gomoku, Renju and tic-tac-toe from the command line.
 
+mod bench;
+mod matchcmd;
 mod position;
 
 use std::process::ExitCode;
@@ -20,6 +22,12 @@ enum Command {
     /// Inspect a position: the board, side to move, result, winning line,
     /// forbidden points and legal moves.
     Position(position::PositionArgs),
+    /// Play a series between two computer players and report the score
+    /// and Elo difference.
+    Match(matchcmd::MatchArgs),
+    /// Search a fixed set of positions to a fixed depth: nodes, speed and
+    /// a node-count signature.
+    Bench(bench::BenchArgs),
 }
 
 /// A failure the user caused: printed as one line, exit status 2.
@@ -31,6 +39,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Position(args)) => position::run(&args),
+        Some(Command::Match(args)) => matchcmd::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

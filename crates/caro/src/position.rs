@@ -38,6 +38,56 @@ pub struct PositionArgs {
     /// Print one JSON object instead of the board.
     #[arg(long)]
     json: bool,
+    /// Also search for the engine's best move (caro at full strength).
+    #[arg(long)]
+    best: bool,
+    /// Time for --best, such as 1s or 500ms (default 1s).
+    #[arg(long)]
+    time: Option<String>,
+    /// Depth limit for --best.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Player used by --best (default caro:10).
+    #[arg(long)]
+    player: Option<String>,
+}
+
+/// The engine's answer for `--best`.
+struct Best {
+    best: caro_core::Pos,
+    info: Option<caro_engine::SearchInfo>,
+}
+
+fn search_best(game: &Game, args: &PositionArgs) -> Result<Option<Best>, UsageError> {
+    if !args.best || game.is_over() {
+        return Ok(None);
+    }
+    let spec: caro_engine::PlayerSpec = args
+        .player
+        .as_deref()
+        .unwrap_or("caro:10")
+        .parse()
+        .map_err(|e: caro_engine::EngineError| UsageError(e.to_string()))?;
+    let time = match (&args.time, args.depth) {
+        (Some(t), _) => Some(crate::matchcmd::parse_duration(t)?),
+        (None, Some(_)) => None,
+        (None, None) => Some(std::time::Duration::from_secs(1)),
+    };
+    let limits = caro_engine::Limits {
+        move_time: time,
+        depth: args.depth,
+        ..caro_engine::Limits::default()
+    };
+    let mut player = spec.build(1);
+    let mut sink = |_: &caro_engine::SearchInfo| {};
+    let mut ctx = caro_engine::Context::new(limits, caro_engine::StopFlag::new(), &mut sink);
+    let d = player
+        .choose(game, &mut ctx)
+        .map_err(|e| UsageError(e.to_string()))?;
+    Ok(Some(Best {
+        best: d.best,
+        info: d.info,
+    }))
 }
 
 /// Board, k, rule and first player given on the command line, before
@@ -199,6 +249,16 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
     forbidden_names.sort();
     let legal = game.legal_moves().len();
     let moves: Vec<String> = game.moves().iter().map(|&p| format_pos(p, size)).collect();
+    let best = search_best(&game, args)?;
+    let best_json = best.as_ref().map(|b| {
+        json!({
+            "move": format_pos(b.best, size),
+            "score": b.info.as_ref().map(|i| i.score.to_string()),
+            "depth": b.info.as_ref().map(|i| i.depth),
+            "nodes": b.info.as_ref().map(|i| i.nodes),
+            "pv": b.info.as_ref().map(|i| i.pv.iter().map(|&p| format_pos(p, size)).collect::<Vec<_>>()),
+        })
+    });
     if args.json {
         let rules = game.rules();
         let value = json!({
@@ -214,6 +274,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
             "legal_moves": legal,
             "moves": moves,
             "code": PositionCode::from_game(&game, "free").map(|c| c.encode()).ok(),
+            "best": best_json,
         });
         println!("{value}");
         return Ok(());
@@ -255,6 +316,22 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
     }
     if !game.is_over() {
         println!("legal moves: {legal}");
+    }
+    if let Some(b) = best {
+        match b.info {
+            Some(i) => println!(
+                "best: {} score {} depth {} nodes {} pv {}",
+                format_pos(b.best, size),
+                i.score,
+                i.depth,
+                i.nodes,
+                i.pv.iter()
+                    .map(|&p| format_pos(p, size))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            None => println!("best: {}", format_pos(b.best, size)),
+        }
     }
     Ok(())
 }

@@ -1,0 +1,39 @@
+//! # caro-engine
+//!
+//! Computer players for caro, all behind one API ([`Player`]): set a
+//! position, think under [`Limits`], stop from another thread through a
+//! [`StopFlag`], report progress ([`SearchInfo`]), answer a legal move.
+//!
+//! - [`random`]: a uniformly random legal move;
+//! - [`scoremap`], [`quintuple`], [`minimax`]: the computer players of the
+//!   articles caro was asked to implement, reproduced faithfully;
+//! - [`search`]: caro's own threat-space alpha-beta search, levels 1..=10.
+//!
+//! ```
+//! use caro_core::{BoardSize, Color, Game, Rule, Rules};
+//! use caro_engine::{Context, Limits, PlayerSpec, StopFlag};
+//!
+//! let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
+//! let game = Game::new(rules, Color::Black).unwrap();
+//! let mut player = "caro:3".parse::<PlayerSpec>().unwrap().build(7);
+//! let mut progress = |_: &caro_engine::SearchInfo| {};
+//! let mut ctx = Context::new(Limits::depth(2), StopFlag::new(), &mut progress);
+//! let decision = player.choose(&game, &mut ctx).unwrap();
+//! assert!(game.check(decision.best).is_ok());
+//! ```
+#![deny(missing_docs)]
+
+pub mod arena;
+pub mod minimax;
+pub mod player;
+pub mod quintuple;
+pub mod random;
+pub mod scoremap;
+pub mod search;
+
+pub use player::{
+    Context, Decision, EngineError, Limits, Player, PlayerSpec, Score, SearchInfo, StopFlag,
+};
+pub mod pattern;
+pub mod state;
+pub mod tt;

@@ -1,0 +1,327 @@
+//! The one engine API: a [`Player`] answers "your move" for a position,
+//! under [`Limits`], stoppable from another thread, reporting progress.
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use caro_core::{Game, Pos};
+
+/// How long or how far a player may think. Every field is optional; with
+/// none set a built-in search uses its own default depth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Time for this move.
+    pub move_time: Option<Duration>,
+    /// Time left on the player's clock for the rest of the game.
+    pub time_left: Option<Duration>,
+    /// Maximum nodes to search.
+    pub nodes: Option<u64>,
+    /// Maximum depth (plies) to search.
+    pub depth: Option<u32>,
+}
+
+impl Limits {
+    /// Limits of a fixed time per move.
+    #[must_use]
+    pub fn time(move_time: Duration) -> Limits {
+        Limits {
+            move_time: Some(move_time),
+            ..Limits::default()
+        }
+    }
+
+    /// Limits of a fixed depth.
+    #[must_use]
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// The time this move may take: the move time, capped by a share of the
+    /// time left (a twentieth of it, less a safety margin), if either is set.
+    #[must_use]
+    pub fn time_budget(&self) -> Option<Duration> {
+        let from_clock = self.time_left.map(|left| {
+            let margin = Duration::from_millis(30).min(left / 4);
+            (left.saturating_sub(margin)) / 20
+        });
+        match (self.move_time, from_clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// A flag another thread sets to stop a search at once. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag that is not set.
+    #[must_use]
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+
+    /// Asks the search to stop; it returns its best move so far.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Clears the flag for the next search.
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    #[inline]
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// A search score from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Score {
+    /// A heuristic evaluation (centipawn-like units; positive is good).
+    Eval(i32),
+    /// A forced win in this many plies (of both sides, counting the
+    /// winning move).
+    WinIn(u32),
+    /// A forced loss in this many plies.
+    LossIn(u32),
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Score::Eval(v) => write!(f, "{v}"),
+            Score::WinIn(n) => write!(f, "+W{n}"),
+            Score::LossIn(n) => write!(f, "-L{n}"),
+        }
+    }
+}
+
+/// Progress of a search, reported after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Depth completed.
+    pub depth: u32,
+    /// Deepest ply reached (threat sequences go deeper than `depth`).
+    pub seldepth: u32,
+    /// Score of the best move.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Principal variation, best move first.
+    pub pv: Vec<Pos>,
+}
+
+impl SearchInfo {
+    /// Nodes per second so far.
+    #[must_use]
+    pub fn nps(&self) -> u64 {
+        let us = self.elapsed.as_micros().max(1);
+        (self.nodes as u128 * 1_000_000 / us) as u64
+    }
+}
+
+/// What a player decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The move to play.
+    pub best: Pos,
+    /// The last search report, for players that search.
+    pub info: Option<SearchInfo>,
+}
+
+/// Everything a player gets besides the position.
+pub struct Context<'a> {
+    /// How long or far to think.
+    pub limits: Limits,
+    /// Set by another thread to stop at once.
+    pub stop: StopFlag,
+    /// Called with progress reports.
+    pub progress: &'a mut dyn FnMut(&SearchInfo),
+    /// When thinking began.
+    pub started: Instant,
+}
+
+impl<'a> Context<'a> {
+    /// A context with these limits and stop flag, reporting to `progress`.
+    pub fn new(limits: Limits, stop: StopFlag, progress: &'a mut dyn FnMut(&SearchInfo)) -> Self {
+        Context {
+            limits,
+            stop,
+            progress,
+            started: Instant::now(),
+        }
+    }
+}
+
+/// Why a player could not move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The game is over or no legal move is left.
+    #[error("no move to make: the game is over")]
+    GameOver,
+    /// A player name that is not known.
+    #[error(
+        "unknown player {0:?}: expected random, scoremap, quintuple, minimax:0..4 or caro:1..10"
+    )]
+    UnknownPlayer(String),
+    /// A level out of range.
+    #[error("{player} has levels {min}..={max}, not {level}")]
+    BadLevel {
+        /// The player's name.
+        player: &'static str,
+        /// The rejected level.
+        level: String,
+        /// Lowest level.
+        min: u32,
+        /// Highest level.
+        max: u32,
+    },
+}
+
+/// A computer player: answers "your move" for any position of any size,
+/// k and rule, always with a legal move (never a renju forbidden point for
+/// black).
+pub trait Player: Send {
+    /// The player's name with its level, as [`PlayerSpec`] writes it.
+    fn name(&self) -> String;
+
+    /// Forgets anything learned in the previous game (hash tables…).
+    fn new_game(&mut self) {}
+
+    /// Chooses a move for the side to move.
+    ///
+    /// # Errors
+    /// [`EngineError::GameOver`] when there is nothing to play.
+    fn choose(&mut self, game: &Game, ctx: &mut Context<'_>) -> Result<Decision, EngineError>;
+}
+
+/// A built-in player by name: `random`, `scoremap`, `quintuple`,
+/// `minimax:N` (0..=4) or `caro:N` (1..=10; `caro` alone is level 10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerSpec {
+    /// A uniformly random legal move.
+    Random,
+    /// The Caro article's attack/defence score maps.
+    ScoreMap,
+    /// The Gobang article's five-cell-window scorecard.
+    Quintuple,
+    /// The tic-tac-toe article's depth-limited minimax, strength 0..=4.
+    Minimax(u32),
+    /// caro's own search, level 1..=10.
+    Caro(u32),
+}
+
+impl PlayerSpec {
+    /// Builds the player, seeded for reproducible play.
+    #[must_use]
+    pub fn build(self, seed: u64) -> Box<dyn Player> {
+        match self {
+            PlayerSpec::Random => Box::new(crate::random::RandomPlayer::new(seed)),
+            PlayerSpec::ScoreMap => Box::new(crate::scoremap::ScoreMapPlayer::new(seed)),
+            PlayerSpec::Quintuple => Box::new(crate::quintuple::QuintuplePlayer::new(seed)),
+            PlayerSpec::Minimax(strength) => {
+                Box::new(crate::minimax::MinimaxPlayer::new(strength, seed))
+            }
+            PlayerSpec::Caro(level) => Box::new(crate::search::CaroPlayer::new(level, seed)),
+        }
+    }
+}
+
+impl std::fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::ScoreMap => f.write_str("scoremap"),
+            PlayerSpec::Quintuple => f.write_str("quintuple"),
+            PlayerSpec::Minimax(n) => write!(f, "minimax:{n}"),
+            PlayerSpec::Caro(n) => write!(f, "caro:{n}"),
+        }
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = EngineError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let lower = s.trim().to_ascii_lowercase();
+        let (name, level) = match lower.split_once(':') {
+            Some((n, l)) => (n, Some(l)),
+            None => (lower.as_str(), None),
+        };
+        let parse_level = |player: &'static str, min: u32, max: u32, default: u32| {
+            let bad = |l: &str| EngineError::BadLevel {
+                player,
+                level: l.to_string(),
+                min,
+                max,
+            };
+            match level {
+                None => Ok(default),
+                Some(l) => match l.parse::<u32>() {
+                    Ok(v) if (min..=max).contains(&v) => Ok(v),
+                    _ => Err(bad(l)),
+                },
+            }
+        };
+        let no_level = |spec: PlayerSpec| match level {
+            None => Ok(spec),
+            Some(_) => Err(EngineError::UnknownPlayer(s.to_string())),
+        };
+        match name {
+            "random" => no_level(PlayerSpec::Random),
+            "scoremap" => no_level(PlayerSpec::ScoreMap),
+            "quintuple" => no_level(PlayerSpec::Quintuple),
+            "minimax" => Ok(PlayerSpec::Minimax(parse_level("minimax", 0, 4, 4)?)),
+            "caro" => Ok(PlayerSpec::Caro(parse_level("caro", 1, 10, 10)?)),
+            _ => Err(EngineError::UnknownPlayer(s.to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        for s in [
+            "random",
+            "scoremap",
+            "quintuple",
+            "minimax:0",
+            "minimax:4",
+            "caro:1",
+            "caro:10",
+        ] {
+            assert_eq!(s.parse::<PlayerSpec>().unwrap().to_string(), s);
+        }
+        assert_eq!("caro".parse::<PlayerSpec>().unwrap(), PlayerSpec::Caro(10));
+        assert!("caro:11".parse::<PlayerSpec>().is_err());
+        assert!("minimax:5".parse::<PlayerSpec>().is_err());
+        assert!("random:3".parse::<PlayerSpec>().is_err());
+        assert!("stockfish".parse::<PlayerSpec>().is_err());
+    }
+
+    #[test]
+    fn clock_caps_the_budget() {
+        let l = Limits {
+            move_time: Some(Duration::from_secs(1)),
+            time_left: Some(Duration::from_secs(2)),
+            ..Limits::default()
+        };
+        assert!(l.time_budget().unwrap() < Duration::from_millis(100));
+    }
+}

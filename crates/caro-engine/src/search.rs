@@ -1,0 +1,870 @@
+//! caro's own search: iterative-deepening principal-variation alpha-beta
+//! over threat-aware moves, with a transposition table, killer and history
+//! move ordering, and a VCF (victory by continuous fours) solver at the
+//! root and at the leaves.
+//!
+//! Move generation follows the threats the incremental patterns show:
+//! a five is played at once; an opponent five must be stopped (and only
+//! moves that stop every one of them are searched); an opponent open three
+//! is answered by a defence or a four of one's own; otherwise every point
+//! near the stones is a candidate, best-looking first. All of it is judged
+//! by the game's rule: exact fives, caro's blocked fives, and renju fouls
+//! (black can neither attack nor defend through a forbidden point).
+
+use std::time::Instant;
+
+use caro_core::{Cell, Game, Pos, Rule};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::pattern::Pattern;
+use crate::player::{Context, Decision, EngineError, Player, Score, SearchInfo};
+use crate::state::{State, Threat};
+use crate::tt::{Bound, Tt};
+
+/// Score of a win on the board now; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are forced wins (or losses, negated).
+pub const WIN_BOUND: i32 = WIN - 10_000;
+const INF: i32 = WIN + 1;
+/// Depth searched when no limit at all is given.
+pub const DEFAULT_DEPTH: u32 = 8;
+/// Deepest iteration ever started.
+pub const MAX_DEPTH: u32 = 60;
+/// Plies beyond which the search stops extending forced lines.
+const MAX_PLY: usize = 128;
+/// Late-move reductions start at this depth…
+const LMR_MIN_DEPTH: i32 = 3;
+/// …for moves after this many.
+const LMR_MIN_INDEX: usize = 3;
+/// Most candidate moves searched at a quiet node, by depth left.
+const WIDTH_BY_DEPTH: [usize; 4] = [12, 16, 20, 24];
+/// Attacker moves a VCF at the root may take.
+const VCF_ROOT_DEPTH: u32 = 24;
+/// Attacker moves a VCF at a leaf may take.
+const VCF_LEAF_DEPTH: u32 = 6;
+/// Node budget of the root VCF, as a share of the whole search's.
+const VCF_ROOT_NODES: u64 = 400_000;
+/// Nodes between checks of the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+/// Hash table size of a player, in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Ordering bonus of the hash move.
+const ORDER_TT: i32 = 1 << 28;
+/// Ordering bonus of the killer moves.
+const ORDER_KILLER: i32 = 1 << 20;
+
+/// A move with its ordering score.
+type Scored = (usize, i32);
+
+/// What move generation found.
+enum Gen {
+    /// The side to move makes five here.
+    Win(usize),
+    /// Nothing stops the opponent's five: lost next move.
+    Lost,
+    /// Candidate moves, best-looking first; `forced` when they answer a
+    /// five threat.
+    Moves { moves: Vec<Scored>, forced: bool },
+}
+
+/// Why a search stopped early.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Abort {
+    None,
+    Stopped,
+}
+
+/// The search proper, for one move.
+struct Searcher<'a> {
+    state: State,
+    tt: &'a mut Tt,
+    nodes: u64,
+    node_limit: Option<u64>,
+    deadline: Option<Instant>,
+    stop: crate::player::StopFlag,
+    abort: Abort,
+    seldepth: usize,
+    killers: Vec<[usize; 2]>,
+    history: Vec<[i32; 2]>,
+    started: Instant,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(game: &Game, tt: &'a mut Tt, ctx: &Context<'_>) -> Searcher<'a> {
+        let state = State::new(game);
+        let n = state.board().cell_count();
+        Searcher {
+            state,
+            tt,
+            nodes: 0,
+            node_limit: ctx.limits.nodes,
+            deadline: ctx.limits.time_budget().map(|b| ctx.started + b),
+            stop: ctx.stop.clone(),
+            abort: Abort::None,
+            seldepth: 0,
+            killers: vec![[usize::MAX; 2]; MAX_PLY + 2],
+            history: vec![[0; 2]; n],
+            started: ctx.started,
+        }
+    }
+
+    #[inline]
+    fn check_abort(&mut self) -> bool {
+        if self.abort != Abort::None {
+            return true;
+        }
+        if self.nodes % CHECK_EVERY == 0 {
+            let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
+            if out_of_time || out_of_nodes || self.stop.is_set() {
+                self.abort = Abort::Stopped;
+            }
+        }
+        self.abort != Abort::None
+    }
+
+    /// Empty points in the search area near a stone (the centre on an
+    /// empty board).
+    fn area_points(&self) -> Vec<usize> {
+        let (x0, y0, x1, y1) = self.state.area();
+        let empty_board = self.state.board().stone_count() == 0;
+        let mut out = Vec::with_capacity(((x1 - x0 + 1) * (y1 - y0 + 1)) as usize);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let i = self.state.index(Pos::new(x as u8, y as u8));
+                if self.state.board().cell(i) == Cell::Empty
+                    && (empty_board || self.state.near(i) > 0)
+                {
+                    out.push(i);
+                }
+            }
+        }
+        out
+    }
+
+    /// Moves of the side to move that leave the opponent no five.
+    fn stops_of_fives(&mut self, fives: &[usize]) -> Vec<usize> {
+        let me = self.state.to_move();
+        let opp = me.opponent();
+        let mut candidates: Vec<usize> = fives.to_vec();
+        if matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard) {
+            // In caro a five can also be spoiled by capping its far end.
+            let k = self.state.rules().k as usize;
+            let offsets = self.state.board().dir_offsets();
+            for &f in fives {
+                for (d, &step) in offsets.iter().enumerate() {
+                    // Only the line that makes the five can be capped.
+                    if self.state.patterns(f).get(opp, d) != Pattern::Five {
+                        continue;
+                    }
+                    for forward in [false, true] {
+                        let mut j = f;
+                        for _ in 0..=k {
+                            j = if forward { j + step } else { j - step };
+                            match self.state.board().cell(j) {
+                                Cell::Wall => break,
+                                Cell::Empty => candidates.push(j),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut out = Vec::new();
+        for c in candidates {
+            if !self.state.is_legal(c) {
+                continue;
+            }
+            self.state.play(c);
+            let won = self.state.won_at(c, me);
+            let stopped = won || !self.state.has(opp, Pattern::Five);
+            self.state.undo();
+            if stopped {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    fn order_score(&self, i: usize, ply: usize, tt_move: Option<usize>) -> i32 {
+        let me = self.state.to_move();
+        let opp = me.opponent();
+        let p = self.state.patterns(i);
+        let mut s = 0;
+        for d in 0..4 {
+            s += ATTACK[p.get(me, d) as usize] + DEFEND[p.get(opp, d) as usize];
+        }
+        s += THREAT_BONUS[self.state.threat(i, me) as usize];
+        s += THREAT_BONUS[self.state.threat(i, opp) as usize] / 2;
+        if Some(i) == tt_move {
+            s += ORDER_TT;
+        }
+        if ply < self.killers.len() && self.killers[ply].contains(&i) {
+            s += ORDER_KILLER;
+        }
+        s + self.history[i][me.index()].min(ORDER_KILLER - 1)
+    }
+
+    fn generate(&mut self, ply: usize, tt_move: Option<usize>) -> Gen {
+        let me = self.state.to_move();
+        let opp = me.opponent();
+        let points = self.area_points();
+        if self.state.has(me, Pattern::Five) {
+            if let Some(&i) = points
+                .iter()
+                .find(|&&i| self.state.threat(i, me) == Threat::Five)
+            {
+                return Gen::Win(i);
+            }
+        }
+        if self.state.has(opp, Pattern::Five) {
+            let fives: Vec<usize> = points
+                .iter()
+                .copied()
+                .filter(|&i| self.state.threat(i, opp) == Threat::Five)
+                .collect();
+            let stops = self.stops_of_fives(&fives);
+            if stops.is_empty() {
+                return Gen::Lost;
+            }
+            let mut moves: Vec<Scored> = stops
+                .into_iter()
+                .map(|i| (i, self.order_score(i, ply, tt_move)))
+                .collect();
+            moves.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+            return Gen::Moves {
+                moves,
+                forced: true,
+            };
+        }
+        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
+        if !caro_rule && (self.state.has(me, Pattern::Flex4) || self.state.has(me, Pattern::Block4))
+        {
+            // An open four (or a double four) of ours wins: take it. (In
+            // caro a capped end can spoil a five, so the search decides.)
+            for &i in &points {
+                if self.state.threat(i, me) == Threat::OpenFour && self.state.is_legal(i) {
+                    return Gen::Moves {
+                        moves: vec![(i, ORDER_TT)],
+                        forced: false,
+                    };
+                }
+            }
+        }
+        let opp_open_three = self.state.has(opp, Pattern::Flex4);
+        let mut moves: Vec<Scored> = Vec::with_capacity(points.len());
+        for &i in &points {
+            if opp_open_three {
+                let defends = self.state.patterns(i).count_at_least(opp, Pattern::Block4) > 0;
+                let counters = self.state.patterns(i).count_at_least(me, Pattern::Block4) > 0;
+                if !defends && !counters {
+                    continue;
+                }
+            }
+            if !self.state.is_legal(i) {
+                continue;
+            }
+            moves.push((i, self.order_score(i, ply, tt_move)));
+        }
+        moves.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+        Gen::Moves {
+            moves,
+            forced: false,
+        }
+    }
+
+    /// Victory by continuous fours for the side to move, within `depth`
+    /// attacker moves: the first move of a win, if one is found.
+    fn vcf(&mut self, depth: u32, ply: usize) -> Option<usize> {
+        self.nodes += 1;
+        if self.check_abort() || ply >= MAX_PLY {
+            return None;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let me = self.state.to_move();
+        let opp = me.opponent();
+        let points = self.area_points();
+        if self.state.has(me, Pattern::Five) {
+            if let Some(&i) = points
+                .iter()
+                .find(|&&i| self.state.threat(i, me) == Threat::Five)
+            {
+                return Some(i);
+            }
+        }
+        if depth == 0 {
+            return None;
+        }
+        let opp_fives: Vec<usize> = if self.state.has(opp, Pattern::Five) {
+            points
+                .iter()
+                .copied()
+                .filter(|&i| self.state.threat(i, opp) == Threat::Five)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let candidates: Vec<usize> = if opp_fives.is_empty() {
+            points
+                .iter()
+                .copied()
+                .filter(|&i| self.state.patterns(i).count_at_least(me, Pattern::Block4) > 0)
+                .collect()
+        } else {
+            // We must stop the opponent's five, and it must be a four too.
+            self.stops_of_fives(&opp_fives)
+                .into_iter()
+                .filter(|&i| self.state.patterns(i).count_at_least(me, Pattern::Block4) > 0)
+                .collect()
+        };
+        for a in candidates {
+            if !self.state.is_legal(a) {
+                continue;
+            }
+            self.state.play(a);
+            let win = self.defend_fours(depth, ply + 1);
+            self.state.undo();
+            if win {
+                return Some(a);
+            }
+            if self.abort != Abort::None {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The defender is to move facing the attacker's four(s): whether every
+    /// defence loses to a continued VCF.
+    fn defend_fours(&mut self, depth: u32, ply: usize) -> bool {
+        let defender = self.state.to_move();
+        let attacker = defender.opponent();
+        if self.state.has(defender, Pattern::Five) || !self.state.has(attacker, Pattern::Five) {
+            return false;
+        }
+        let points = self.area_points();
+        let fives: Vec<usize> = points
+            .iter()
+            .copied()
+            .filter(|&i| self.state.threat(i, attacker) == Threat::Five)
+            .collect();
+        let stops = self.stops_of_fives(&fives);
+        for r in stops {
+            self.state.play(r);
+            let win = self.vcf(depth - 1, ply + 1).is_some();
+            self.state.undo();
+            if !win {
+                return false;
+            }
+        }
+        // No stop left (or every stop loses): the attacker wins.
+        self.abort == Abort::None
+    }
+
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: &mut Vec<usize>,
+    ) -> i32 {
+        pv.clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check_abort() {
+            return 0;
+        }
+        if self.state.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.state.evaluate();
+        }
+        let key = self.state.hash();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            if e.best != u16::MAX && self.state.board().cell(e.best as usize) == Cell::Empty {
+                tt_move = Some(e.best as usize);
+            }
+            if ply > 0 && e.depth as i32 >= depth {
+                let s = score_from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return s;
+                }
+            }
+        }
+        let (moves, forced) = match self.generate(ply, tt_move) {
+            Gen::Win(i) => {
+                pv.push(i);
+                return WIN - (ply as i32 + 1);
+            }
+            Gen::Lost => return -(WIN - (ply as i32 + 2)),
+            Gen::Moves { moves, forced } => (moves, forced),
+        };
+        if moves.is_empty() {
+            // No legal move at all (renju, every point forbidden): a draw.
+            return 0;
+        }
+        if depth <= 0 && !forced && moves.len() > 1 {
+            if let Some(first) = self.vcf(VCF_LEAF_DEPTH, ply) {
+                pv.push(first);
+                return WIN - (ply as i32 + 3);
+            }
+            return self.state.evaluate();
+        }
+        let width = if forced {
+            usize::MAX
+        } else {
+            WIDTH_BY_DEPTH[(depth.max(0) as usize).min(WIDTH_BY_DEPTH.len() - 1)]
+        };
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut child_pv = Vec::new();
+        let me = self.state.to_move();
+        for (n, &(m, _)) in moves.iter().enumerate().take(width) {
+            self.state.play(m);
+            let score = if self.state.won_at(m, me) {
+                child_pv.clear();
+                WIN - (ply as i32 + 1)
+            } else {
+                // Forced single replies do not cost depth.
+                let new_depth = if forced && moves.len() == 1 {
+                    depth
+                } else {
+                    depth - 1
+                };
+                if n == 0 {
+                    -self.negamax(new_depth, -beta, -alpha, ply + 1, &mut child_pv)
+                } else {
+                    let reduce = if depth >= LMR_MIN_DEPTH && n >= LMR_MIN_INDEX && !forced {
+                        1
+                    } else {
+                        0
+                    };
+                    let mut s = -self.negamax(
+                        new_depth - reduce,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        &mut child_pv,
+                    );
+                    if s > alpha && (reduce > 0 || s < beta) {
+                        s = -self.negamax(new_depth, -beta, -alpha, ply + 1, &mut child_pv);
+                    }
+                    s
+                }
+            };
+            self.state.undo();
+            if self.abort != Abort::None {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    pv.clear();
+                    pv.push(m);
+                    pv.extend_from_slice(&child_pv);
+                }
+                if score >= beta {
+                    if ply < self.killers.len() && self.killers[ply][0] != m {
+                        self.killers[ply][1] = self.killers[ply][0];
+                        self.killers[ply][0] = m;
+                    }
+                    let bonus = depth.max(1) * depth.max(1);
+                    self.history[m][me.index()] += bonus;
+                    break;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Root search: scores of every root move at `depth` (exact for the
+    /// best, bounds for the rest).
+    fn root(
+        &mut self,
+        moves: &mut [Scored],
+        depth: i32,
+        pv: &mut Vec<usize>,
+        full_window: bool,
+    ) -> Option<i32> {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best = -INF;
+        let mut child_pv = Vec::new();
+        let me = self.state.to_move();
+        for (n, entry) in moves.iter_mut().enumerate() {
+            let m = entry.0;
+            self.state.play(m);
+            let score = if self.state.won_at(m, me) {
+                child_pv.clear();
+                WIN - 1
+            } else if full_window {
+                -self.negamax(depth - 1, -INF, INF, 1, &mut child_pv)
+            } else if n == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, 1, &mut child_pv)
+            } else {
+                let mut s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, &mut child_pv);
+                if s > alpha {
+                    s = -self.negamax(depth - 1, -beta, -alpha, 1, &mut child_pv);
+                }
+                s
+            };
+            self.state.undo();
+            if self.abort != Abort::None {
+                return None;
+            }
+            entry.1 = score;
+            if score > best {
+                best = score;
+                pv.clear();
+                pv.push(m);
+                pv.extend_from_slice(&child_pv);
+                if !full_window {
+                    alpha = alpha.max(score);
+                }
+            }
+        }
+        Some(best)
+    }
+}
+
+/// Ordering value of one direction's pattern for the mover…
+const ATTACK: [i32; 9] = [0, 4, 12, 14, 60, 70, 400, 10_000, 0];
+/// …and for the opponent (a point that spoils the opponent's shape).
+const DEFEND: [i32; 9] = [0, 3, 9, 10, 45, 55, 300, 8_000, 0];
+/// Ordering bonus by combined threat, in [`Threat`] order.
+const THREAT_BONUS: [i32; 7] = [0, 100, 150, 800, 2_000, 5_000, 20_000];
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// A search score as a [`Score`].
+#[must_use]
+pub fn to_score(s: i32) -> Score {
+    if s > WIN_BOUND {
+        Score::WinIn((WIN - s) as u32)
+    } else if s < -WIN_BOUND {
+        Score::LossIn((WIN + s) as u32)
+    } else {
+        Score::Eval(s)
+    }
+}
+
+/// How a level plays: how deep, and how much bounded randomness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LevelStyle {
+    max_depth: u32,
+    /// Root moves within this many evaluation units of the best may be
+    /// chosen (weighted towards the best).
+    noise: i32,
+    /// Whether to look for forced wins (VCF) at the root.
+    root_vcf: bool,
+}
+
+fn level_style(level: u32) -> LevelStyle {
+    const DEPTHS: [u32; 10] = [1, 1, 2, 2, 3, 4, 5, 6, 8, MAX_DEPTH];
+    const NOISE: [i32; 10] = [300, 160, 120, 80, 50, 30, 18, 8, 0, 0];
+    let i = (level.clamp(1, 10) - 1) as usize;
+    LevelStyle {
+        max_depth: DEPTHS[i],
+        noise: NOISE[i],
+        root_vcf: level >= 4,
+    }
+}
+
+/// caro's own player at a level 1 (gentle) to 10 (full strength).
+pub struct CaroPlayer {
+    level: u32,
+    tt: Tt,
+    rng: StdRng,
+}
+
+impl CaroPlayer {
+    /// A player at `level` (clamped to 1..=10), seeded for reproducible
+    /// weak-level choices.
+    #[must_use]
+    pub fn new(level: u32, seed: u64) -> CaroPlayer {
+        CaroPlayer {
+            level: level.clamp(1, 10),
+            tt: Tt::new(DEFAULT_HASH_MB),
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    /// Resizes the hash table (clears it).
+    pub fn set_hash_mb(&mut self, megabytes: usize) {
+        self.tt = Tt::new(megabytes.max(1));
+    }
+
+    /// Forgets the hash table.
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+}
+
+impl Player for CaroPlayer {
+    fn name(&self) -> String {
+        format!("caro:{}", self.level)
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    fn choose(&mut self, game: &Game, ctx: &mut Context<'_>) -> Result<Decision, EngineError> {
+        if game.is_over() {
+            return Err(EngineError::GameOver);
+        }
+        let style = level_style(self.level);
+        self.tt.new_search();
+        let mut s = Searcher::new(game, &mut self.tt, ctx);
+        let info = |s: &Searcher<'_>, depth: u32, score: i32, pv: &[usize]| SearchInfo {
+            depth,
+            seldepth: s.seldepth as u32,
+            score: to_score(score),
+            nodes: s.nodes,
+            elapsed: s.started.elapsed(),
+            pv: pv.iter().map(|&i| s.state.pos(i)).collect(),
+        };
+        let mut root_moves = match s.generate(0, None) {
+            Gen::Win(i) => {
+                let report = info(&s, 1, WIN - 1, &[i]);
+                (ctx.progress)(&report);
+                return Ok(Decision {
+                    best: s.state.pos(i),
+                    info: Some(report),
+                });
+            }
+            Gen::Lost => {
+                // Every move loses: block one of the fives if we may.
+                let opp = game.to_move().opponent();
+                let legal = game.legal_moves();
+                let best = legal
+                    .iter()
+                    .copied()
+                    .find(|&p| s.state.threat(s.state.index(p), opp) == Threat::Five)
+                    .or_else(|| legal.first().copied())
+                    .ok_or(EngineError::GameOver)?;
+                let report = info(&s, 1, -(WIN - 2), &[s.state.index(best)]);
+                (ctx.progress)(&report);
+                return Ok(Decision {
+                    best,
+                    info: Some(report),
+                });
+            }
+            Gen::Moves { moves, .. } => moves,
+        };
+        if root_moves.is_empty() {
+            // Every nearby point is forbidden: fall back on any legal move.
+            let legal = game.legal_moves();
+            let best = *legal.first().ok_or(EngineError::GameOver)?;
+            return Ok(Decision { best, info: None });
+        }
+        if root_moves.len() == 1 {
+            let m = root_moves[0].0;
+            let report = info(&s, 1, 0, &[m]);
+            (ctx.progress)(&report);
+            return Ok(Decision {
+                best: s.state.pos(m),
+                info: Some(report),
+            });
+        }
+        if style.root_vcf {
+            let saved = s.node_limit;
+            s.node_limit = Some(saved.map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
+            let found = s.vcf(VCF_ROOT_DEPTH, 0);
+            s.node_limit = saved;
+            if s.abort == Abort::Stopped
+                && !ctx.stop.is_set()
+                && s.deadline.is_none_or(|d| Instant::now() < d)
+            {
+                s.abort = Abort::None;
+            }
+            if let Some(m) = found {
+                let report = info(&s, 1, WIN_BOUND + 1, &[m]);
+                (ctx.progress)(&report);
+                return Ok(Decision {
+                    best: s.state.pos(m),
+                    info: Some(report),
+                });
+            }
+            s.abort = Abort::None;
+        }
+        let max_depth = ctx
+            .limits
+            .depth
+            .unwrap_or(
+                if ctx.limits.time_budget().is_some() || ctx.limits.nodes.is_some() {
+                    MAX_DEPTH
+                } else {
+                    DEFAULT_DEPTH
+                },
+            )
+            .min(style.max_depth)
+            .max(1);
+        let full_window = style.noise > 0;
+        let mut best_pv: Vec<usize> = vec![root_moves[0].0];
+        let mut best_score = 0;
+        let mut last: Option<SearchInfo> = None;
+        let mut scored = root_moves.clone();
+        for depth in 1..=max_depth {
+            let iteration_start = Instant::now();
+            let mut pv = Vec::new();
+            let Some(score) = s.root(&mut root_moves, depth as i32, &mut pv, full_window) else {
+                break;
+            };
+            best_score = score;
+            best_pv = pv;
+            // Best first for the next iteration, keep the rest in order.
+            root_moves.sort_by_key(|&(_, sc)| std::cmp::Reverse(sc));
+            scored.clone_from(&root_moves);
+            let report = info(&s, depth, best_score, &best_pv);
+            (ctx.progress)(&report);
+            last = Some(report);
+            if best_score.abs() > WIN_BOUND {
+                break;
+            }
+            if let Some(deadline) = s.deadline {
+                // Stop early when the next iteration will not finish.
+                let now = Instant::now();
+                let spent = now.duration_since(iteration_start);
+                if now + spent * 2 >= deadline {
+                    break;
+                }
+            }
+        }
+        let mut choice = best_pv.first().copied().unwrap_or(root_moves[0].0);
+        if style.noise > 0 && best_score.abs() <= WIN_BOUND {
+            choice = pick_with_noise(&scored, style.noise, &mut self.rng).unwrap_or(choice);
+        }
+        Ok(Decision {
+            best: s.state.pos(choice),
+            info: last,
+        })
+    }
+}
+
+/// Bounded randomness for weak levels: each root move's score gets a
+/// random bonus of up to `noise`, the best sum wins. Moves losing by force
+/// or far below the best are never picked.
+fn pick_with_noise(scored: &[Scored], noise: i32, rng: &mut StdRng) -> Option<usize> {
+    let best = scored.iter().map(|&(_, s)| s).max()?;
+    scored
+        .iter()
+        .filter(|&&(_, s)| s >= best - noise && s > -WIN_BOUND)
+        .map(|&(m, s)| (m, s + rng.random_range(0..=noise)))
+        .max_by_key(|&(_, s)| s)
+        .map(|(m, _)| m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::{Limits, StopFlag};
+    use caro_core::notation::{format_pos, parse_move_list, parse_pos};
+    use caro_core::{BoardSize, Color, Rules};
+
+    fn game(rule: Rule, side: u8, k: u8, moves: &str) -> Game {
+        let rules = Rules::new(BoardSize::square(side), k, rule).unwrap();
+        let m = parse_move_list(moves, rules.size).unwrap();
+        Game::from_moves(rules, Color::Black, &m).unwrap()
+    }
+
+    fn best(game: &Game, level: u32, limits: Limits) -> Pos {
+        let mut p = CaroPlayer::new(level, 1);
+        let mut sink = |_: &SearchInfo| {};
+        let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
+        p.choose(game, &mut ctx).unwrap().best
+    }
+
+    #[test]
+    fn takes_a_five() {
+        let g = game(Rule::Freestyle, 15, 5, "h8 a1 i8 a2 j8 a3 k8 a15");
+        let m = best(&g, 10, Limits::depth(4));
+        assert!(["g8", "l8"].contains(&format_pos(m, g.size()).as_str()));
+    }
+
+    #[test]
+    fn blocks_a_four() {
+        let g = game(Rule::Freestyle, 15, 5, "h8 a1 i8 a2 j8 a3 k8");
+        let m = best(&g, 10, Limits::depth(4));
+        assert!(
+            ["g8", "l8"].contains(&format_pos(m, g.size()).as_str()),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn makes_an_open_four_from_an_open_three() {
+        let g = game(Rule::Freestyle, 15, 5, "h8 a1 i8 a3 j8 a5");
+        let m = best(&g, 10, Limits::depth(4));
+        assert!(
+            ["g8", "k8"].contains(&format_pos(m, g.size()).as_str()),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn renju_black_never_plays_a_foul() {
+        // j8 is a double-three for black; the threats point there.
+        let g = game(Rule::Renju, 15, 5, "h8 a1 i8 a2 j9 a3 j10 a15");
+        let j8 = parse_pos("j8", g.size()).unwrap();
+        for level in [1, 5, 10] {
+            let m = best(&g, level, Limits::depth(3));
+            assert_ne!(m, j8);
+            assert!(g.check(m).is_ok());
+        }
+    }
+
+    #[test]
+    fn stops_at_once_when_asked() {
+        let g = game(Rule::Freestyle, 15, 5, "h8 i9 h9");
+        let mut p = CaroPlayer::new(10, 1);
+        let stop = StopFlag::new();
+        stop.stop();
+        let mut sink = |_: &SearchInfo| {};
+        let mut ctx = Context::new(Limits::default(), stop, &mut sink);
+        let d = p.choose(&g, &mut ctx).unwrap();
+        assert!(g.check(d.best).is_ok());
+    }
+}

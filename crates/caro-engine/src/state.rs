@@ -1,0 +1,535 @@
+//! The search's board: stones plus, for every empty point, colour and
+//! direction, the [`Pattern`] a stone there would make — updated
+//! incrementally on every move and undo, together with an evaluation sum
+//! and per-pattern counts.
+
+use std::sync::Arc;
+
+use caro_core::{Board, Cell, Color, Game, Pos, Rule, Rules};
+
+use crate::pattern::{half_id, key_of, Pattern, PatternTable, WinKind};
+
+/// Value of one direction's pattern at an empty point, for the evaluation.
+const PATTERN_VALUE: [i32; 9] = [0, 2, 6, 7, 28, 32, 120, 600, 0];
+
+/// A stone's neighbourhood for move generation: points within this
+/// Chebyshev distance of a stone are candidates.
+pub const NEAR: i32 = 2;
+
+/// Per-colour, per-direction patterns of one point.
+#[derive(Clone, Copy, Default)]
+pub struct PointPatterns {
+    /// `[colour][direction]`.
+    pub dir: [[u8; 4]; 2],
+}
+
+impl PointPatterns {
+    /// The pattern for `color` along direction `d`.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, color: Color, d: usize) -> Pattern {
+        PATTERN_ALL[self.dir[color.index()][d] as usize]
+    }
+
+    /// The strongest pattern for `color` over the four directions.
+    #[inline]
+    #[must_use]
+    pub fn best(&self, color: Color) -> Pattern {
+        let d = self.dir[color.index()];
+        PATTERN_ALL[*d.iter().max().unwrap_or(&0) as usize]
+    }
+
+    /// Number of directions where `color` reaches at least `p`.
+    #[inline]
+    #[must_use]
+    pub fn count_at_least(&self, color: Color, p: Pattern) -> u32 {
+        self.dir[color.index()]
+            .iter()
+            .filter(|&&v| v >= p as u8 && v != Pattern::Overline as u8)
+            .count() as u32
+    }
+}
+
+const PATTERN_ALL: [Pattern; 9] = [
+    Pattern::None,
+    Pattern::Block2,
+    Pattern::Flex2,
+    Pattern::Block3,
+    Pattern::Flex3,
+    Pattern::Block4,
+    Pattern::Flex4,
+    Pattern::Five,
+    Pattern::Overline,
+];
+
+/// The kind of threat a point holds for one colour, all directions taken
+/// together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Threat {
+    /// Nothing forcing.
+    None,
+    /// A single four.
+    Four,
+    /// An open three (makes an open four).
+    OpenThree,
+    /// Two open threes (a winning double if legal).
+    DoubleThree,
+    /// A four and an open three.
+    FourThree,
+    /// An open four or two fours: wins next move.
+    OpenFour,
+    /// A five.
+    Five,
+}
+
+/// The search's board.
+#[derive(Clone)]
+pub struct State {
+    board: Board,
+    rules: Rules,
+    k: usize,
+    /// Whether opponent stones and the edge block differently (caro rules).
+    caro_rule: bool,
+    tables: [Arc<PatternTable>; 2],
+    patterns: Vec<PointPatterns>,
+    /// Number of stones within [`NEAR`] of each point.
+    near: Vec<u8>,
+    /// Evaluation sums per colour over empty points.
+    value: [i32; 2],
+    /// Number of (point, direction) entries per colour and pattern.
+    counts: [[u32; 9]; 2],
+    to_move: Color,
+    history: Vec<usize>,
+    /// Bounding box of the stones, as padded (x, y) pairs.
+    bbox: Vec<(i32, i32, i32, i32)>,
+}
+
+impl State {
+    /// The search state of a game's current position.
+    #[must_use]
+    pub fn new(game: &Game) -> State {
+        let rules = *game.rules();
+        let empty = Board::new(rules.size);
+        let n = empty.cell_count();
+        let tables = [
+            PatternTable::get(WinKind::new(rules.rule, rules.k, Color::Black)),
+            PatternTable::get(WinKind::new(rules.rule, rules.k, Color::White)),
+        ];
+        let mut s = State {
+            board: empty,
+            rules,
+            k: rules.k as usize,
+            caro_rule: matches!(rules.rule, Rule::Caro | Rule::CaroStandard),
+            tables,
+            patterns: vec![PointPatterns::default(); n],
+            near: vec![0; n],
+            value: [0; 2],
+            counts: [[0; 9]; 2],
+            to_move: game.to_move(),
+            history: Vec::with_capacity(rules.size.area()),
+            bbox: vec![(i32::MAX, i32::MAX, i32::MIN, i32::MIN)],
+        };
+        for p in rules.size.points() {
+            let i = s.board.index(p);
+            s.refresh_point(i);
+        }
+        for (p, c) in game.board().stones() {
+            let i = s.board.index(p);
+            s.place(i, c);
+        }
+        s.history.clear();
+        s.to_move = game.to_move();
+        s
+    }
+
+    /// The stones.
+    #[inline]
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The rules.
+    #[inline]
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Side to move.
+    #[inline]
+    #[must_use]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// Number of moves made since the state was built.
+    #[inline]
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Hash of stones and side to move.
+    #[inline]
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        match self.to_move {
+            Color::Black => self.board.hash(),
+            Color::White => self.board.hash() ^ caro_core::zobrist::WHITE_TO_MOVE,
+        }
+    }
+
+    /// Patterns of a point.
+    #[inline]
+    #[must_use]
+    pub fn patterns(&self, index: usize) -> &PointPatterns {
+        &self.patterns[index]
+    }
+
+    /// Whether some point gives `color` a pattern of `p` (any direction).
+    #[inline]
+    #[must_use]
+    pub fn has(&self, color: Color, p: Pattern) -> bool {
+        self.counts[color.index()][p as usize] > 0
+    }
+
+    /// Stones within [`NEAR`] of a point.
+    #[inline]
+    #[must_use]
+    pub fn near(&self, index: usize) -> u8 {
+        self.near[index]
+    }
+
+    /// Static evaluation for the side to move.
+    #[inline]
+    #[must_use]
+    pub fn evaluate(&self) -> i32 {
+        let me = self.to_move.index();
+        let them = 1 - me;
+        // The side to move converts its own threats first: weigh them more.
+        (self.value[me] * 3 - self.value[them] * 2) / 2
+    }
+
+    /// The bounding box of stones widened by [`NEAR`], clipped to the
+    /// board, as 0-based (x0, y0, x1, y1) inclusive; the centre point when
+    /// the board is empty.
+    #[must_use]
+    pub fn area(&self) -> (i32, i32, i32, i32) {
+        let size = self.rules.size;
+        let (x0, y0, x1, y1) = *self.bbox.last().unwrap_or(&(0, 0, -1, -1));
+        if x0 > x1 {
+            let c = size.center();
+            return (c.x as i32, c.y as i32, c.x as i32, c.y as i32);
+        }
+        (
+            (x0 - NEAR).max(0),
+            (y0 - NEAR).max(0),
+            (x1 + NEAR).min(size.width as i32 - 1),
+            (y1 + NEAR).min(size.height as i32 - 1),
+        )
+    }
+
+    /// The threat a point holds for `color`.
+    #[must_use]
+    pub fn threat(&self, index: usize, color: Color) -> Threat {
+        let p = &self.patterns[index];
+        let d = p.dir[color.index()];
+        let mut fives = 0;
+        let mut flex4 = 0;
+        let mut fours = 0;
+        let mut threes = 0;
+        for v in d {
+            match PATTERN_ALL[v as usize] {
+                Pattern::Five => fives += 1,
+                Pattern::Flex4 => flex4 += 1,
+                Pattern::Block4 => fours += 1,
+                Pattern::Flex3 => threes += 1,
+                _ => {}
+            }
+        }
+        if fives > 0 {
+            Threat::Five
+        } else if flex4 > 0 || fours >= 2 {
+            Threat::OpenFour
+        } else if fours == 1 && threes > 0 {
+            Threat::FourThree
+        } else if fours == 1 {
+            Threat::Four
+        } else if threes >= 2 {
+            Threat::DoubleThree
+        } else if threes == 1 {
+            Threat::OpenThree
+        } else {
+            Threat::None
+        }
+    }
+
+    /// Whether black playing the empty point `index` is a renju foul. A
+    /// cheap pattern filter first; the exact recursive rule from the core
+    /// only where a foul is possible.
+    #[must_use]
+    pub fn is_foul(&mut self, index: usize) -> bool {
+        if self.rules.rule != Rule::Renju {
+            return false;
+        }
+        let p = &self.patterns[index];
+        let d = p.dir[Color::Black.index()];
+        if d.contains(&(Pattern::Five as u8)) {
+            return false;
+        }
+        let overline = d.contains(&(Pattern::Overline as u8));
+        let fours = d
+            .iter()
+            .filter(|&&v| v == Pattern::Block4 as u8 || v == Pattern::Flex4 as u8)
+            .count();
+        let flex4 = d.contains(&(Pattern::Flex4 as u8));
+        let threes = d.iter().filter(|&&v| v == Pattern::Flex3 as u8).count();
+        if !(overline || flex4 || fours >= 2 || threes >= 2) {
+            return false;
+        }
+        let pos = self.board.pos(index);
+        self.board.foul_at(pos, Color::Black, Rule::Renju).is_some()
+    }
+
+    /// Whether the side to move may play the empty point `index`.
+    #[inline]
+    pub fn is_legal(&mut self, index: usize) -> bool {
+        self.board.cell(index) == Cell::Empty
+            && !(self.to_move == Color::Black && self.is_foul(index))
+    }
+
+    /// Plays the empty point `index` for the side to move.
+    pub fn play(&mut self, index: usize) {
+        let c = self.to_move;
+        self.place(index, c);
+        self.history.push(index);
+        self.to_move = c.opponent();
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) {
+        if let Some(index) = self.history.pop() {
+            self.to_move = self.to_move.opponent();
+            self.remove(index);
+        }
+    }
+
+    /// Whether the stone just played at `index` won.
+    #[inline]
+    #[must_use]
+    pub fn won_at(&self, index: usize, color: Color) -> bool {
+        self.board.winning_line(index, color, &self.rules).is_some()
+    }
+
+    /// Whether the board is full.
+    #[inline]
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        self.board.is_full()
+    }
+
+    /// The point of an index.
+    #[inline]
+    #[must_use]
+    pub fn pos(&self, index: usize) -> Pos {
+        self.board.pos(index)
+    }
+
+    /// The index of a point.
+    #[inline]
+    #[must_use]
+    pub fn index(&self, pos: Pos) -> usize {
+        self.board.index(pos)
+    }
+
+    fn place(&mut self, index: usize, color: Color) {
+        self.clear_point(index);
+        self.board.place(index, color);
+        self.update_around(index, 1);
+        let p = self.board.pos(index);
+        let (x, y) = (p.x as i32, p.y as i32);
+        let (x0, y0, x1, y1) =
+            *self
+                .bbox
+                .last()
+                .unwrap_or(&(i32::MAX, i32::MAX, i32::MIN, i32::MIN));
+        self.bbox.push((x0.min(x), y0.min(y), x1.max(x), y1.max(y)));
+    }
+
+    fn remove(&mut self, index: usize) {
+        self.board.remove(index);
+        self.update_around(index, -1);
+        self.refresh_point(index);
+        self.bbox.pop();
+    }
+
+    /// Re-reads the lines through a changed point and the neighbour counts.
+    fn update_around(&mut self, index: usize, near_delta: i32) {
+        let size = self.rules.size;
+        let p = self.board.pos(index);
+        for y in (p.y as i32 - NEAR).max(0)..=(p.y as i32 + NEAR).min(size.height as i32 - 1) {
+            for x in (p.x as i32 - NEAR).max(0)..=(p.x as i32 + NEAR).min(size.width as i32 - 1) {
+                let j = self.board.index(Pos::new(x as u8, y as u8));
+                self.near[j] = (self.near[j] as i32 + near_delta) as u8;
+            }
+        }
+        let offsets = self.board.dir_offsets();
+        for (d, &step) in offsets.iter().enumerate() {
+            for forward in [false, true] {
+                let mut j = index;
+                for _ in 0..self.k {
+                    j = if forward { j + step } else { j - step };
+                    match self.board.cell(j) {
+                        Cell::Wall => break,
+                        Cell::Empty => self.refresh_dir(j, d),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drops an about-to-be-occupied point's contribution.
+    fn clear_point(&mut self, index: usize) {
+        for c in 0..2 {
+            for d in 0..4 {
+                let old = self.patterns[index].dir[c][d] as usize;
+                self.value[c] -= PATTERN_VALUE[old];
+                self.counts[c][old] -= 1;
+                self.patterns[index].dir[c][d] = 0;
+            }
+        }
+    }
+
+    /// Computes all four directions of an empty point from scratch (the
+    /// point contributes nothing before the call).
+    fn refresh_point(&mut self, index: usize) {
+        for c in 0..2 {
+            for d in 0..4 {
+                // Count the current (zero) entry so refresh_dir can take it off.
+                let old = self.patterns[index].dir[c][d] as usize;
+                self.counts[c][old] += 1;
+                self.value[c] += PATTERN_VALUE[old];
+            }
+        }
+        for d in 0..4 {
+            self.refresh_dir(index, d);
+        }
+    }
+
+    /// Recomputes one direction's patterns (both colours) of an empty point.
+    fn refresh_dir(&mut self, index: usize, d: usize) {
+        let (kb, kw) = self.keys(index, d);
+        for (c, key) in [(0usize, kb), (1usize, kw)] {
+            let new = self.tables[c].lookup(key) as usize;
+            let old = self.patterns[index].dir[c][d] as usize;
+            if new != old {
+                self.value[c] += PATTERN_VALUE[new] - PATTERN_VALUE[old];
+                self.counts[c][old] -= 1;
+                self.counts[c][new] += 1;
+                self.patterns[index].dir[c][d] = new as u8;
+            }
+        }
+    }
+
+    /// Table keys of the line through `index` along `d`, for black and
+    /// white: each half read outward up to its first blocker (see
+    /// [`half_id`]). Outside caro an opponent stone blocks like the edge.
+    #[inline]
+    fn keys(&self, index: usize, d: usize) -> (u64, u64) {
+        let k = self.k;
+        let step = self.board.dir_offsets()[d];
+        let opp_code = if self.caro_rule { 2 } else { 1 };
+        let mut halves = [[0u64; 2]; 2];
+        for (h, forward) in [(0usize, false), (1usize, true)] {
+            // Per colour: cells read, own mask, blocker (None while open).
+            let mut len = [0u32; 2];
+            let mut mask = [0u64; 2];
+            let mut blocker: [Option<u8>; 2] = [None, None];
+            let mut j = index;
+            for i in 0..k {
+                j = if forward { j + step } else { j - step };
+                let c = self.board.cell(j);
+                for color in 0..2 {
+                    if blocker[color].is_some() {
+                        continue;
+                    }
+                    match c {
+                        Cell::Empty => len[color] += 1,
+                        Cell::Wall => blocker[color] = Some(1),
+                        Cell::Black | Cell::White => {
+                            if (c == Cell::Black) == (color == 0) {
+                                mask[color] |= 1 << i;
+                                len[color] += 1;
+                            } else {
+                                blocker[color] = Some(opp_code);
+                            }
+                        }
+                    }
+                }
+                if c == Cell::Wall || (blocker[0].is_some() && blocker[1].is_some()) {
+                    break;
+                }
+            }
+            for color in 0..2 {
+                halves[color][h] = half_id(len[color], mask[color], blocker[color].unwrap_or(0));
+            }
+        }
+        let kk = self.rules.k;
+        (
+            key_of(halves[0][0], halves[0][1], kk),
+            key_of(halves[1][0], halves[1][1], kk),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use caro_core::notation::parse_move_list;
+    use caro_core::BoardSize;
+
+    fn game(rule: Rule, moves: &str) -> Game {
+        let rules = Rules::new(BoardSize::square(15), 5, rule).unwrap();
+        let m = parse_move_list(moves, rules.size).unwrap();
+        Game::from_moves(rules, Color::Black, &m).unwrap()
+    }
+
+    /// Rebuilding from scratch gives the same patterns as incremental play
+    /// and undo.
+    #[test]
+    fn incremental_matches_scratch() {
+        let g = game(Rule::Freestyle, "h8 i9 h9 h10 g8 i8 i7 g9 j6 f9");
+        let mut s = State::new(&game(Rule::Freestyle, ""));
+        for &m in g.moves() {
+            let i = s.index(m);
+            s.play(i);
+        }
+        let fresh = State::new(&g);
+        for p in g.size().points() {
+            let i = s.index(p);
+            assert_eq!(s.patterns[i].dir, fresh.patterns[i].dir, "{p:?}");
+            assert_eq!(s.near[i], fresh.near[i]);
+        }
+        assert_eq!(s.value, fresh.value);
+        assert_eq!(s.counts, fresh.counts);
+        for _ in 0..g.moves().len() {
+            s.undo();
+        }
+        let empty = State::new(&game(Rule::Freestyle, ""));
+        assert_eq!(s.value, empty.value);
+        assert_eq!(s.counts, empty.counts);
+        assert_eq!(s.hash(), empty.hash());
+    }
+
+    #[test]
+    fn an_open_three_shows_open_four_points() {
+        let g = game(Rule::Freestyle, "h8 a1 i8 a3 j8 a5");
+        let s = State::new(&g);
+        let g8 = s.index(parse_move_list("g8", g.size()).unwrap()[0]);
+        assert_eq!(s.threat(g8, Color::Black), Threat::OpenFour);
+        assert!(s.has(Color::Black, Pattern::Flex4));
+        assert!(!s.has(Color::White, Pattern::Flex4));
+    }
+}

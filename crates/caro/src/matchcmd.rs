@@ -1,0 +1,329 @@
+//! `caro match A B`: a series between two players, refereed by the core.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use caro_core::notation::{format_move_list, parse_move_list};
+use caro_core::psq::{write_psq, PsqRecord};
+use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
+use caro_engine::arena::{play_game, GameSettings, PlayedGame, Tally};
+use caro_engine::{Limits, PlayerSpec};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+
+use crate::UsageError;
+
+/// Options of `caro match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Player A: random, scoremap, quintuple, minimax:N, caro:N.
+    a: String,
+    /// Player B.
+    b: String,
+    /// Number of games (colours alternate; each opening is played twice).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Time per move, such as 100ms or 1s.
+    #[arg(long)]
+    time: Option<String>,
+    /// Depth limit per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Node limit per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Board size: a side or width x height.
+    #[arg(long, default_value = "15")]
+    size: String,
+    /// Stones in a row to win (default 5, or 3 on boards smaller than 5).
+    #[arg(long)]
+    k: Option<u8>,
+    /// Rule: freestyle, standard, renju, caro or caro-standard.
+    #[arg(long, default_value = "freestyle")]
+    rule: String,
+    /// Openings file: one move list per line (`h8 i9 j10`); `#` comments.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Plies of each random opening (when no file is given).
+    #[arg(long)]
+    opening_plies: Option<usize>,
+    /// Games played at once.
+    #[arg(short = 'j', long, default_value_t = 1)]
+    jobs: usize,
+    /// Seed for openings and players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Save every game as a PSQ file in this folder.
+    #[arg(long)]
+    psq: Option<PathBuf>,
+    /// End the output with one JSON line of the totals.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Reads `100ms`, `1s`, `2.5s`, `1m` or a bare number of milliseconds.
+pub fn parse_duration(text: &str) -> Result<Duration, UsageError> {
+    let t = text.trim().to_ascii_lowercase();
+    let bad = || {
+        UsageError(format!(
+            "bad time {text:?}: expected a duration such as 100ms, 1s or 2.5s"
+        ))
+    };
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (t.as_str(), 0.001)
+    };
+    let v: f64 = num.trim().parse().map_err(|_| bad())?;
+    if !v.is_finite() || v < 0.0 || v * scale > 86_400.0 {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(v * scale))
+}
+
+fn random_opening(rules: &Rules, plies: usize, rng: &mut StdRng) -> Vec<Pos> {
+    loop {
+        let mut game = match Game::new(*rules, Color::Black) {
+            Ok(g) => g,
+            Err(_) => return Vec::new(),
+        };
+        let c = rules.size.center();
+        let radius = 3i32;
+        let mut tries = 0;
+        while game.moves().len() < plies && tries < 1000 {
+            tries += 1;
+            let x = c.x as i32 + rng.random_range(-radius..=radius);
+            let y = c.y as i32 + rng.random_range(-radius..=radius);
+            if x < 0 || y < 0 {
+                continue;
+            }
+            let p = Pos::new(x as u8, y as u8);
+            let mut trial = game.clone();
+            if trial.try_play(p).is_ok() && !trial.is_over() {
+                game = trial;
+            }
+        }
+        if game.moves().len() == plies || tries >= 1000 {
+            return game.moves().to_vec();
+        }
+    }
+}
+
+fn read_openings(path: &PathBuf, size: BoardSize) -> Result<Vec<Vec<Pos>>, UsageError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let moves = parse_move_list(line, size).map_err(|(m, e)| {
+            UsageError(format!("{} line {}: move {m}: {e}", path.display(), n + 1))
+        })?;
+        out.push(moves);
+    }
+    if out.is_empty() {
+        return Err(UsageError(format!("{} holds no openings", path.display())));
+    }
+    Ok(out)
+}
+
+/// Runs `caro match`.
+pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
+    let spec_a: PlayerSpec = args
+        .a
+        .parse()
+        .map_err(|e: caro_engine::EngineError| UsageError(e.to_string()))?;
+    let spec_b: PlayerSpec = args
+        .b
+        .parse()
+        .map_err(|e: caro_engine::EngineError| UsageError(e.to_string()))?;
+    let size: BoardSize = args
+        .size
+        .parse()
+        .map_err(|e: caro_core::pos::SizeParseError| UsageError(e.to_string()))?;
+    let rule: Rule = args
+        .rule
+        .parse()
+        .map_err(|e: caro_core::RulesError| UsageError(e.to_string()))?;
+    let k = args.k.unwrap_or_else(|| Rules::default_k(size));
+    let rules = Rules::new(size, k, rule).map_err(|e| UsageError(e.to_string()))?;
+    if args.games == 0 {
+        return Err(UsageError("--games must be at least 1".to_string()));
+    }
+    let limits = Limits {
+        move_time: args.time.as_deref().map(parse_duration).transpose()?,
+        time_left: None,
+        nodes: args.nodes,
+        depth: args.depth,
+    };
+    let openings: Vec<Vec<Pos>> = match &args.openings {
+        Some(path) => read_openings(path, size)?,
+        None => {
+            let plies = args
+                .opening_plies
+                .unwrap_or(if size.width.max(size.height) >= 9 {
+                    2
+                } else {
+                    0
+                });
+            let mut rng = StdRng::seed_from_u64(args.seed);
+            (0..args.games.div_ceil(2))
+                .map(|_| random_opening(&rules, plies, &mut rng))
+                .collect()
+        }
+    };
+    for (n, o) in openings.iter().enumerate() {
+        Game::from_moves(rules, Color::Black, o)
+            .map_err(|e| UsageError(format!("opening {}: {e}", n + 1)))?;
+    }
+    if let Some(dir) = &args.psq {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let settings = GameSettings {
+        rules,
+        opening: Vec::new(),
+        limits,
+        forfeit_after: None,
+    };
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let next = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel::<(usize, bool, PlayedGame)>();
+    let jobs = args.jobs.clamp(1, 64);
+    let openings = Arc::new(openings);
+    let mut handles = Vec::new();
+    for _ in 0..jobs {
+        let next = next.clone();
+        let tx = tx.clone();
+        let openings = openings.clone();
+        let mut settings = settings.clone();
+        let games = args.games;
+        let seed = args.seed;
+        handles.push(std::thread::spawn(move || loop {
+            let n = next.fetch_add(1, Ordering::Relaxed);
+            if n >= games {
+                break;
+            }
+            settings.opening = openings[(n / 2) % openings.len()].clone();
+            let a_is_black = n % 2 == 0;
+            let mut a = spec_a.build(seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64));
+            let mut b = spec_b.build(seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64 + 1));
+            let played = if a_is_black {
+                play_game(a.as_mut(), b.as_mut(), &settings)
+            } else {
+                play_game(b.as_mut(), a.as_mut(), &settings)
+            };
+            match played {
+                Ok(g) => {
+                    if tx.send((n, a_is_black, g)).is_err() {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }));
+    }
+    drop(tx);
+    let mut tally = Tally::default();
+    let mut endings: Vec<String> = Vec::new();
+    for (n, a_is_black, g) in rx {
+        let a_color = if a_is_black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        match g.ending.winner() {
+            Some(w) if w == a_color => tally.wins += 1,
+            Some(_) => tally.losses += 1,
+            None => tally.draws += 1,
+        }
+        if !matches!(g.ending, caro_engine::arena::Ending::Rules(_)) {
+            endings.push(format!("game {}: {}", n + 1, g.ending.describe()));
+        }
+        if let Some(dir) = &args.psq {
+            let (black, white) = if a_is_black {
+                (&args.a, &args.b)
+            } else {
+                (&args.b, &args.a)
+            };
+            save_psq(dir, n, &g, black, white)?;
+        }
+        bar.set_message(format!(
+            "+{} -{} ={}",
+            tally.wins, tally.losses, tally.draws
+        ));
+        bar.inc(1);
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    bar.finish_and_clear();
+    for e in &endings {
+        println!("{e}");
+    }
+    let (elo, err) = tally.elo();
+    println!(
+        "{} vs {}: {} games, {rule} {size} k={k}: {} wins, {} losses, {} draws, score {:.1}%, Elo {:+.0} ± {:.0}",
+        args.a,
+        args.b,
+        tally.games(),
+        tally.wins,
+        tally.losses,
+        tally.draws,
+        tally.score() * 100.0,
+        elo,
+        err
+    );
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "a": args.a,
+                "b": args.b,
+                "games": tally.games(),
+                "a_wins": tally.wins,
+                "b_wins": tally.losses,
+                "draws": tally.draws,
+                "score": tally.score(),
+                "elo": elo,
+                "elo_error": err,
+            })
+        );
+    }
+    Ok(())
+}
+
+fn save_psq(
+    dir: &std::path::Path,
+    n: usize,
+    g: &PlayedGame,
+    black: &str,
+    white: &str,
+) -> Result<(), UsageError> {
+    let mut record = PsqRecord::from_game(&g.game).map_err(|e| UsageError(e.to_string()))?;
+    record.times_ms.clone_from(&g.times_ms);
+    let mut text = write_psq(&record);
+    text.push_str(&format!(
+        "black={black} white={white} result={}\nmoves={}\n",
+        g.ending.describe().replace(' ', "_"),
+        format_move_list(g.game.moves(), g.game.size()).replace(' ', ",")
+    ));
+    let path = dir.join(format!("game-{:04}.psq", n + 1));
+    std::fs::write(&path, text)
+        .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))
+}
