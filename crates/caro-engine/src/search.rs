@@ -33,6 +33,9 @@ pub const DEFAULT_DEPTH: u32 = 8;
 pub const MAX_DEPTH: u32 = 60;
 /// Plies beyond which the search stops extending forced lines.
 const MAX_PLY: usize = 128;
+/// Plies a VCF line may run (every point of a 60×60 board would be more,
+/// but no real VCF is that long).
+const MAX_VCF_PLY: usize = 600;
 /// Late-move reductions start at this depth…
 const LMR_MIN_DEPTH: i32 = 3;
 /// …for moves after this many.
@@ -40,11 +43,13 @@ const LMR_MIN_INDEX: usize = 3;
 /// Most candidate moves searched at a quiet node, by depth left.
 const WIDTH_BY_DEPTH: [usize; 4] = [12, 16, 20, 24];
 /// Attacker moves a VCF at the root may take.
-const VCF_ROOT_DEPTH: u32 = 24;
+const VCF_ROOT_DEPTH: u32 = 150;
 /// Attacker moves a VCF at a leaf may take.
 const VCF_LEAF_DEPTH: u32 = 6;
 /// Node budget of the root VCF, as a share of the whole search's.
 const VCF_ROOT_NODES: u64 = 400_000;
+/// Most positions remembered as having no VCF, per search.
+const VCF_FAIL_CACHE: usize = 1 << 20;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 /// Hash table size of a player, in MiB.
@@ -88,6 +93,8 @@ struct Searcher<'a> {
     killers: Vec<[usize; 2]>,
     history: Vec<[i32; 2]>,
     started: Instant,
+    /// Positions (hash) where no VCF within the stored depth exists.
+    vcf_fails: std::collections::HashMap<u64, u32>,
 }
 
 impl<'a> Searcher<'a> {
@@ -106,6 +113,7 @@ impl<'a> Searcher<'a> {
             killers: vec![[usize::MAX; 2]; MAX_PLY + 2],
             history: vec![[0; 2]; n],
             started: ctx.started,
+            vcf_fails: std::collections::HashMap::new(),
         }
     }
 
@@ -281,7 +289,7 @@ impl<'a> Searcher<'a> {
     /// attacker moves: the first move of a win, if one is found.
     fn vcf(&mut self, depth: u32, ply: usize) -> Option<usize> {
         self.nodes += 1;
-        if self.check_abort() || ply >= MAX_PLY {
+        if self.check_abort() || ply >= MAX_VCF_PLY {
             return None;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -297,6 +305,10 @@ impl<'a> Searcher<'a> {
             }
         }
         if depth == 0 {
+            return None;
+        }
+        let key = self.state.hash();
+        if self.vcf_fails.get(&key).is_some_and(|&d| d >= depth) {
             return None;
         }
         let opp_fives: Vec<usize> = if self.state.has(opp, Pattern::Five) {
@@ -334,6 +346,9 @@ impl<'a> Searcher<'a> {
             if self.abort != Abort::None {
                 return None;
             }
+        }
+        if self.vcf_fails.len() < VCF_FAIL_CACHE {
+            self.vcf_fails.insert(key, depth);
         }
         None
     }
@@ -576,6 +591,27 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// Looks for a victory by continuous fours for the side to move: the
+/// first move of a win within `max_fours` attacker moves, searching at
+/// most `node_limit` nodes. `None` when there is none (or none was found
+/// within the limits). Every rule is respected: exact fives, caro's
+/// blocked fives, renju fouls for black on both sides.
+#[must_use]
+pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
+    if game.is_over() {
+        return None;
+    }
+    let mut tt = Tt::new(1);
+    let mut sink = |_: &SearchInfo| {};
+    let limits = crate::player::Limits {
+        nodes: Some(node_limit),
+        ..crate::player::Limits::default()
+    };
+    let ctx = Context::new(limits, crate::player::StopFlag::new(), &mut sink);
+    let mut s = Searcher::new(game, &mut tt, &ctx);
+    s.vcf(max_fours, 0).map(|i| s.state.pos(i))
 }
 
 /// A search score as a [`Score`].

@@ -1,0 +1,120 @@
+//! The shared VCF and VCT puzzles (`vcf.txt`, `vct.txt` in ANCHOR FORMAT
+//! v1), read from the folder named by `CARO_POSITIONS` (set by `.ci/run`).
+//! Without it the tests pass and say the shared suites were skipped.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use caro_core::notation::{format_pos, parse_pos};
+use caro_core::{BoardSize, Color, Game, GameSetup, Pos, Rule};
+use caro_engine::search::solve_vcf;
+
+fn records(file: &str) -> Option<Vec<HashMap<String, String>>> {
+    let Some(dir) = std::env::var_os("CARO_POSITIONS") else {
+        eprintln!("shared suites skipped: CARO_POSITIONS is not set (.ci/run sets it to ../shared/positions)");
+        return None;
+    };
+    let path = std::path::Path::new(&dir).join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    Some(
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(|l| {
+                l.split_whitespace()
+                    .filter_map(|t| t.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+fn points(r: &HashMap<String, String>, key: &str, size: BoardSize) -> Vec<Pos> {
+    match r.get(key).map(String::as_str) {
+        None | Some("-") => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|p| parse_pos(p, size).unwrap())
+            .collect(),
+    }
+}
+
+/// The puzzle as a game with the attacker to move.
+pub fn puzzle_game(r: &HashMap<String, String>) -> Game {
+    let size = BoardSize::square(r["size"].parse().unwrap());
+    let rule: Rule = r["rule"].parse().unwrap();
+    let mut setup = GameSetup::new(size, 5, rule);
+    for (key, color) in [("black", Color::Black), ("white", Color::White)] {
+        for p in points(r, key, size) {
+            setup.stones.push((p, color));
+        }
+    }
+    if let Some(moves) = r.get("moves").filter(|m| *m != "-") {
+        let mut color = Color::Black;
+        for m in moves.split(',') {
+            if m != "pass" {
+                setup.stones.push((parse_pos(m, size).unwrap(), color));
+            }
+            color = color.opponent();
+        }
+    }
+    setup.to_move = Some(r["to_move"].parse().unwrap());
+    Game::from_setup(&setup).unwrap_or_else(|e| panic!("{}: {e}", r["id"]))
+}
+
+#[test]
+fn every_vcf_puzzle_is_solved_and_no_win_is_invented() {
+    let Some(recs) = records("vcf.txt") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut report = Vec::new();
+    for r in &recs {
+        let game = puzzle_game(r);
+        let size = game.size();
+        let t = Instant::now();
+        let found = solve_vcf(&game, 150, 20_000_000);
+        let ms = t.elapsed().as_millis();
+        let id = &r["id"];
+        match (r["expect"].as_str(), found) {
+            ("win", Some(m)) => {
+                let firsts = points(r, "ref_win_first", size);
+                if !firsts.is_empty() && !firsts.contains(&m) {
+                    failures.push(format!(
+                        "{id}: {} is not a winning first move",
+                        format_pos(m, size)
+                    ));
+                }
+            }
+            ("win", None) => failures.push(format!("{id}: no VCF found")),
+            ("nowin", Some(m)) => {
+                failures.push(format!("{id}: claims a win with {}", format_pos(m, size)))
+            }
+            ("nowin", None) => {}
+            (other, _) => panic!("{id}: unknown expect={other}"),
+        }
+        report.push(format!("{id} {ms} ms"));
+    }
+    eprintln!("vcf.txt timings:\n{}", report.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        recs.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn vct_positions_have_no_pure_vcf() {
+    let Some(recs) = records("vct.txt") else {
+        return;
+    };
+    for r in &recs {
+        if r.get("ref_vcf").map(String::as_str) == Some("none") {
+            let game = puzzle_game(r);
+            assert_eq!(solve_vcf(&game, 150, 5_000_000), None, "{}", r["id"]);
+        }
+    }
+}
