@@ -107,6 +107,14 @@ const KILLER_BONUS: i64 = 1 << 40;
 /// How often (in nodes) the search looks at the stop flag and the clock.
 const POLL_NODES: u64 = 1024;
 
+/// Inner nodes are ordered by line score only this many plies or more
+/// above the leaves; lower down the killers go first and the rest in no
+/// order (ordering costs as much as it saves there).
+const ORDERED_ABOVE: u32 = 2;
+
+/// `Tree::slot` of a point not in the candidate set.
+const NOT_IN_SET: u32 = u32::MAX;
+
 /// The four directions as `(dx, dy)`.
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
@@ -215,9 +223,10 @@ struct Tree {
     win: i64,
     /// Stones within [`CANDIDATE_DISTANCE`] of each point (`y * width + x`).
     near: Vec<u16>,
-    /// Bounding box `(x0, y0, x1, y1)` of the stones, if any.
-    bbox: Option<(i32, i32, i32, i32)>,
-    bbox_stack: Vec<Option<(i32, i32, i32, i32)>>,
+    /// The empty points with `near > 0` (boards over 3×3), in no order.
+    set: Vec<u32>,
+    /// Where each point is in `set`, or [`NOT_IN_SET`].
+    slot: Vec<u32>,
     /// Candidate buffers, one per ply.
     buffers: Vec<Vec<(i64, Pos)>>,
     /// Two moves per ply that last cut the search off, tried first.
@@ -227,6 +236,7 @@ struct Tree {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     aborted: bool,
+    tmp_per_depth: [u64; 12],
 }
 
 impl Tree {
@@ -280,8 +290,8 @@ impl Tree {
             lines: [0, 0],
             win: WIN,
             near: vec![0; area],
-            bbox: None,
-            bbox_stack: Vec::new(),
+            set: Vec::new(),
+            slot: vec![NOT_IN_SET; area],
             buffers: vec![Vec::new(); max_depth as usize + 1],
             killers: vec![[None; 2]; max_depth as usize + 1],
             nodes: 0,
@@ -289,6 +299,7 @@ impl Tree {
             deadline: None,
             node_limit: None,
             aborted: false,
+            tmp_per_depth: [0; 12],
         };
         // Count the stones of every window and sum the window scores.
         let mut windows = 0i64;
@@ -336,9 +347,10 @@ impl Tree {
             .max()
             .unwrap_or(0);
         tree.max_delta = 4 * k as i64 * most;
-        for (p, _) in game.board().stones() {
-            tree.add_near(p, 1);
-            tree.grow_bbox(p);
+        if tree.restrict {
+            for (p, _) in game.board().stones() {
+                tree.add_near(p, true);
+            }
         }
         tree
     }
@@ -354,12 +366,12 @@ impl Tree {
             && (0..self.height).contains(&ey)
     }
 
-    /// The windows through `p`: ids in the first `n` slots.
-    #[inline]
-    fn windows_of(&self, p: Pos) -> ([u32; 40], usize) {
+    /// Calls `f` with the id of every window through `p`.
+    #[inline(always)]
+    fn for_windows(&self, p: Pos, mut f: impl FnMut(usize)) {
         /// The offsets `t` keeping the window start `c - t·s` and end
         /// `c - t·s + (k-1)·s` within `0..extent` on one axis.
-        #[inline]
+        #[inline(always)]
         fn axis(c: i32, s: i32, extent: i32, k: i32) -> (i32, i32) {
             match s {
                 1 => ((c + k - extent).max(0), c.min(k - 1)),
@@ -367,8 +379,6 @@ impl Tree {
                 _ => (0, k - 1),
             }
         }
-        let mut ids = [0; 40];
-        let mut n = 0;
         let (x, y) = (p.x as i32, p.y as i32);
         for (d, &(dx, dy)) in DIRS.iter().enumerate() {
             let (lx, hx) = axis(x, dx, self.width, self.k);
@@ -376,10 +386,19 @@ impl Tree {
             let base = (d * self.area) as i32 + y * self.width + x;
             let step = dy * self.width + dx;
             for t in lx.max(ly)..=hx.min(hy) {
-                ids[n] = (base - t * step) as u32;
-                n += 1;
+                f((base - t * step) as usize);
             }
         }
+    }
+
+    /// The windows through `p`: ids in the first `n` slots.
+    fn windows_of(&self, p: Pos) -> ([u32; 40], usize) {
+        let mut ids = [0; 40];
+        let mut n = 0;
+        self.for_windows(p, |id| {
+            ids[n] = id as u32;
+            n += 1;
+        });
         (ids, n)
     }
 
@@ -401,38 +420,69 @@ impl Tree {
     fn delta_and_line(&self, p: Pos, color: Color, table: &[i64]) -> (i64, bool) {
         let n = self.k as usize + 1;
         let k = self.k as u8;
-        let (ids, count) = self.windows_of(p);
+        // Index steps in `table` for one more stone of `color`.
+        let step = match color {
+            Color::Black => n,
+            Color::White => 1,
+        };
+        let side = color.index();
         let mut delta = 0;
         let mut line = false;
-        for &id in &ids[..count] {
-            let [b, w] = self.counts[id as usize];
-            let (nb, nw) = match color {
-                Color::Black => (b + 1, w),
-                Color::White => (b, w + 1),
-            };
-            line |= nb == k || nw == k;
-            delta += table[nb as usize * n + nw as usize] - table[b as usize * n + w as usize];
-        }
+        self.for_windows(p, |id| {
+            let c = self.counts[id];
+            let i = c[0] as usize * n + c[1] as usize;
+            line |= c[side] + 1 == k;
+            delta += table[i + step] - table[i];
+        });
         (delta, line)
     }
 
-    fn add_near(&mut self, p: Pos, by: i16) {
+    /// Counts a stone at `p` in (`add`) or out of the `near` counts of the
+    /// points around it, keeping `set` in step.
+    fn add_near(&mut self, p: Pos, add: bool) {
         let (x, y) = (p.x as i32, p.y as i32);
         let r = CANDIDATE_DISTANCE;
         for ny in (y - r).max(0)..=(y + r).min(self.height - 1) {
             for nx in (x - r).max(0)..=(x + r).min(self.width - 1) {
                 let i = (ny * self.width + nx) as usize;
-                self.near[i] = self.near[i].wrapping_add_signed(by);
+                if add {
+                    self.near[i] += 1;
+                    if self.near[i] == 1 && self.is_empty(nx, ny) {
+                        self.set_insert(i);
+                    }
+                } else {
+                    self.near[i] -= 1;
+                    if self.near[i] == 0 {
+                        self.set_remove(i);
+                    }
+                }
             }
         }
     }
 
-    fn grow_bbox(&mut self, p: Pos) {
-        let (x, y) = (p.x as i32, p.y as i32);
-        self.bbox = Some(match self.bbox {
-            None => (x, y, x, y),
-            Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
-        });
+    #[inline]
+    fn is_empty(&self, x: i32, y: i32) -> bool {
+        let index = self.board.index(Pos::new(x as u8, y as u8));
+        self.board.cell(index) == Cell::Empty
+    }
+
+    fn set_insert(&mut self, i: usize) {
+        if self.slot[i] == NOT_IN_SET {
+            self.slot[i] = self.set.len() as u32;
+            self.set.push(i as u32);
+        }
+    }
+
+    fn set_remove(&mut self, i: usize) {
+        let at = self.slot[i];
+        if at != NOT_IN_SET {
+            let last = *self.set.last().expect("the set holds i");
+            self.set.swap_remove(at as usize);
+            if last as usize != i {
+                self.slot[last as usize] = at;
+            }
+            self.slot[i] = NOT_IN_SET;
+        }
     }
 
     /// The side a window is one stone from filling (`k - 1` of its stones,
@@ -474,9 +524,9 @@ impl Tree {
             self.update_window(id as usize, color, true);
         }
         if self.restrict {
-            self.add_near(p, 1);
-            self.bbox_stack.push(self.bbox);
-            self.grow_bbox(p);
+            let i = p.y as usize * self.width as usize + p.x as usize;
+            self.set_remove(i);
+            self.add_near(p, true);
         }
     }
 
@@ -488,8 +538,11 @@ impl Tree {
             self.update_window(id as usize, color, false);
         }
         if self.restrict {
-            self.add_near(p, -1);
-            self.bbox = self.bbox_stack.pop().flatten();
+            self.add_near(p, false);
+            let i = p.y as usize * self.width as usize + p.x as usize;
+            if self.near[i] > 0 {
+                self.set_insert(i);
+            }
         }
     }
 
@@ -533,37 +586,33 @@ impl Tree {
     fn candidates(&mut self, color: Color, depth: u32, ordered: bool, out: &mut Vec<(i64, Pos)>) {
         out.clear();
         let fouls = color == Color::Black && self.rules.rule.has_fouls();
-        let (x0, y0, x1, y1) = if !self.restrict {
-            (0, 0, self.width - 1, self.height - 1)
-        } else if let Some((x0, y0, x1, y1)) = self.bbox {
-            let r = CANDIDATE_DISTANCE;
-            (
-                (x0 - r).max(0),
-                (y0 - r).max(0),
-                (x1 + r).min(self.width - 1),
-                (y1 + r).min(self.height - 1),
-            )
-        } else {
-            let c = self.rules.size.center();
-            (c.x as i32, c.y as i32, c.x as i32, c.y as i32)
-        };
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let p = Pos::new(x as u8, y as u8);
-                if self.board.cell(self.board.index(p)) != Cell::Empty {
-                    continue;
+        if !self.restrict {
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    if self.is_empty(x, y) {
+                        out.push((0, Pos::new(x as u8, y as u8)));
+                    }
                 }
-                if self.restrict
-                    && self.bbox.is_some()
-                    && self.near[(y * self.width + x) as usize] == 0
-                {
-                    continue;
-                }
-                if fouls && self.is_foul(p) {
-                    continue;
-                }
-                out.push((0, p));
             }
+        } else if self.board.stone_count() == 0 {
+            out.push((0, self.rules.size.center()));
+        } else {
+            let w = self.width as u32;
+            out.extend(
+                self.set
+                    .iter()
+                    .map(|&i| (0, Pos::new((i % w) as u8, (i / w) as u8))),
+            );
+        }
+        if fouls {
+            let mut kept = 0;
+            for j in 0..out.len() {
+                if !self.is_foul(out[j].1) {
+                    out[kept] = out[j];
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
         }
         if !ordered {
             return;
@@ -617,6 +666,7 @@ impl Tree {
     /// from the root (the article's `#minimax` for the child).
     fn after(&mut self, p: Pos, color: Color, depth: u32, alpha: i64, beta: i64) -> i64 {
         self.nodes += 1;
+        self.tmp_per_depth[depth as usize] += 1;
         self.poll(false);
         if self.aborted {
             return 0;
@@ -658,13 +708,54 @@ impl Tree {
                 return lo;
             }
         }
-        let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
-        // Just above the leaves every child is scored at once: ordering
-        // would cost as much as scoring.
-        self.candidates(color, depth, !leaves, &mut moves);
         // An immediate win is the best score either side can get here
         // (later wins are discounted more, leaf scores are smaller).
         let win = self.terminal(color, depth + 1);
+        let mut best = if maximise { i64::MIN } else { i64::MAX };
+        // Returns true when the node is done (a cut-off or a win).
+        let mut step = |tree: &mut Tree, p: Pos, best: &mut i64| -> bool {
+            let v = tree.after(p, color, depth + 1, alpha, beta);
+            if tree.aborted {
+                return true;
+            }
+            if maximise {
+                *best = (*best).max(v);
+                alpha = alpha.max(v);
+            } else {
+                *best = (*best).min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta || v == win {
+                let k = &mut tree.killers[depth as usize];
+                if k[0] != Some(p) {
+                    k[1] = k[0];
+                    k[0] = Some(p);
+                }
+                return true;
+            }
+            false
+        };
+        let killers = self.killers[depth as usize];
+        let mut tried = [None; 2];
+        let ordered = depth + ORDERED_ABOVE < self.max_depth;
+        if !ordered {
+            // Just above the leaves, try the killers before building the
+            // move list: a cut-off often needs no more.
+            for (slot, killer) in killers.into_iter().enumerate() {
+                let Some(p) = killer else { continue };
+                if !self.is_candidate(p, color) {
+                    continue;
+                }
+                tried[slot] = Some(p);
+                if step(self, p, &mut best) {
+                    return best;
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
+        // Just above the leaves the rest is not ordered: ordering would cost
+        // as much as scoring.
+        self.candidates(color, depth, ordered, &mut moves);
         if can_win && !leaves {
             for &(_, p) in &moves {
                 let (_, line) = self.delta_and_line(p, color, &self.values);
@@ -676,34 +767,15 @@ impl Tree {
                 }
             }
         }
-        let mut best = if maximise { i64::MIN } else { i64::MAX };
         if moves.is_empty() {
             // No playable point (black boxed in by fouls): score the position.
             best = self.eval * DISCOUNT;
         }
         for &(_, p) in &moves {
-            let v = self.after(p, color, depth + 1, alpha, beta);
-            if self.aborted {
-                break;
+            if tried.contains(&Some(p)) {
+                continue;
             }
-            if maximise {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if v == win {
-                break;
-            }
-            if alpha >= beta {
-                if !leaves {
-                    let k = &mut self.killers[depth as usize];
-                    if k[0] != Some(p) {
-                        k[1] = k[0];
-                        k[0] = Some(p);
-                    }
-                }
+            if step(self, p, &mut best) {
                 break;
             }
         }
@@ -711,11 +783,26 @@ impl Tree {
         best
     }
 
+    /// Whether `p` is among the moves [`Tree::candidates`] would give.
+    fn is_candidate(&mut self, p: Pos, color: Color) -> bool {
+        if !self.is_empty(p.x as i32, p.y as i32) {
+            return false;
+        }
+        if self.restrict {
+            let near = self.near[p.y as usize * self.width as usize + p.x as usize] > 0;
+            let centre = self.board.stone_count() == 0 && p == self.rules.size.center();
+            if !near && !centre {
+                return false;
+            }
+        }
+        !(color == Color::Black && self.rules.rule.has_fouls() && self.is_foul(p))
+    }
+
     /// The root moves: the legal moves, near the stones on big boards.
     fn root_moves(&self, legal: &[Pos]) -> Vec<(i64, Pos)> {
         let mut moves: Vec<(i64, Pos)> = if !self.restrict {
             legal.iter().map(|&p| (0, p)).collect()
-        } else if self.bbox.is_none() {
+        } else if self.board.stone_count() == 0 {
             let c = self.rules.size.center();
             legal.iter().filter(|&&p| p == c).map(|&p| (0, p)).collect()
         } else {
@@ -754,12 +841,12 @@ impl Tree {
         let (result, _) = self.root_pass(&moves);
         if std::env::var("MMDEBUG").is_ok() && self.nodes > 300_000 {
             eprintln!(
-                "TMPDEBUG nodes {} roots {} best {} value {} stones {}",
+                "TMPDEBUG nodes {} roots {} best {} value {} stones {} {:?}",
                 self.nodes,
                 moves.len(),
                 result.best.len(),
                 result.value,
-                self.board.stone_count()
+                self.board.stone_count(), self.tmp_per_depth
             );
         }
         result

@@ -48,6 +48,10 @@ const VCF_ROOT_DEPTH: u32 = 150;
 const VCF_LEAF_DEPTH: u32 = 6;
 /// Node budget of the root VCF, as a share of the whole search's.
 const VCF_ROOT_NODES: u64 = 400_000;
+/// Attacker fours tried after each move of a VCT.
+const VCT_VCF_DEPTH: u32 = 12;
+/// Attacker moves of a VCT at the root.
+pub const VCT_ROOT_DEPTH: u32 = 12;
 /// Most positions remembered as having no VCF, per search.
 const VCF_FAIL_CACHE: usize = 1 << 20;
 /// Nodes between checks of the clock and the stop flag.
@@ -95,6 +99,8 @@ struct Searcher<'a> {
     started: Instant,
     /// Positions (hash) where no VCF within the stored depth exists.
     vcf_fails: std::collections::HashMap<u64, u32>,
+    /// Positions (hash) where no VCT within the stored depth exists.
+    vct_fails: std::collections::HashMap<u64, u32>,
 }
 
 impl<'a> Searcher<'a> {
@@ -114,6 +120,7 @@ impl<'a> Searcher<'a> {
             history: vec![[0; 2]; n],
             started: ctx.started,
             vcf_fails: std::collections::HashMap::new(),
+            vct_fails: std::collections::HashMap::new(),
         }
     }
 
@@ -380,6 +387,123 @@ impl<'a> Searcher<'a> {
         self.abort == Abort::None
     }
 
+    /// Victory by continuous threats (fours and open threes) for the side
+    /// to move using at most `depth` open threes (fours are free): the
+    /// first move of a win.
+    fn vct(&mut self, depth: u32, ply: usize) -> Option<usize> {
+        self.nodes += 1;
+        if self.check_abort() || ply >= MAX_VCF_PLY {
+            return None;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(m) = self.vcf(VCT_VCF_DEPTH, ply) {
+            return Some(m);
+        }
+        if depth == 0 || self.abort != Abort::None {
+            return None;
+        }
+        let key = self.state.hash() ^ u64::from(depth).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if self.vct_fails.get(&key).is_some_and(|&d| d >= depth) {
+            return None;
+        }
+        let me = self.state.to_move();
+        let opp = me.opponent();
+        let points = self.area_points();
+        let candidates: Vec<usize> = if self.state.has(opp, Pattern::Five) {
+            let fives: Vec<usize> = points
+                .iter()
+                .copied()
+                .filter(|&i| self.state.threat(i, opp) == Threat::Five)
+                .collect();
+            self.stops_of_fives(&fives)
+                .into_iter()
+                .filter(|&i| self.state.threat(i, me) != Threat::None)
+                .collect()
+        } else {
+            let mut c: Vec<(usize, i32)> = points
+                .iter()
+                .copied()
+                .filter(|&i| self.state.threat(i, me) != Threat::None)
+                .map(|i| (i, self.order_score(i, ply, None)))
+                .collect();
+            c.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+            c.into_iter().map(|(i, _)| i).collect()
+        };
+        for a in candidates {
+            if !self.state.is_legal(a) {
+                continue;
+            }
+            self.state.play(a);
+            let win = self.defend_threat(depth, ply + 1);
+            self.state.undo();
+            if win {
+                return Some(a);
+            }
+            if self.abort != Abort::None {
+                return None;
+            }
+        }
+        if self.vct_fails.len() < VCF_FAIL_CACHE {
+            self.vct_fails.insert(key, depth);
+        }
+        None
+    }
+
+    /// The defender is to move after an attacker's four or open three:
+    /// whether every defence loses to a continued VCT.
+    fn defend_threat(&mut self, depth: u32, ply: usize) -> bool {
+        let defender = self.state.to_move();
+        let attacker = defender.opponent();
+        if self.state.has(defender, Pattern::Five) {
+            return false;
+        }
+        let points = self.area_points();
+        let replies: Vec<usize> = if self.state.has(attacker, Pattern::Five) {
+            let fives: Vec<usize> = points
+                .iter()
+                .copied()
+                .filter(|&i| self.state.threat(i, attacker) == Threat::Five)
+                .collect();
+            self.stops_of_fives(&fives)
+        } else {
+            // The threat must be real: an open four the attacker may play.
+            let real = points.iter().any(|&i| {
+                self.state.threat(i, attacker) == Threat::OpenFour
+                    && (attacker == caro_core::Color::White || !self.state.clone_is_foul(i))
+            });
+            if !real {
+                return false;
+            }
+            let near: Vec<usize> = points
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    let p = self.state.patterns(i);
+                    p.count_at_least(attacker, Pattern::Block4) > 0
+                        || p.count_at_least(defender, Pattern::Block4) > 0
+                })
+                .collect();
+            near.into_iter()
+                .filter(|&i| self.state.is_legal(i))
+                .collect()
+        };
+        // Answering a four costs the attacker nothing; a three costs one.
+        let next_depth = if self.state.has(attacker, Pattern::Five) {
+            depth
+        } else {
+            depth - 1
+        };
+        for r in replies {
+            self.state.play(r);
+            let win = self.vct(next_depth, ply + 1).is_some();
+            self.state.undo();
+            if !win {
+                return false;
+            }
+        }
+        self.abort == Abort::None
+    }
+
     fn negamax(
         &mut self,
         depth: i32,
@@ -612,6 +736,33 @@ pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
     let ctx = Context::new(limits, crate::player::StopFlag::new(), &mut sink);
     let mut s = Searcher::new(game, &mut tt, &ctx);
     s.vcf(max_fours, 0).map(|i| s.state.pos(i))
+}
+
+/// Looks for a victory by continuous threats (fours and open threes) for
+/// the side to move within `max_moves` attacker moves, deepening one move
+/// at a time, searching at most `node_limit` nodes in all.
+#[must_use]
+pub fn solve_vct(game: &Game, max_moves: u32, node_limit: u64) -> Option<Pos> {
+    if game.is_over() {
+        return None;
+    }
+    let mut tt = Tt::new(1);
+    let mut sink = |_: &SearchInfo| {};
+    let limits = crate::player::Limits {
+        nodes: Some(node_limit),
+        ..crate::player::Limits::default()
+    };
+    let ctx = Context::new(limits, crate::player::StopFlag::new(), &mut sink);
+    let mut s = Searcher::new(game, &mut tt, &ctx);
+    for depth in 1..=max_moves {
+        if let Some(i) = s.vct(depth, 0) {
+            return Some(s.state.pos(i));
+        }
+        if s.abort != Abort::None {
+            return None;
+        }
+    }
+    None
 }
 
 /// A search score as a [`Score`].

@@ -292,6 +292,18 @@ impl State {
         self.board.foul_at(pos, Color::Black, Rule::Renju).is_some()
     }
 
+    /// [`State::is_foul`] for a shared state (checks on a copy of the
+    /// stones; only called where a foul is possible).
+    #[must_use]
+    pub fn clone_is_foul(&self, index: usize) -> bool {
+        if self.rules.rule != Rule::Renju {
+            return false;
+        }
+        let mut board = self.board.clone();
+        let pos = board.pos(index);
+        board.foul_at(pos, Color::Black, Rule::Renju).is_some()
+    }
+
     /// Whether the side to move may play the empty point `index`.
     #[inline]
     pub fn is_legal(&mut self, index: usize) -> bool {
