@@ -50,8 +50,13 @@ const VCF_LEAF_DEPTH: u32 = 6;
 const VCF_ROOT_NODES: u64 = 400_000;
 /// Attacker fours tried after each move of a VCT.
 const VCT_VCF_DEPTH: u32 = 12;
-/// Attacker moves of a VCT at the root.
-pub const VCT_ROOT_DEPTH: u32 = 12;
+/// Node budget per root move of the check that the opponent cannot then
+/// win by force.
+const ROOT_REFUTE_NODES: u64 = 3_000;
+/// Open threes a VCT at the root may use.
+const VCT_ROOT_THREES: u32 = 3;
+/// Node budget of the root VCT.
+const VCT_ROOT_NODES: u64 = 100_000;
 /// Most positions remembered as having no VCF, per search.
 const VCF_FAIL_CACHE: usize = 1 << 20;
 /// Nodes between checks of the clock and the stop flag.
@@ -302,6 +307,13 @@ impl<'a> Searcher<'a> {
         self.seldepth = self.seldepth.max(ply);
         let me = self.state.to_move();
         let opp = me.opponent();
+        // No five and no four to make: nothing to look for.
+        if !self.state.has(me, Pattern::Five)
+            && !self.state.has(me, Pattern::Block4)
+            && !self.state.has(me, Pattern::Flex4)
+        {
+            return None;
+        }
         let points = self.area_points();
         if self.state.has(me, Pattern::Five) {
             if let Some(&i) = points
@@ -897,6 +909,15 @@ impl Player for CaroPlayer {
             });
         }
         if style.root_vcf {
+            // Threat searches get a share of the time, the rest is the
+            // main search's.
+            let saved_deadline = s.deadline;
+            let share = |part: f64| {
+                ctx.limits
+                    .time_budget()
+                    .map(|b| ctx.started + b.mul_f64(part))
+            };
+            s.deadline = share(0.25);
             let saved = s.node_limit;
             s.node_limit = Some(saved.map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
             let found = s.vcf(VCF_ROOT_DEPTH, 0);
@@ -916,6 +937,63 @@ impl Player for CaroPlayer {
                 });
             }
             s.abort = Abort::None;
+            s.deadline = share(0.4);
+            // A threat sequence (VCT) found within a small budget is tried
+            // first; the search still has to confirm it.
+            s.node_limit = Some(s.nodes + VCT_ROOT_NODES).map(|n| saved.map_or(n, |l| l.min(n)));
+            let mut vct_move = None;
+            for threes in 1..=VCT_ROOT_THREES {
+                vct_move = s.vct(threes, 0);
+                if vct_move.is_some() || s.abort != Abort::None {
+                    break;
+                }
+            }
+            s.node_limit = saved;
+            s.deadline = saved_deadline;
+            s.abort = Abort::None;
+            if let Some(m) = vct_move {
+                if let Some(at) = root_moves.iter().position(|&(i, _)| i == m) {
+                    let entry = root_moves.remove(at);
+                    root_moves.insert(0, entry);
+                }
+            }
+        }
+        if style.root_vcf && root_moves.len() > 1 {
+            // Moves after which the opponent wins by force are dropped
+            // (unless every move is such a move).
+            let saved_deadline = s.deadline;
+            let saved_limit = s.node_limit;
+            s.deadline = ctx
+                .limits
+                .time_budget()
+                .map(|b| ctx.started + b.mul_f64(0.6))
+                .or(saved_deadline);
+            let mut safe = Vec::with_capacity(root_moves.len());
+            let mut unsafe_moves = Vec::new();
+            for &(m, sc) in &root_moves {
+                s.state.play(m);
+                s.node_limit = Some(s.nodes + ROOT_REFUTE_NODES);
+                let refuted = s.vcf(VCF_ROOT_DEPTH, 1).is_some();
+                let timed_out = s.abort == Abort::Stopped
+                    && (ctx.stop.is_set() || s.deadline.is_some_and(|d| Instant::now() >= d));
+                s.abort = Abort::None;
+                s.state.undo();
+                if refuted {
+                    unsafe_moves.push((m, sc));
+                } else {
+                    safe.push((m, sc));
+                }
+                if timed_out {
+                    break;
+                }
+            }
+            let checked = safe.len() + unsafe_moves.len();
+            if !safe.is_empty() {
+                safe.extend_from_slice(&root_moves[checked..]);
+                root_moves = safe;
+            }
+            s.deadline = saved_deadline;
+            s.node_limit = saved_limit;
         }
         let max_depth = ctx
             .limits

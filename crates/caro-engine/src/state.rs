@@ -90,6 +90,17 @@ pub struct State {
     k: usize,
     /// Whether opponent stones and the edge block differently (caro rules).
     caro_rule: bool,
+    /// The stones again, padded by `k` cells of edge on every side, as
+    /// [`Cell`] codes 0..=3: a line's `k` cells each way are read without
+    /// a check.
+    wide: Vec<u8>,
+    /// Index into `wide` of each board cell index.
+    to_wide: Vec<u32>,
+    /// Step in `wide` of each direction.
+    wide_steps: [usize; 4],
+    /// Half-line id of every raw half code (2 bits a cell, nearest
+    /// first), per colour.
+    half_ids: [Vec<u16>; 2],
     tables: [Arc<PatternTable>; 2],
     patterns: Vec<PointPatterns>,
     /// Number of stones within [`NEAR`] of each point.
@@ -120,6 +131,10 @@ impl State {
             rules,
             k: rules.k as usize,
             caro_rule: matches!(rules.rule, Rule::Caro | Rule::CaroStandard),
+            wide: Vec::new(),
+            to_wide: Vec::new(),
+            wide_steps: [0; 4],
+            half_ids: [Vec::new(), Vec::new()],
             tables,
             patterns: vec![PointPatterns::default(); n],
             near: vec![0; n],
@@ -129,6 +144,7 @@ impl State {
             history: Vec::with_capacity(rules.size.area()),
             bbox: vec![(i32::MAX, i32::MAX, i32::MIN, i32::MIN)],
         };
+        s.build_wide();
         for p in rules.size.points() {
             let i = s.board.index(p);
             s.refresh_point(i);
@@ -358,6 +374,7 @@ impl State {
     fn place(&mut self, index: usize, color: Color) {
         self.clear_point(index);
         self.board.place(index, color);
+        self.wide[self.to_wide[index] as usize] = Cell::stone(color) as u8;
         self.update_around(index, 1);
         let p = self.board.pos(index);
         let (x, y) = (p.x as i32, p.y as i32);
@@ -371,6 +388,7 @@ impl State {
 
     fn remove(&mut self, index: usize) {
         self.board.remove(index);
+        self.wide[self.to_wide[index] as usize] = Cell::Empty as u8;
         self.update_around(index, -1);
         self.refresh_point(index);
         self.bbox.pop();
@@ -445,53 +463,74 @@ impl State {
         }
     }
 
+    /// Builds the wide padded copy of the (empty) board and the half-id
+    /// tables.
+    fn build_wide(&mut self) {
+        let k = self.k;
+        let size = self.rules.size;
+        let stride = size.width as usize + 2 * k;
+        let rows = size.height as usize + 2 * k;
+        self.wide = vec![Cell::Wall as u8; stride * rows];
+        self.to_wide = vec![0; self.board.cell_count()];
+        for p in size.points() {
+            let w = (p.y as usize + k) * stride + p.x as usize + k;
+            self.wide[w] = Cell::Empty as u8;
+            self.to_wide[self.board.index(p)] = w as u32;
+        }
+        self.wide_steps = [1, stride, stride + 1, stride - 1];
+        let opp_code = if self.caro_rule { 2 } else { 1 };
+        for (color, own) in [(0usize, Cell::Black as u64), (1usize, Cell::White as u64)] {
+            let table: Vec<u16> = (0..1u64 << (2 * k))
+                .map(|code| {
+                    let mut len = 0;
+                    let mut mask = 0;
+                    let mut blocker = 0;
+                    for i in 0..k {
+                        let c = (code >> (2 * i)) & 3;
+                        if c == Cell::Empty as u64 {
+                            len += 1;
+                        } else if c == own {
+                            mask |= 1 << i;
+                            len += 1;
+                        } else {
+                            blocker = if c == Cell::Wall as u64 { 1 } else { opp_code };
+                            break;
+                        }
+                    }
+                    half_id(len, mask, blocker) as u16
+                })
+                .collect();
+            self.half_ids[color] = table;
+        }
+    }
+
     /// Table keys of the line through `index` along `d`, for black and
-    /// white: each half read outward up to its first blocker (see
-    /// [`half_id`]). Outside caro an opponent stone blocks like the edge.
+    /// white: each half read outward (see [`half_id`]); cells past the
+    /// first blocker do not count. Outside caro an opponent stone blocks
+    /// like the edge.
     #[inline]
     fn keys(&self, index: usize, d: usize) -> (u64, u64) {
         let k = self.k;
-        let step = self.board.dir_offsets()[d];
-        let opp_code = if self.caro_rule { 2 } else { 1 };
-        let mut halves = [[0u64; 2]; 2];
-        for (h, forward) in [(0usize, false), (1usize, true)] {
-            // Per colour: cells read, own mask, blocker (None while open).
-            let mut len = [0u32; 2];
-            let mut mask = [0u64; 2];
-            let mut blocker: [Option<u8>; 2] = [None, None];
-            let mut j = index;
-            for i in 0..k {
-                j = if forward { j + step } else { j - step };
-                let c = self.board.cell(j);
-                for color in 0..2 {
-                    if blocker[color].is_some() {
-                        continue;
-                    }
-                    match c {
-                        Cell::Empty => len[color] += 1,
-                        Cell::Wall => blocker[color] = Some(1),
-                        Cell::Black | Cell::White => {
-                            if (c == Cell::Black) == (color == 0) {
-                                mask[color] |= 1 << i;
-                                len[color] += 1;
-                            } else {
-                                blocker[color] = Some(opp_code);
-                            }
-                        }
-                    }
-                }
-                if c == Cell::Wall || (blocker[0].is_some() && blocker[1].is_some()) {
-                    break;
-                }
-            }
-            for color in 0..2 {
-                halves[color][h] = half_id(len[color], mask[color], blocker[color].unwrap_or(0));
-            }
+        let step = self.wide_steps[d];
+        let w = self.to_wide[index] as usize;
+        let mut left = 0usize;
+        let mut right = 0usize;
+        for i in 0..k {
+            left |= (self.wide[w - (i + 1) * step] as usize) << (2 * i);
+            right |= (self.wide[w + (i + 1) * step] as usize) << (2 * i);
         }
         let kk = self.rules.k;
         (
-            key_of(halves[0][0], halves[0][1], kk),
-            key_of(halves[1][0], halves[1][1], kk),
+            key_of(
+                self.half_ids[0][left] as u64,
+                self.half_ids[0][right] as u64,
+                kk,
+            ),
+            key_of(
+                self.half_ids[1][left] as u64,
+                self.half_ids[1][right] as u64,
+                kk,
+            ),
         )
     }
 }
