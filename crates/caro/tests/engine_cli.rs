@@ -1,0 +1,114 @@
+//! `caro match`, `caro bench` and `caro position --best` driven through the
+//! real binary.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn caro(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_caro"))
+        .args(args)
+        .output()
+        .expect("run caro")
+}
+
+fn last_json(out: &std::process::Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().expect("output");
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+#[test]
+fn a_match_reports_its_totals_and_saves_every_game() {
+    let dir = std::env::temp_dir().join(format!("caro-match-{}", std::process::id()));
+    let out = caro(&[
+        "match",
+        "caro:3",
+        "random",
+        "--games",
+        "4",
+        "--depth",
+        "2",
+        "--size",
+        "9",
+        "--rule",
+        "caro",
+        "-j",
+        "2",
+        "--json",
+        "--psq",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = last_json(&out);
+    assert_eq!(v["games"], 4);
+    let a = v["a_wins"].as_u64().unwrap();
+    let b = v["b_wins"].as_u64().unwrap();
+    let d = v["draws"].as_u64().unwrap();
+    assert_eq!(a + b + d, 4);
+    let score = v["score"].as_f64().unwrap();
+    assert!((score - (a as f64 + d as f64 / 2.0) / 4.0).abs() < 1e-9);
+    assert!(v["elo"].as_f64().unwrap().is_finite());
+    assert!(v["elo_error"].as_f64().unwrap() >= 0.0);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(files.len(), 4);
+    // Every saved game reads back as a legal game.
+    for f in files {
+        let path = f.unwrap().path();
+        let check = caro(&["position", "--psq", path.to_str().unwrap(), "--json"]);
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        let g = last_json(&check);
+        assert_eq!(g["rule"], "caro");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn match_refuses_bad_players_and_options() {
+    for args in [
+        vec!["match", "caro:11", "random"],
+        vec!["match", "stockfish", "random"],
+        vec!["match", "random", "random", "--time", "soon"],
+        vec!["match", "random", "random", "--size", "2"],
+        vec!["match", "random", "random", "--rule", "chess"],
+    ] {
+        let out = caro(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn position_best_finds_the_winning_move() {
+    let out = caro(&[
+        "position",
+        "--moves",
+        "h8 a1 i8 a2 j8 a3 k8 a15",
+        "--best",
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v = last_json(&out);
+    let m = v["best"]["move"].as_str().unwrap();
+    assert!(m == "g8" || m == "l8", "{v}");
+}
+
+#[test]
+fn bench_prints_a_signature() {
+    let out = caro(&["bench", "--depth", "2", "--json"]);
+    assert!(out.status.success());
+    let v = last_json(&out);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bench signature:"));
+}
