@@ -52,7 +52,7 @@ const VCF_ROOT_NODES: u64 = 400_000;
 const VCT_VCF_DEPTH: u32 = 12;
 /// Node budget per root move of the check that the opponent cannot then
 /// win by force.
-const ROOT_REFUTE_NODES: u64 = 3_000;
+const ROOT_REFUTE_NODES: u64 = 600;
 /// Open threes a VCT at the root may use.
 const VCT_ROOT_THREES: u32 = 3;
 /// Node budget of the root VCT.
@@ -966,7 +966,7 @@ impl Player for CaroPlayer {
             s.deadline = ctx
                 .limits
                 .time_budget()
-                .map(|b| ctx.started + b.mul_f64(0.6))
+                .map(|b| ctx.started + b.mul_f64(0.35))
                 .or(saved_deadline);
             let mut safe = Vec::with_capacity(root_moves.len());
             let mut unsafe_moves = Vec::new();
