@@ -90,7 +90,7 @@ pub struct State {
     k: usize,
     /// Whether opponent stones and the edge block differently (caro rules).
     caro_rule: bool,
-    /// The stones again, padded by `k` cells of edge on every side, as
+    /// The stones again, padded by `2k` cells of edge on every side, as
     /// [`Cell`] codes 0..=3: a line's `k` cells each way are read without
     /// a check.
     wide: Vec<u8>,
@@ -404,19 +404,54 @@ impl State {
                 self.near[j] = (self.near[j] as i32 + near_delta) as u8;
             }
         }
-        let offsets = self.board.dir_offsets();
-        for (d, &step) in offsets.iter().enumerate() {
-            for forward in [false, true] {
-                let mut j = index;
-                for _ in 0..self.k {
-                    j = if forward { j + step } else { j - step };
-                    match self.board.cell(j) {
-                        Cell::Wall => break,
-                        Cell::Empty => self.refresh_dir(j, d),
-                        _ => {}
-                    }
-                }
+        for d in 0..4 {
+            self.refresh_line(index, d);
+        }
+    }
+
+    /// Recomputes direction `d` of every empty point within `k` of `index`
+    /// on that line. The keys roll along the line: each step shifts one
+    /// cell into the left half and one out of the right half.
+    fn refresh_line(&mut self, index: usize, d: usize) {
+        let k = self.k;
+        let wstep = self.wide_steps[d];
+        let bstep = self.board.dir_offsets()[d];
+        let w0 = self.to_wide[index] as usize;
+        let mask = (1usize << (2 * k)) - 1;
+        let cell =
+            |t: isize| -> usize { self.wide[(w0 as isize + t * wstep as isize) as usize] as usize };
+        let ki = k as isize;
+        // Codes of the point at t = -k.
+        let mut left = 0usize;
+        let mut right = 0usize;
+        for i in 0..ki {
+            left |= cell(-ki - 1 - i) << (2 * i);
+            right |= cell(-ki + 1 + i) << (2 * i);
+        }
+        let kk = self.rules.k;
+        let mut updates = [(0usize, 0u64, 0u64); 20];
+        let mut n = 0;
+        for t in -ki..=ki {
+            if t != 0 && cell(t) == Cell::Empty as usize {
+                let j = (index as isize + t * bstep as isize) as usize;
+                let kb = key_of(
+                    self.half_ids[0][left] as u64,
+                    self.half_ids[0][right] as u64,
+                    kk,
+                );
+                let kw = key_of(
+                    self.half_ids[1][left] as u64,
+                    self.half_ids[1][right] as u64,
+                    kk,
+                );
+                updates[n] = (j, kb, kw);
+                n += 1;
             }
+            left = ((left << 2) | cell(t)) & mask;
+            right = (right >> 2) | (cell(t + ki + 1) << (2 * (k - 1)));
+        }
+        for &(j, kb, kw) in &updates[..n] {
+            self.apply_keys(j, d, kb, kw);
         }
     }
 
@@ -451,6 +486,12 @@ impl State {
     /// Recomputes one direction's patterns (both colours) of an empty point.
     fn refresh_dir(&mut self, index: usize, d: usize) {
         let (kb, kw) = self.keys(index, d);
+        self.apply_keys(index, d, kb, kw);
+    }
+
+    /// Sets direction `d` of an empty point from its two table keys.
+    #[inline]
+    fn apply_keys(&mut self, index: usize, d: usize, kb: u64, kw: u64) {
         for (c, key) in [(0usize, kb), (1usize, kw)] {
             let new = self.tables[c].lookup(key) as usize;
             let old = self.patterns[index].dir[c][d] as usize;
@@ -468,12 +509,14 @@ impl State {
     fn build_wide(&mut self) {
         let k = self.k;
         let size = self.rules.size;
-        let stride = size.width as usize + 2 * k;
-        let rows = size.height as usize + 2 * k;
+        // Padded by 2k + 1: the rolling keys read that far past a point.
+        let pad = 2 * k + 1;
+        let stride = size.width as usize + 2 * pad;
+        let rows = size.height as usize + 2 * pad;
         self.wide = vec![Cell::Wall as u8; stride * rows];
         self.to_wide = vec![0; self.board.cell_count()];
         for p in size.points() {
-            let w = (p.y as usize + k) * stride + p.x as usize + k;
+            let w = (p.y as usize + pad) * stride + p.x as usize + pad;
             self.wide[w] = Cell::Empty as u8;
             self.to_wide[self.board.index(p)] = w as u32;
         }
