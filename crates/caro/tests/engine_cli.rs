@@ -112,3 +112,16 @@ fn bench_prints_a_signature() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("bench signature:"));
 }
+
+/// The search's node count over the bench positions at depth 4. A change
+/// that alters search behaviour changes it: state the new signature in the
+/// commit message and update it here (the Stockfish/Rapfi habit).
+const BENCH_SIGNATURE_DEPTH_4: u64 = 112_045;
+
+#[test]
+fn bench_signature_is_pinned() {
+    let out = caro(&["bench", "--depth", "4", "--json"]);
+    assert!(out.status.success());
+    let v = last_json(&out);
+    assert_eq!(v["nodes"].as_u64().unwrap(), BENCH_SIGNATURE_DEPTH_4);
+}
