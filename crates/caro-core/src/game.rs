@@ -17,7 +17,8 @@ pub enum Outcome {
         /// The winning line.
         line: Line,
     },
-    /// The board is full and nobody won.
+    /// The board is full and nobody won (or, under renju, black is left
+    /// with only forbidden points).
     Draw,
     /// The loser resigned.
     Resigned {
@@ -246,6 +247,7 @@ impl Game {
         if game.board.is_full() {
             game.outcome = Some(Outcome::Draw);
         }
+        game.settle_stuck_black();
         for (n, &pos) in setup.moves.iter().enumerate() {
             game.try_play(pos).map_err(|error| SetupError::Move {
                 number: n + 1,
@@ -430,7 +432,29 @@ impl Game {
             }
         }
         self.redo.clear();
-        Ok(self.play_unchecked(pos))
+        self.play_unchecked(pos);
+        self.settle_stuck_black();
+        Ok(self.outcome)
+    }
+
+    /// Under renju black may be left with no legal move (every empty point
+    /// forbidden): the game is then drawn, as with a full board.
+    fn settle_stuck_black(&mut self) {
+        if self.outcome.is_none()
+            && self.rules.rule.has_fouls()
+            && self.to_move == Color::Black
+            && !self.black_has_a_move()
+        {
+            self.outcome = Some(Outcome::Draw);
+        }
+    }
+
+    fn black_has_a_move(&self) -> bool {
+        let mut board = self.board.clone();
+        let empties: Vec<Pos> = board.empty_points().collect();
+        empties
+            .into_iter()
+            .any(|p| board.foul_at(p, Color::Black, self.rules.rule).is_none())
     }
 
     /// Plays `pos` as a referee would: like [`Game::try_play`], except that
@@ -448,6 +472,12 @@ impl Game {
         };
         self.redo.clear();
         let outcome = self.play_unchecked(pos);
+        if foul.is_none() {
+            self.settle_stuck_black();
+            if self.outcome != outcome {
+                return Ok(self.outcome);
+            }
+        }
         if let Some(foul) = foul {
             let o = Outcome::Foul {
                 winner: Color::White,
@@ -571,7 +601,7 @@ impl Game {
         let fouls = self.forbidden_points();
         self.board
             .empty_points()
-            .filter(|p| fouls.binary_search_by_key(p, |&(f, _)| f).is_err())
+            .filter(|p| !fouls.iter().any(|&(f, _)| f == *p))
             .collect()
     }
 
@@ -581,9 +611,8 @@ impl Game {
     pub fn forbidden_points(&self) -> Vec<(Pos, Foul)> {
         if self.rules.rule.has_fouls() && self.to_move == Color::Black && !self.is_over() {
             let mut board = self.board.clone();
-            let mut v = forbidden::forbidden_points(&mut board);
-            v.sort_unstable_by_key(|&(p, _)| p);
-            v
+            // Already row by row from the top-left.
+            forbidden::forbidden_points(&mut board)
         } else {
             Vec::new()
         }
@@ -662,6 +691,47 @@ mod tests {
         let moves = parse_move_list(order, rules.size).unwrap();
         let g = Game::from_moves(rules, Color::Black, &moves).unwrap();
         assert_eq!(g.outcome(), Some(&Outcome::Draw));
+    }
+
+    /// Regression: every empty point forbidden for black left a renju game
+    /// stuck with no legal move and no result.
+    #[test]
+    fn renju_black_with_only_forbidden_points_is_a_draw() {
+        let rules = Rules::new(BoardSize::new(7, 5).unwrap(), 5, Rule::Renju).unwrap();
+        let moves = parse_move_list(
+            "d2 a1 e2 a3 g2 b4 b2 e4 a2 c5 f3 d5 b3 c1 e3 d4 f2 e5 d1 e1 g5 f4 b5 d3 c4 f5 g1 g3 a4 b1 g4 f1 a5 c3",
+            rules.size,
+        )
+        .unwrap();
+        let g = Game::from_moves(rules, Color::Black, &moves).unwrap();
+        assert_eq!(g.outcome(), Some(&Outcome::Draw));
+        assert!(g.legal_moves().is_empty());
+    }
+
+    /// Regression: `forbidden_points` came out column by column.
+    #[test]
+    fn forbidden_points_are_row_by_row() {
+        let rules = renju();
+        let mut setup = GameSetup::new(rules.size, 5, Rule::Renju);
+        for (list, color) in [
+            (
+                "d8 d9 e7 f7 g6 g9 h8 h12 i9 j7 j9 k6 k9 l6 m9 m11 n10",
+                Color::Black,
+            ),
+            ("b7 c9 e5 e8 f8 f10 h9 i8 l9 m6 m10", Color::White),
+        ] {
+            for p in parse_move_list(list, rules.size).unwrap() {
+                setup.stones.push((p, color));
+            }
+        }
+        setup.to_move = Some(Color::Black);
+        let g = Game::from_setup(&setup).unwrap();
+        let names: Vec<String> = g
+            .forbidden_points()
+            .iter()
+            .map(|&(p, _)| crate::notation::format_pos(p, rules.size))
+            .collect();
+        assert_eq!(names, ["j10", "j8", "g7", "k7"]);
     }
 
     #[test]

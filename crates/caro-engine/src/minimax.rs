@@ -33,11 +33,21 @@
 //!   computer's own. Its own table (opponent-only lines are -3 / -6, from
 //!   the computer's point of view) is implemented.
 //! - **Lines** are all windows of `k` consecutive points in the four
-//!   directions (the 8 lines of tic-tac-toe for 3×3, k = 3). A window with
-//!   `c` marks of one side only scores `3·c` (the article's 3 and 6),
-//!   counted when `3·c` reaches the threshold, as the article's gating
-//!   does; `c = k` (a line that did not win, e.g. a caro five blocked at
-//!   both ends) scores as `k - 1`.
+//!   directions (the 8 lines of tic-tac-toe for 3×3, k = 3). As for the
+//!   other article players, the line scores are aligned on the winning
+//!   end: a window of one side only that is one mark from a win scores ±6
+//!   (the article's two marks of three), two marks from a win ±3 (one mark
+//!   of three), further 0; a window holding both sides -1; the thresholds
+//!   gate these as in the article. A full window that did not win (a caro
+//!   five blocked at both ends) scores as one mark short. Reading the
+//!   article's 3 and 6 as "3 per mark" instead (3, 6, 9, 12 for k = 5)
+//!   gives the same tic-tac-toe player but on 15×15 made strength 2 beat
+//!   strength 4 by 19 games to 1 (the many one-stone windows drown the
+//!   threats); aligned, strength 1 < 2 < 3 there. The article's -1 for a
+//!   window holding both sides (strength 4 only) is kept as published,
+//!   though on big boards it counts against every contact with the
+//!   opponent's stones: on 15×15 strength 3 beat strength 4 by 29 games
+//!   to 11.
 //! - **Win scale.** The article notes its leaf scores (at most 48) stay
 //!   below the smallest discounted win (50 at depth 10). Bigger boards have
 //!   far more lines, so the win score `100` is multiplied by the smallest
@@ -49,18 +59,23 @@
 //! - **Big boards.** The article's search is for 9 points. On any board
 //!   larger than 3×3 the moves tried are the empty points within
 //!   [`CANDIDATE_DISTANCE`] (Chebyshev) of a stone — the centre on an empty
-//!   board — and the depth is capped at [`BIG_BOARD_MAX_DEPTH`], so that a
-//!   move at strength 4 on 15×15 takes well under a second.
-//! - **Speed, same answer.** The search prunes with alpha-beta and keeps
-//!   the line scores up to date move by move. Root moves are searched with
-//!   the window `(best - 1, +∞)`, so every move scoring as well as the best
-//!   gets its exact score: the set of best moves, and so the random choice,
-//!   is that of the plain minimax (a test checks this against a literal
-//!   port of the article on every 3×3 position).
+//!   board — and the depth is capped at [`BIG_BOARD_MAX_DEPTH`] (4 plies),
+//!   so that a move at strength 4 on 15×15 takes well under a second. As a
+//!   safety net for crowded positions on huge boards, a 4-ply search that
+//!   needs more than [`NODE_BUDGET`] nodes is dropped for the 2-ply one
+//!   that precedes it (deterministic: a node count, not a clock).
+//! - **Speed, same answer.** The search prunes with alpha-beta (killer
+//!   moves, line-score ordering, a 2-ply pass to order the root moves) and
+//!   keeps the line scores up to date move by move. Root moves are searched
+//!   with the window `(best - 1, +∞)`, so every move scoring as well as the
+//!   best gets its exact score: the set of best moves, and so the random
+//!   choice, is that of the plain minimax. Tests check this against a
+//!   literal port of the article on every 3×3 position and against an
+//!   unpruned minimax on bigger boards.
 //! - **Stopping.** The search honours the stop flag, the time budget and
-//!   the node limit of [`Limits`](crate::Limits) by playing the best of the
-//!   root moves searched so far; a depth limit is not used (the strength
-//!   sets the depth).
+//!   the node limit of [`Limits`](crate::Limits): it plays the 2-ply choice
+//!   if that pass was complete, else the best of the root moves searched so
+//!   far. A depth limit is not used (the strength sets the depth).
 
 use std::time::Instant;
 
@@ -78,15 +93,24 @@ pub const MAX_DEPTHS: [u32; 5] = [0, 2, 4, 6, 10];
 const THRESHOLDS: [i64; 5] = [101, 100, 6, 3, 0];
 
 /// Depth cap on boards larger than 3×3: strengths 2..=4 search 4 plies
-/// there (strength 1 keeps its 2). Plain minimax grows as the number of
-/// candidate points (30 to 120 on a 15×15 middle game) to the depth; 4
-/// plies with pruning keep a strength-4 move on 15×15 to a few tens of
-/// milliseconds in a release build, 6 would take seconds to minutes.
+/// there (strength 1 keeps its 2). Minimax grows as the number of candidate
+/// points (60 to 120 on a 15×15 middle game, 200 and more on 20×20) to the
+/// depth; at 4 plies a strength-4 move on 15×15 took about 10 ms on
+/// average and under 0.1 s at worst in test games (release build), where 6
+/// plies would take seconds to minutes. An even depth, as all the
+/// article's are, ends on the opponent's reply.
 pub const BIG_BOARD_MAX_DEPTH: u32 = 4;
 
 /// On boards larger than 3×3, the moves tried are the empty points at most
 /// this far (Chebyshev distance) from a stone.
 pub const CANDIDATE_DISTANCE: i32 = 2;
+
+/// On boards larger than 3×3, a search deeper than 2 plies that would take
+/// more nodes than this (on top of the 2-ply pass) is given up and the
+/// 2-ply choice is played: half a second to a second in a release build. A
+/// safety net for crowded positions on big boards; no test game has needed
+/// it.
+pub const NODE_BUDGET: u64 = 2_000_000;
 
 /// The article's win score (before the depth discount).
 const WIN: i64 = 100;
@@ -95,8 +119,26 @@ const WIN: i64 = 100;
 /// scores are kept multiplied by `DISCOUNT` to stay in integers.
 const DISCOUNT: i64 = 20;
 
-/// A line's score per mark of one side only (the article's 3 and 6).
-const PER_MARK: i64 = 3;
+/// A line of one side only that is one mark from a win (the article's two
+/// marks of three).
+const ONE_TO_GO: i64 = 6;
+
+/// A line of one side only that is two marks from a win (the article's one
+/// mark of three).
+const TWO_TO_GO: i64 = 3;
+
+/// The score of a window of `k` points holding `marks` of one side and
+/// none of the other: aligned on the winning end, so that for k = 3 it is
+/// the article's 3 and 6. A full window (a line that did not win) scores
+/// as one mark short.
+fn line_score(marks: i32, k: i32) -> i64 {
+    let to_go = k - marks.min(k - 1);
+    match to_go {
+        1 => ONE_TO_GO,
+        2 => TWO_TO_GO,
+        _ => 0,
+    }
+}
 
 /// A line holding marks of both sides (the article's -1).
 const MIXED: i64 = -1;
@@ -170,8 +212,8 @@ impl Player for MinimaxPlayer {
         let root = tree.search_root(&legal);
         let best = root.best[self.rng.random_range(0..root.best.len())];
         let info = SearchInfo {
-            depth,
-            seldepth: depth,
+            depth: root.depth,
+            seldepth: root.depth,
             score: tree.score_of(root.value),
             nodes: tree.nodes,
             elapsed: ctx.started.elapsed(),
@@ -187,6 +229,8 @@ impl Player for MinimaxPlayer {
 
 /// What the root search found.
 struct RootResult {
+    /// The depth of the search that chose.
+    depth: u32,
     /// Every move of the best score, row by row from the top-left.
     best: Vec<Pos>,
     /// The best score (scaled by [`DISCOUNT`]).
@@ -235,8 +279,9 @@ struct Tree {
     stop: Option<StopFlag>,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
+    /// [`NODE_BUDGET`] after the 2-ply pass, as a node count.
+    budget: Option<u64>,
     aborted: bool,
-    tmp_per_depth: [u64; 12],
 }
 
 impl Tree {
@@ -253,8 +298,8 @@ impl Tree {
             };
             let v = match (own, opp) {
                 (0, 0) => 0,
-                (c, 0) => PER_MARK * c.min(k - 1) as i64,
-                (0, c) => -PER_MARK * c.min(k - 1) as i64,
+                (c, 0) => line_score(c, k),
+                (0, c) => -line_score(c, k),
                 _ => MIXED,
             };
             if v.abs() >= threshold {
@@ -298,8 +343,8 @@ impl Tree {
             stop: None,
             deadline: None,
             node_limit: None,
+            budget: None,
             aborted: false,
-            tmp_per_depth: [0; 12],
         };
         // Count the stones of every window and sum the window scores.
         let mut windows = 0i64;
@@ -326,9 +371,9 @@ impl Tree {
                 }
             }
         }
-        // Every leaf score is within ±3(k-1) per window; the smallest
-        // discounted win (depth 10: half the win score) must beat it.
-        let bound = PER_MARK * (k as i64 - 1) * windows;
+        // Every leaf score is within ±6 per window; the smallest discounted
+        // win (depth 10: half the win score) must beat it.
+        let bound = ONE_TO_GO * windows;
         tree.win = WIN * (2 * bound / WIN + 1);
         // The most one stone can change the leaf score: every window
         // through it (4k) changing by the most any window can.
@@ -605,14 +650,7 @@ impl Tree {
             );
         }
         if fouls {
-            let mut kept = 0;
-            for j in 0..out.len() {
-                if !self.is_foul(out[j].1) {
-                    out[kept] = out[j];
-                    kept += 1;
-                }
-            }
-            out.truncate(kept);
+            out.retain(|m| !self.is_foul(m.1));
         }
         if !ordered {
             return;
@@ -629,7 +667,7 @@ impl Tree {
     }
 
     /// Sorts moves best first for `color`: the computer wants the line
-    /// score up, its opponent down. Ties keep the row-by-row order.
+    /// score up, its opponent down (a stable sort: ties keep their order).
     fn order(&self, color: Color, moves: &mut [(i64, Pos)]) {
         if color == self.me {
             moves.sort_by_key(|&(d, _)| std::cmp::Reverse(d));
@@ -656,7 +694,8 @@ impl Tree {
         }
         let stopped = self.stop.as_ref().is_some_and(StopFlag::is_set)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.node_limit.is_some_and(|n| self.nodes >= n);
+            || self.node_limit.is_some_and(|n| self.nodes >= n)
+            || self.budget.is_some_and(|n| self.nodes >= n);
         if stopped {
             self.aborted = true;
         }
@@ -666,7 +705,6 @@ impl Tree {
     /// from the root (the article's `#minimax` for the child).
     fn after(&mut self, p: Pos, color: Color, depth: u32, alpha: i64, beta: i64) -> i64 {
         self.nodes += 1;
-        self.tmp_per_depth[depth as usize] += 1;
         self.poll(false);
         if self.aborted {
             return 0;
@@ -752,6 +790,31 @@ impl Tree {
                 }
             }
         }
+        if leaves && self.restrict && self.board.stone_count() > 0 {
+            // The leaves change nothing, so the candidate set can be walked
+            // as it is, without a list.
+            let fouls = color == Color::Black && self.rules.rule.has_fouls();
+            let w = self.width as u32;
+            let mut any = tried.iter().any(Option::is_some);
+            let mut j = 0;
+            while j < self.set.len() {
+                let i = self.set[j];
+                j += 1;
+                let p = Pos::new((i % w) as u8, (i / w) as u8);
+                if tried.contains(&Some(p)) || (fouls && self.is_foul(p)) {
+                    continue;
+                }
+                any = true;
+                if step(self, p, &mut best) {
+                    break;
+                }
+            }
+            if !any {
+                // No playable point (black boxed in by fouls).
+                best = self.eval * DISCOUNT;
+            }
+            return best;
+        }
         let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
         // Just above the leaves the rest is not ordered: ordering would cost
         // as much as scoring.
@@ -826,30 +889,29 @@ impl Tree {
     /// the best score.
     fn search_root(&mut self, legal: &[Pos]) -> RootResult {
         let mut moves = self.root_moves(legal);
+        let mut fallback = None;
         if self.restrict && self.max_depth > 2 && moves.len() > 1 {
             // Order the root moves by a 2-ply search first (iterative
             // deepening): the best move found early prunes the rest.
             let depth = self.max_depth;
             self.max_depth = 2;
-            let (_, values) = self.root_pass(&moves);
+            let (result, values) = self.root_pass(&moves);
             self.max_depth = depth;
+            if self.aborted {
+                return result;
+            }
             for (m, v) in moves.iter_mut().zip(values) {
                 m.0 = v;
             }
             moves.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+            fallback = Some(result);
+            self.budget = Some(self.nodes + NODE_BUDGET);
         }
         let (result, _) = self.root_pass(&moves);
-        if std::env::var("MMDEBUG").is_ok() && self.nodes > 300_000 {
-            eprintln!(
-                "TMPDEBUG nodes {} roots {} best {} value {} stones {} {:?}",
-                self.nodes,
-                moves.len(),
-                result.best.len(),
-                result.value,
-                self.board.stone_count(), self.tmp_per_depth
-            );
+        match fallback {
+            Some(shallow) if self.aborted => shallow,
+            _ => result,
         }
-        result
     }
 
     /// One search of the root moves: the best ones, and each move's score
@@ -886,7 +948,8 @@ impl Tree {
         }
         best.sort_unstable_by_key(|p| (p.y, p.x));
         values.resize(moves.len(), i64::MIN);
-        (RootResult { best, value }, values)
+        let depth = self.max_depth;
+        (RootResult { depth, best, value }, values)
     }
 
     /// A search score as a [`Score`]: a win or loss in so many plies, or
@@ -910,7 +973,7 @@ mod tests {
     use super::*;
     use crate::player::Limits;
     use crate::random::RandomPlayer;
-    use caro_core::{BoardSize, GameSetup, Rule};
+    use caro_core::{BoardSize, GameSetup, Outcome, Rule};
     use std::collections::HashMap;
 
     fn decide(player: &mut dyn Player, game: &Game) -> Pos {
@@ -1127,7 +1190,7 @@ mod tests {
         for i in 0..9 {
             if b[i] == 0 {
                 b[i] = mark;
-                if !won(b, mark) && b.iter().any(|&c| c == 0) {
+                if !won(b, mark) && b.contains(&0) {
                     reachable(b, 3 - mark, out);
                 }
                 b[i] = 0;
@@ -1232,25 +1295,52 @@ mod tests {
     }
 
     #[test]
-    fn takes_and_blocks_a_win_on_15x15() {
-        let mut rows = vec!["..............."; 15];
-        rows[3] = "...XXXX........";
-        rows[7] = ".....OOOO......";
+    fn takes_and_blocks_a_win() {
+        let mut rows = vec!["........."; 9];
+        rows[1] = "..XXXX...";
+        rows[5] = "..OOOO...";
         let game = position(&rows, 5, Rule::Freestyle, Color::White);
         for s in 1..=4 {
             let p = decide(&mut MinimaxPlayer::new(s, 1), &game);
-            assert!(p == Pos::new(4, 7) || p == Pos::new(9, 7), "{p:?}");
+            assert!(p == Pos::new(1, 5) || p == Pos::new(6, 5), "{p:?}");
         }
-        rows[3] = "..OXXXX........";
+        rows[1] = ".OXXXX...";
+        rows[5] = "..OO.....";
+        let game = position(&rows, 5, Rule::Freestyle, Color::White);
+        for s in 1..=4 {
+            assert_eq!(decide(&mut MinimaxPlayer::new(s, 1), &game), Pos::new(6, 1));
+        }
+        rows[1] = "..XX.XX..";
+        let game = position(&rows, 5, Rule::Freestyle, Color::White);
+        for s in 1..=4 {
+            assert_eq!(decide(&mut MinimaxPlayer::new(s, 1), &game), Pos::new(4, 1));
+        }
+    }
+
+    #[test]
+    fn blocks_a_split_four_on_15x15() {
+        let mut rows = vec!["..............."; 15];
+        rows[3] = "...XX.XX.......";
         rows[7] = ".....OO........";
         let game = position(&rows, 5, Rule::Freestyle, Color::White);
+        assert_eq!(decide(&mut MinimaxPlayer::new(4, 1), &game), Pos::new(5, 3));
+    }
+
+    #[test]
+    fn renju_black_skips_a_double_three() {
+        // The crossing point h8 makes two open threes: forbidden for black,
+        // though it is the point black's line score likes best.
+        let mut rows = vec!["..............."; 15];
+        rows[5] = "........X......";
+        rows[6] = "........X......";
+        rows[7] = "......XX.......";
+        rows[9] = "......O.O......";
+        rows[10] = ".......O.......";
+        let game = position(&rows, 5, Rule::Renju, Color::Black);
+        assert!(game.check(Pos::new(8, 7)).is_err());
         for s in 1..=4 {
-            assert_eq!(decide(&mut MinimaxPlayer::new(s, 1), &game), Pos::new(7, 3));
-        }
-        rows[3] = "...XX.XX.......";
-        let game = position(&rows, 5, Rule::Freestyle, Color::White);
-        for s in 1..=4 {
-            assert_eq!(decide(&mut MinimaxPlayer::new(s, 1), &game), Pos::new(5, 3));
+            let p = decide(&mut MinimaxPlayer::new(s, 2), &game);
+            game.check(p).unwrap();
         }
     }
 
@@ -1298,7 +1388,8 @@ mod tests {
     fn legal_under_renju() {
         let rules = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
         plays_legally(rules, 0, 2, 225);
-        plays_legally(rules, 2, 4, 225);
+        plays_legally(rules, 1, 2, 30);
+        plays_legally(rules, 4, 1, 8);
     }
 
     #[test]
@@ -1324,15 +1415,16 @@ mod tests {
     #[test]
     fn legal_on_caro_20x30() {
         let rules = Rules::new(BoardSize::new(20, 30).unwrap(), 5, Rule::Caro).unwrap();
-        plays_legally(rules, 1, 2, 200);
-        plays_legally(rules, 3, 1, 200);
+        plays_legally(rules, 1, 2, 40);
+        plays_legally(rules, 4, 1, 8);
     }
 
     #[test]
     fn legal_on_60x60_freestyle() {
         let rules = Rules::new(BoardSize::square(60), 5, Rule::Freestyle).unwrap();
         plays_legally(rules, 0, 1, 100);
-        plays_legally(rules, 2, 1, 60);
+        plays_legally(rules, 1, 1, 30);
+        plays_legally(rules, 4, 1, 8);
     }
 
     #[test]
@@ -1341,6 +1433,252 @@ mod tests {
         plays_legally(rules, 4, 2, 30);
         let rules = Rules::new(BoardSize::square(4), 3, Rule::Standard).unwrap();
         plays_legally(rules, 4, 4, 16);
+    }
+
+    /// Plain minimax as the module docs describe it for boards over 3×3:
+    /// no pruning, no ordering, every window scored from scratch at every
+    /// leaf. The best moves (row by row) and their score.
+    struct Plain {
+        me: Color,
+        max_depth: u32,
+        threshold: i64,
+        k: usize,
+        windows: Vec<Vec<Pos>>,
+        win: i64,
+        /// Leaf scores by board hash (leaves are reached in many orders).
+        seen: std::cell::RefCell<HashMap<u64, i64>>,
+    }
+
+    impl Plain {
+        fn new(game: &Game, strength: u32) -> Plain {
+            let rules = *game.rules();
+            let (w, h, k) = (
+                rules.size.width as i32,
+                rules.size.height as i32,
+                rules.k as i32,
+            );
+            let mut windows = Vec::new();
+            for (dx, dy) in DIRS {
+                for y in 0..h {
+                    for x in 0..w {
+                        let cells: Vec<Pos> = (0..k)
+                            .map(|t| (x + t * dx, y + t * dy))
+                            .take_while(|&(px, py)| (0..w).contains(&px) && (0..h).contains(&py))
+                            .map(|(px, py)| Pos::new(px as u8, py as u8))
+                            .collect();
+                        if cells.len() == k as usize {
+                            windows.push(cells);
+                        }
+                    }
+                }
+            }
+            let bound = 6 * windows.len() as i64;
+            Plain {
+                me: game.to_move(),
+                max_depth: MinimaxPlayer::new(strength, 0).depth_for(&rules),
+                threshold: THRESHOLDS[strength as usize],
+                k: k as usize,
+                windows,
+                win: 100 * (2 * bound / 100 + 1),
+                seen: Default::default(),
+            }
+        }
+
+        fn eval(&self, game: &Game) -> i64 {
+            let hash = game.board().hash();
+            if let Some(&v) = self.seen.borrow().get(&hash) {
+                return v;
+            }
+            let mut total = 0;
+            for cells in &self.windows {
+                let own = cells
+                    .iter()
+                    .filter(|&&p| game.board().get(p) == Some(self.me))
+                    .count();
+                let opp = cells
+                    .iter()
+                    .filter(|&&p| game.board().get(p) == Some(self.me.opponent()))
+                    .count();
+                let to_go = |c: usize| self.k - c.min(self.k - 1);
+                let line = |c: usize| -> i64 {
+                    match to_go(c) {
+                        1 => 6,
+                        2 => 3,
+                        _ => 0,
+                    }
+                };
+                let v = match (own, opp) {
+                    (0, 0) => 0,
+                    (c, 0) => line(c),
+                    (0, c) => -line(c),
+                    _ => -1,
+                };
+                if v.abs() >= self.threshold {
+                    total += v;
+                }
+            }
+            self.seen.borrow_mut().insert(hash, total);
+            total
+        }
+
+        fn near(game: &Game, p: Pos) -> bool {
+            game.board().stones().any(|(q, _)| {
+                (q.x as i32 - p.x as i32).abs() <= 2 && (q.y as i32 - p.y as i32).abs() <= 2
+            })
+        }
+
+        fn moves(game: &Game) -> Vec<Pos> {
+            let size = game.size();
+            let mut board = game.board().clone();
+            let empty: Vec<Pos> = game.board().empty_points().collect();
+            let mut moves: Vec<Pos> = if size.area() <= 9 {
+                empty
+            } else if game.board().stone_count() == 0 {
+                vec![size.center()]
+            } else {
+                empty.into_iter().filter(|&p| Self::near(game, p)).collect()
+            };
+            moves.retain(|&p| {
+                board
+                    .foul_at(p, game.to_move(), game.rules().rule)
+                    .is_none()
+            });
+            moves
+        }
+
+        fn value(&self, game: &mut Game, depth: u32) -> i64 {
+            match game.outcome() {
+                Some(Outcome::Five { winner, .. }) => {
+                    let s = self.win * (20 - depth as i64);
+                    return if *winner == self.me { s } else { -s };
+                }
+                Some(_) => return 0,
+                None => {}
+            }
+            if depth >= self.max_depth {
+                return self.eval(game) * 20;
+            }
+            let moves = Self::moves(game);
+            if moves.is_empty() {
+                return self.eval(game) * 20;
+            }
+            let maximise = game.to_move() == self.me;
+            let values = moves.into_iter().map(|p| {
+                game.play_unchecked(p);
+                let v = self.value(game, depth + 1);
+                game.undo_unchecked();
+                v
+            });
+            if maximise {
+                values.max().unwrap()
+            } else {
+                values.min().unwrap()
+            }
+        }
+
+        fn best(&self, game: &Game) -> (Vec<Pos>, i64) {
+            let legal = game.legal_moves();
+            let mut roots: Vec<Pos> = if game.board().stone_count() == 0 {
+                legal
+                    .iter()
+                    .copied()
+                    .filter(|&p| p == game.size().center())
+                    .collect()
+            } else {
+                legal
+                    .iter()
+                    .copied()
+                    .filter(|&p| Self::near(game, p))
+                    .collect()
+            };
+            if roots.is_empty() {
+                roots = legal;
+            }
+            let mut g = game.clone();
+            let scored: Vec<(Pos, i64)> = roots
+                .into_iter()
+                .map(|p| {
+                    g.play_unchecked(p);
+                    let v = self.value(&mut g, 1);
+                    g.undo_unchecked();
+                    (p, v)
+                })
+                .collect();
+            let best = scored.iter().map(|&(_, v)| v).max().unwrap();
+            let mut set: Vec<Pos> = scored
+                .into_iter()
+                .filter(|&(_, v)| v == best)
+                .map(|(p, _)| p)
+                .collect();
+            set.sort_unstable_by_key(|p| (p.y, p.x));
+            (set, best)
+        }
+    }
+
+    /// A position after `n` random moves inside the `span`×`span` square
+    /// at the board's centre.
+    fn random_position(rules: Rules, n: usize, span: u8, seed: u64) -> Game {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut game = Game::new(rules, Color::Black).unwrap();
+        let c = rules.size.center();
+        let lo = |v: u8| v.saturating_sub(span / 2);
+        while game.moves().len() < n && !game.is_over() {
+            let moves: Vec<Pos> = game
+                .legal_moves()
+                .into_iter()
+                .filter(|p| {
+                    p.x >= lo(c.x) && p.x < lo(c.x) + span && p.y >= lo(c.y) && p.y < lo(c.y) + span
+                })
+                .collect();
+            if moves.is_empty() {
+                break;
+            }
+            game.play(moves[rng.random_range(0..moves.len())]);
+        }
+        game
+    }
+
+    #[test]
+    fn pruned_search_matches_plain_minimax_on_bigger_boards() {
+        let mut cases = Vec::new();
+        for (i, rule) in [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Caro,
+            Rule::CaroStandard,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let rules = Rules::new(BoardSize::square(5), 4, rule).unwrap();
+            for seed in 0..2 {
+                cases.push((
+                    random_position(rules, 11 + seed as usize, 5, seed + 10 * i as u64),
+                    1..=4,
+                ));
+            }
+            let rules = Rules::new(BoardSize::new(9, 7).unwrap(), 4, rule).unwrap();
+            cases.push((random_position(rules, 5, 4, 40 + i as u64), 1..=1));
+        }
+        let renju = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
+        for seed in 0..2 {
+            cases.push((
+                random_position(renju, 12 + seed as usize, 5, 70 + seed),
+                1..=1,
+            ));
+        }
+        let mut compared = 0;
+        for (game, strengths) in cases {
+            if game.is_over() {
+                continue;
+            }
+            for s in strengths {
+                let plain = Plain::new(&game, s).best(&game);
+                assert_eq!(best_set(s, &game), plain, "strength {s}\n{}", game.board());
+                compared += 1;
+            }
+        }
+        assert!(compared >= 30, "{compared}");
     }
 
     #[test]
@@ -1356,6 +1694,23 @@ mod tests {
         let mut ctx = Context::new(Limits::default(), stop, &mut sink);
         let d = MinimaxPlayer::new(4, 0).choose(&game, &mut ctx).unwrap();
         game.check(d.best).unwrap();
+    }
+
+    #[test]
+    fn a_node_limit_still_gives_a_legal_move() {
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
+        let game = random_position(rules, 20, 9, 5);
+        for nodes in [1, 500, 5_000] {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let mut sink = |_: &SearchInfo| {};
+            let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
+            let d = MinimaxPlayer::new(4, 0).choose(&game, &mut ctx).unwrap();
+            game.check(d.best).unwrap();
+            assert!(d.info.unwrap().nodes <= nodes + POLL_NODES);
+        }
     }
 
     #[test]
@@ -1394,5 +1749,22 @@ mod tests {
         };
         assert_eq!(play(1), play(1));
         assert_ne!(play(1), play(2));
+        // And on a big board, where the search prunes and orders.
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
+        let big = |seed: u64| {
+            let mut game = random_position(rules, 6, 5, seed);
+            let mut me = MinimaxPlayer::new(3, seed);
+            let mut other = RandomPlayer::new(seed);
+            for n in 0..6 {
+                let p = if n % 2 == 0 {
+                    decide(&mut me, &game)
+                } else {
+                    decide(&mut other, &game)
+                };
+                game.play(p);
+            }
+            game.moves().to_vec()
+        };
+        assert_eq!(big(3), big(3));
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
-use caro_engine::{Context, Limits, Player, PlayerSpec, SearchInfo, StopFlag};
+use caro_engine::{Context, Limits, PlayerSpec, SearchInfo, StopFlag};
 
 /// Exact value for the side to move: 1 win, 0 draw, -1 loss.
 fn value(game: &mut Game, memo: &mut HashMap<u64, i8>) -> i8 {
