@@ -36,4 +36,6 @@ pub use player::{
 };
 pub mod pattern;
 pub mod state;
+#[cfg(test)]
+mod testing;
 pub mod tt;

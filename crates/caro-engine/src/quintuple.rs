@@ -149,34 +149,19 @@ impl Player for QuintuplePlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{Limits, StopFlag};
+    use crate::testing::{decide, position};
+
+    /// Plays games of the player against the random player.
+    fn plays_legally(rules: Rules, games: u64, max_moves: usize) {
+        crate::testing::plays_legally(
+            |seed| Box::new(QuintuplePlayer::new(seed)),
+            rules,
+            games,
+            max_moves,
+        );
+    }
     use crate::random::RandomPlayer;
-    use caro_core::{BoardSize, Color, GameSetup, Rule, Rules};
-
-    fn decide(player: &mut dyn Player, game: &Game) -> Pos {
-        let mut sink = |_: &crate::SearchInfo| {};
-        let mut ctx = Context::new(Limits::default(), StopFlag::new(), &mut sink);
-        player.choose(game, &mut ctx).unwrap().best
-    }
-
-    /// A position from rows of `X` (black), `O` (white) and `.`, top row
-    /// first, with `to_move` to play.
-    fn position(rows: &[&str], k: u8, rule: Rule, to_move: Color) -> Game {
-        let size = BoardSize::new(rows[0].len() as u8, rows.len() as u8).unwrap();
-        let mut setup = GameSetup::new(size, k, rule);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let p = Pos::new(x as u8, y as u8);
-                match c {
-                    'X' => setup.stones.push((p, Color::Black)),
-                    'O' => setup.stones.push((p, Color::White)),
-                    _ => {}
-                }
-            }
-        }
-        setup.to_move = Some(to_move);
-        Game::from_setup(&setup).unwrap()
-    }
+    use caro_core::{BoardSize, Color, Rule, Rules};
 
     #[test]
     fn scorecard_is_the_articles_for_five() {
@@ -255,28 +240,6 @@ mod tests {
         // "four", 100000) outweighs O's own chances.
         let game = position(&["XX.", ".O.", "..."], 3, Rule::Freestyle, Color::White);
         assert_eq!(decide(&mut QuintuplePlayer::new(0), &game), Pos::new(2, 0));
-    }
-
-    /// Plays games of the player against the random player (either colour),
-    /// checking every answer with `Game::check`.
-    fn plays_legally(rules: Rules, games: u64, max_moves: usize) {
-        for seed in 0..games {
-            let mut game = Game::new(rules, Color::Black).unwrap();
-            let mut me = QuintuplePlayer::new(seed);
-            let mut other = RandomPlayer::new(seed + 100);
-            let mut n = 0;
-            while !game.is_over() && n < max_moves {
-                let mine = (n % 2 == 0) == (seed % 2 == 0);
-                let p = if mine {
-                    decide(&mut me, &game)
-                } else {
-                    decide(&mut other, &game)
-                };
-                game.check(p).unwrap();
-                game.try_play(p).unwrap();
-                n += 1;
-            }
-        }
     }
 
     #[test]
