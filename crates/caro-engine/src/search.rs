@@ -167,8 +167,20 @@ impl<'a> Searcher<'a> {
     fn stops_of_fives(&mut self, fives: &[usize]) -> Vec<usize> {
         let me = self.state.to_move();
         let opp = me.opponent();
+        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
+        if !caro_rule {
+            // Outside caro only occupying a five point spoils it: one point
+            // stops them all only if it is the only one.
+            let mut points = fives.to_vec();
+            points.sort_unstable();
+            points.dedup();
+            return match points.as_slice() {
+                [only] if self.state.is_legal(*only) => vec![*only],
+                _ => Vec::new(),
+            };
+        }
         let mut candidates: Vec<usize> = fives.to_vec();
-        if matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard) {
+        {
             // In caro a five can also be spoiled by capping its far end.
             let k = self.state.rules().k as usize;
             let offsets = self.state.board().dir_offsets();
