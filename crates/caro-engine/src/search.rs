@@ -671,27 +671,27 @@ impl<'a> Searcher<'a> {
         moves: &mut [Scored],
         depth: i32,
         pv: &mut Vec<usize>,
-        full_window: bool,
+        margin: i32,
     ) -> Option<i32> {
-        let mut alpha = -INF;
-        let beta = INF;
+        // Moves are searched with a null window just below `best - margin`:
+        // those that may score within `margin` of the best get an exact
+        // score (weak levels choose among them), the rest only a bound.
         let mut best = -INF;
         let mut child_pv = Vec::new();
         let me = self.state.to_move();
         for (n, entry) in moves.iter_mut().enumerate() {
             let m = entry.0;
             self.state.play(m);
+            let floor = best.saturating_sub(margin).max(-INF);
             let score = if self.state.won_at(m, me) {
                 child_pv.clear();
                 WIN - 1
-            } else if full_window {
-                -self.negamax(depth - 1, -INF, INF, 1, &mut child_pv)
             } else if n == 0 {
-                -self.negamax(depth - 1, -beta, -alpha, 1, &mut child_pv)
+                -self.negamax(depth - 1, -INF, INF, 1, &mut child_pv)
             } else {
-                let mut s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, &mut child_pv);
-                if s > alpha {
-                    s = -self.negamax(depth - 1, -beta, -alpha, 1, &mut child_pv);
+                let mut s = -self.negamax(depth - 1, -floor - 1, -floor, 1, &mut child_pv);
+                if s > floor {
+                    s = -self.negamax(depth - 1, -INF, -floor, 1, &mut child_pv);
                 }
                 s
             };
@@ -705,9 +705,6 @@ impl<'a> Searcher<'a> {
                 pv.clear();
                 pv.push(m);
                 pv.extend_from_slice(&child_pv);
-                if !full_window {
-                    alpha = alpha.max(score);
-                }
             }
         }
         Some(best)
@@ -813,7 +810,7 @@ struct LevelStyle {
 }
 
 fn level_style(level: u32) -> LevelStyle {
-    const DEPTHS: [u32; 10] = [1, 1, 2, 2, 3, 4, 5, 6, 8, MAX_DEPTH];
+    const DEPTHS: [u32; 10] = [1, 2, 2, 3, 3, 4, 4, 6, 8, MAX_DEPTH];
     const NOISE: [i32; 10] = [300, 160, 120, 80, 50, 30, 18, 8, 0, 0];
     let i = (level.clamp(1, 10) - 1) as usize;
     LevelStyle {
@@ -1019,7 +1016,7 @@ impl Player for CaroPlayer {
             )
             .min(style.max_depth)
             .max(1);
-        let full_window = style.noise > 0;
+        let margin = style.noise;
         let mut best_pv: Vec<usize> = vec![root_moves[0].0];
         let mut best_score = 0;
         let mut last: Option<SearchInfo> = None;
@@ -1027,7 +1024,7 @@ impl Player for CaroPlayer {
         for depth in 1..=max_depth {
             let iteration_start = Instant::now();
             let mut pv = Vec::new();
-            let Some(score) = s.root(&mut root_moves, depth as i32, &mut pv, full_window) else {
+            let Some(score) = s.root(&mut root_moves, depth as i32, &mut pv, margin) else {
                 break;
             };
             best_score = score;
