@@ -111,6 +111,12 @@ pub struct State {
     counts: [[u32; 9]; 2],
     to_move: Color,
     history: Vec<usize>,
+    /// Pattern changes made by each move, undone by popping: (point,
+    /// colour, direction, old pattern).
+    log: Vec<(u32, u8, u8, u8)>,
+    /// Start of each move's entries in `log`, and the patterns the moved-on
+    /// point had before it was occupied.
+    marks: Vec<(usize, PointPatterns)>,
     /// Bounding box of the stones, as padded (x, y) pairs.
     bbox: Vec<(i32, i32, i32, i32)>,
 }
@@ -142,6 +148,8 @@ impl State {
             counts: [[0; 9]; 2],
             to_move: game.to_move(),
             history: Vec::with_capacity(rules.size.area()),
+            log: Vec::new(),
+            marks: Vec::new(),
             bbox: vec![(i32::MAX, i32::MAX, i32::MIN, i32::MIN)],
         };
         s.build_wide();
@@ -154,6 +162,8 @@ impl State {
             s.place(i, c);
         }
         s.history.clear();
+        s.log.clear();
+        s.marks.clear();
         s.to_move = game.to_move();
         s
     }
@@ -372,6 +382,7 @@ impl State {
     }
 
     fn place(&mut self, index: usize, color: Color) {
+        self.marks.push((self.log.len(), self.patterns[index]));
         self.clear_point(index);
         self.board.place(index, color);
         self.wide[self.to_wide[index] as usize] = Cell::stone(color) as u8;
@@ -386,16 +397,53 @@ impl State {
         self.bbox.push((x0.min(x), y0.min(y), x1.max(x), y1.max(y)));
     }
 
+    /// Takes a stone off by replaying the move's pattern changes
+    /// backwards: no line is read again.
     fn remove(&mut self, index: usize) {
         self.board.remove(index);
         self.wide[self.to_wide[index] as usize] = Cell::Empty as u8;
-        self.update_around(index, -1);
-        self.refresh_point(index);
+        self.update_near(index, -1);
+        let Some((mark, saved)) = self.marks.pop() else {
+            self.update_around(index, 0);
+            self.refresh_point(index);
+            self.bbox.pop();
+            return;
+        };
+        while self.log.len() > mark {
+            let Some((j, c, d, old)) = self.log.pop() else {
+                break;
+            };
+            let (j, c, d, old) = (j as usize, c as usize, d as usize, old as usize);
+            let cur = self.patterns[j].dir[c][d] as usize;
+            self.value[c] += PATTERN_VALUE[old] - PATTERN_VALUE[cur];
+            self.counts[c][cur] -= 1;
+            self.counts[c][old] += 1;
+            self.patterns[j].dir[c][d] = old as u8;
+        }
+        for c in 0..2 {
+            for d in 0..4 {
+                let old = saved.dir[c][d] as usize;
+                self.value[c] += PATTERN_VALUE[old];
+                self.counts[c][old] += 1;
+            }
+        }
+        self.patterns[index] = saved;
         self.bbox.pop();
     }
 
     /// Re-reads the lines through a changed point and the neighbour counts.
     fn update_around(&mut self, index: usize, near_delta: i32) {
+        self.update_near(index, near_delta);
+        for d in 0..4 {
+            self.refresh_line(index, d);
+        }
+    }
+
+    /// Adds `near_delta` to the neighbour counts around a point.
+    fn update_near(&mut self, index: usize, near_delta: i32) {
+        if near_delta == 0 {
+            return;
+        }
         let size = self.rules.size;
         let p = self.board.pos(index);
         for y in (p.y as i32 - NEAR).max(0)..=(p.y as i32 + NEAR).min(size.height as i32 - 1) {
@@ -403,9 +451,6 @@ impl State {
                 let j = self.board.index(Pos::new(x as u8, y as u8));
                 self.near[j] = (self.near[j] as i32 + near_delta) as u8;
             }
-        }
-        for d in 0..4 {
-            self.refresh_line(index, d);
         }
     }
 
@@ -500,6 +545,9 @@ impl State {
                 self.counts[c][old] -= 1;
                 self.counts[c][new] += 1;
                 self.patterns[index].dir[c][d] = new as u8;
+                if !self.marks.is_empty() {
+                    self.log.push((index as u32, c as u8, d as u8, old as u8));
+                }
             }
         }
     }
