@@ -38,7 +38,8 @@ pub enum Pattern {
 }
 
 impl Pattern {
-    const ALL: [Pattern; 9] = [
+    /// Every pattern, indexed by its `u8` value.
+    pub const ALL: [Pattern; 9] = [
         Pattern::None,
         Pattern::Block2,
         Pattern::Flex2,
@@ -50,8 +51,10 @@ impl Pattern {
         Pattern::Overline,
     ];
 
+    /// The pattern with this `u8` value (as stored per point).
     #[inline]
-    fn from_u8(v: u8) -> Pattern {
+    #[must_use]
+    pub fn from_u8(v: u8) -> Pattern {
         Pattern::ALL[v as usize]
     }
 }

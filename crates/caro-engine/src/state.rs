@@ -28,7 +28,7 @@ impl PointPatterns {
     #[inline]
     #[must_use]
     pub fn get(&self, color: Color, d: usize) -> Pattern {
-        PATTERN_ALL[self.dir[color.index()][d] as usize]
+        Pattern::from_u8(self.dir[color.index()][d])
     }
 
     /// The strongest pattern for `color` over the four directions.
@@ -36,7 +36,7 @@ impl PointPatterns {
     #[must_use]
     pub fn best(&self, color: Color) -> Pattern {
         let d = self.dir[color.index()];
-        PATTERN_ALL[*d.iter().max().unwrap_or(&0) as usize]
+        Pattern::from_u8(*d.iter().max().unwrap_or(&0))
     }
 
     /// Number of directions where `color` reaches at least `p`.
@@ -49,18 +49,6 @@ impl PointPatterns {
             .count() as u32
     }
 }
-
-const PATTERN_ALL: [Pattern; 9] = [
-    Pattern::None,
-    Pattern::Block2,
-    Pattern::Flex2,
-    Pattern::Block3,
-    Pattern::Flex3,
-    Pattern::Block4,
-    Pattern::Flex4,
-    Pattern::Five,
-    Pattern::Overline,
-];
 
 /// The kind of threat a point holds for one colour, all directions taken
 /// together.
@@ -266,7 +254,7 @@ impl State {
         let mut fours = 0;
         let mut threes = 0;
         for v in d {
-            match PATTERN_ALL[v as usize] {
+            match Pattern::from_u8(v) {
                 Pattern::Five => fives += 1,
                 Pattern::Flex4 => flex4 += 1,
                 Pattern::Block4 => fours += 1,
