@@ -151,15 +151,8 @@ mod tests {
     use super::*;
     use crate::testing::{decide, position};
 
-    /// Plays games of the player against the random player.
-    fn plays_legally(rules: Rules, games: u64, max_moves: usize) {
-        crate::testing::plays_legally(
-            |seed| Box::new(QuintuplePlayer::new(seed)),
-            rules,
-            games,
-            max_moves,
-        );
-    }
+    crate::testing::legality_tests!(QuintuplePlayer::new);
+
     use crate::random::RandomPlayer;
     use caro_core::{BoardSize, Color, Rule, Rules};
 
@@ -240,50 +233,6 @@ mod tests {
         // "four", 100000) outweighs O's own chances.
         let game = position(&["XX.", ".O.", "..."], 3, Rule::Freestyle, Color::White);
         assert_eq!(decide(&mut QuintuplePlayer::new(0), &game), Pos::new(2, 0));
-    }
-
-    #[test]
-    fn legal_on_tic_tac_toe() {
-        plays_legally(
-            Rules::new(BoardSize::square(3), 3, Rule::Freestyle).unwrap(),
-            20,
-            9,
-        );
-    }
-
-    #[test]
-    fn legal_under_renju() {
-        plays_legally(
-            Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap(),
-            6,
-            225,
-        );
-    }
-
-    #[test]
-    fn legal_on_caro_20x30() {
-        let size = BoardSize::new(20, 30).unwrap();
-        plays_legally(Rules::new(size, 5, Rule::Caro).unwrap(), 3, 200);
-    }
-
-    #[test]
-    fn legal_on_60x60_freestyle() {
-        plays_legally(
-            Rules::new(BoardSize::square(60), 5, Rule::Freestyle).unwrap(),
-            2,
-            80,
-        );
-    }
-
-    #[test]
-    fn legal_for_other_k() {
-        let size = BoardSize::new(3, 10).unwrap();
-        plays_legally(Rules::new(size, 7, Rule::Freestyle).unwrap(), 3, 30);
-        plays_legally(
-            Rules::new(BoardSize::square(12), 10, Rule::CaroStandard).unwrap(),
-            2,
-            144,
-        );
     }
 
     #[test]

@@ -168,15 +168,8 @@ mod tests {
     use super::*;
     use crate::testing::{decide, position};
 
-    /// Plays games of the player against the random player.
-    fn plays_legally(rules: Rules, games: u64, max_moves: usize) {
-        crate::testing::plays_legally(
-            |seed| Box::new(ScoreMapPlayer::new(seed)),
-            rules,
-            games,
-            max_moves,
-        );
-    }
+    crate::testing::legality_tests!(ScoreMapPlayer::new);
+
     use caro_core::{BoardSize, Rule};
 
     #[test]
@@ -287,50 +280,6 @@ mod tests {
         );
         let p = decide(&mut ScoreMapPlayer::new(5), &game);
         assert!(p == Pos::new(1, 1) || p == Pos::new(6, 1), "{p:?}");
-    }
-
-    #[test]
-    fn legal_on_tic_tac_toe() {
-        plays_legally(
-            Rules::new(BoardSize::square(3), 3, Rule::Freestyle).unwrap(),
-            20,
-            9,
-        );
-    }
-
-    #[test]
-    fn legal_under_renju() {
-        plays_legally(
-            Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap(),
-            6,
-            225,
-        );
-    }
-
-    #[test]
-    fn legal_on_caro_20x30() {
-        let size = BoardSize::new(20, 30).unwrap();
-        plays_legally(Rules::new(size, 5, Rule::Caro).unwrap(), 3, 200);
-    }
-
-    #[test]
-    fn legal_on_60x60_freestyle() {
-        plays_legally(
-            Rules::new(BoardSize::square(60), 5, Rule::Freestyle).unwrap(),
-            2,
-            80,
-        );
-    }
-
-    #[test]
-    fn legal_for_other_k() {
-        let size = BoardSize::new(3, 10).unwrap();
-        plays_legally(Rules::new(size, 7, Rule::Freestyle).unwrap(), 3, 30);
-        plays_legally(
-            Rules::new(BoardSize::square(12), 10, Rule::CaroStandard).unwrap(),
-            2,
-            144,
-        );
     }
 
     #[test]

@@ -57,3 +57,84 @@ pub fn plays_legally(
         }
     }
 }
+
+/// The legality tests every article player runs: games against the random
+/// player on tic-tac-toe, 15×15 renju, 20×30 caro, 60×60 freestyle and
+/// other k, each answer checked with `Game::check`. `$make` builds the
+/// player from a seed.
+macro_rules! legality_tests {
+    ($make:expr) => {
+        fn legal_games(rules: caro_core::Rules, games: u64, max_moves: usize) {
+            $crate::testing::plays_legally(|seed| Box::new($make(seed)), rules, games, max_moves);
+        }
+
+        #[test]
+        fn legal_on_tic_tac_toe() {
+            legal_games(
+                caro_core::Rules::new(
+                    caro_core::BoardSize::square(3),
+                    3,
+                    caro_core::Rule::Freestyle,
+                )
+                .unwrap(),
+                20,
+                9,
+            );
+        }
+
+        #[test]
+        fn legal_under_renju() {
+            legal_games(
+                caro_core::Rules::new(caro_core::BoardSize::square(15), 5, caro_core::Rule::Renju)
+                    .unwrap(),
+                6,
+                225,
+            );
+        }
+
+        #[test]
+        fn legal_on_caro_20x30() {
+            let size = caro_core::BoardSize::new(20, 30).unwrap();
+            legal_games(
+                caro_core::Rules::new(size, 5, caro_core::Rule::Caro).unwrap(),
+                3,
+                200,
+            );
+        }
+
+        #[test]
+        fn legal_on_60x60_freestyle() {
+            legal_games(
+                caro_core::Rules::new(
+                    caro_core::BoardSize::square(60),
+                    5,
+                    caro_core::Rule::Freestyle,
+                )
+                .unwrap(),
+                2,
+                80,
+            );
+        }
+
+        #[test]
+        fn legal_for_other_k() {
+            let size = caro_core::BoardSize::new(3, 10).unwrap();
+            legal_games(
+                caro_core::Rules::new(size, 7, caro_core::Rule::Freestyle).unwrap(),
+                3,
+                30,
+            );
+            legal_games(
+                caro_core::Rules::new(
+                    caro_core::BoardSize::square(12),
+                    10,
+                    caro_core::Rule::CaroStandard,
+                )
+                .unwrap(),
+                2,
+                144,
+            );
+        }
+    };
+}
+pub(crate) use legality_tests;
