@@ -32,7 +32,8 @@ pub mod scoremap;
 pub mod search;
 
 pub use player::{
-    Context, Decision, EngineError, Limits, Player, PlayerSpec, Score, SearchInfo, StopFlag,
+    Context, Decision, EngineError, Limits, Player, PlayerSource, PlayerSpec, Score, SearchInfo,
+    StopFlag,
 };
 pub mod pattern;
 pub mod state;

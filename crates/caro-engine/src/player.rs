@@ -189,6 +189,10 @@ pub enum EngineError {
         /// Highest level.
         max: u32,
     },
+    /// An external engine failed: it crashed, timed out, or answered
+    /// something that is not a move. The text says which.
+    #[error("{0}")]
+    External(String),
 }
 
 /// A computer player: answers "your move" for any position of any size,
@@ -206,6 +210,32 @@ pub trait Player: Send {
     /// # Errors
     /// [`EngineError::GameOver`] when there is nothing to play.
     fn choose(&mut self, game: &Game, ctx: &mut Context<'_>) -> Result<Decision, EngineError>;
+}
+
+/// Where players of one kind come from: each game (or each seat) gets a
+/// fresh player built from its source. Built-in players ([`PlayerSpec`])
+/// and external engines (the Gomocup adapter's pbrain players) are both
+/// sources, so every front end (match runner, terminal, web) takes the
+/// same thing.
+pub trait PlayerSource: Send + Sync {
+    /// The name shown to users, such as `caro:7` or `pbrain:/path/x`.
+    fn name(&self) -> String;
+
+    /// Builds a fresh player, seeded for reproducible play.
+    ///
+    /// # Errors
+    /// [`EngineError::External`] when an external engine cannot be started.
+    fn build_player(&self, seed: u64) -> Result<Box<dyn Player>, EngineError>;
+}
+
+impl PlayerSource for PlayerSpec {
+    fn name(&self) -> String {
+        self.to_string()
+    }
+
+    fn build_player(&self, seed: u64) -> Result<Box<dyn Player>, EngineError> {
+        Ok(self.build(seed))
+    }
 }
 
 /// A built-in player by name: `random`, `scoremap`, `quintuple`,

@@ -2,6 +2,7 @@
 
 mod bench;
 mod matchcmd;
+mod players;
 mod position;
 
 use std::process::ExitCode;

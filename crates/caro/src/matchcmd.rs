@@ -9,13 +9,14 @@ use caro_core::notation::{format_move_list, parse_move_list};
 use caro_core::psq::{write_psq, PsqRecord};
 use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
 use caro_engine::arena::{play_game, GameSettings, PlayedGame, Tally};
-use caro_engine::{Limits, PlayerSpec};
+use caro_engine::Limits;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 
+use crate::players::parse_player;
 use crate::UsageError;
 
 /// Options of `caro match`.
@@ -140,14 +141,8 @@ fn read_openings(path: &PathBuf, size: BoardSize) -> Result<Vec<Vec<Pos>>, Usage
 
 /// Runs `caro match`.
 pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
-    let spec_a: PlayerSpec = args
-        .a
-        .parse()
-        .map_err(|e: caro_engine::EngineError| UsageError(e.to_string()))?;
-    let spec_b: PlayerSpec = args
-        .b
-        .parse()
-        .map_err(|e: caro_engine::EngineError| UsageError(e.to_string()))?;
+    let source_a = parse_player(&args.a)?;
+    let source_b = parse_player(&args.b)?;
     let size: BoardSize = args
         .size
         .parse()
@@ -214,6 +209,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         let mut settings = settings.clone();
         let games = args.games;
         let seed = args.seed;
+        let (source_a, source_b) = (source_a.clone(), source_b.clone());
         handles.push(std::thread::spawn(move || loop {
             let n = next.fetch_add(1, Ordering::Relaxed);
             if n >= games {
@@ -221,8 +217,16 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             }
             settings.opening = openings[(n / 2) % openings.len()].clone();
             let a_is_black = n % 2 == 0;
-            let mut a = spec_a.build(seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64));
-            let mut b = spec_b.build(seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64 + 1));
+            let players = source_a
+                .build_player(seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64))
+                .and_then(|a| {
+                    source_b
+                        .build_player(seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64 + 1))
+                        .map(|b| (a, b))
+                });
+            let Ok((mut a, mut b)) = players else {
+                break;
+            };
             let played = if a_is_black {
                 play_game(a.as_mut(), b.as_mut(), &settings)
             } else {
