@@ -20,6 +20,14 @@ pub enum Ending {
         /// What was wrong.
         reason: String,
     },
+    /// An external engine failed: it crashed, was late, or answered
+    /// something that is not a move; that player lost.
+    Failed {
+        /// Whose engine failed.
+        loser: Color,
+        /// What happened.
+        reason: String,
+    },
     /// A player was over its time for a move; that player lost.
     Timeout {
         /// Who was late.
@@ -35,9 +43,9 @@ impl Ending {
     pub fn winner(&self) -> Option<Color> {
         match self {
             Ending::Rules(o) => o.winner(),
-            Ending::IllegalMove { loser, .. } | Ending::Timeout { loser, .. } => {
-                Some(loser.opponent())
-            }
+            Ending::IllegalMove { loser, .. }
+            | Ending::Failed { loser, .. }
+            | Ending::Timeout { loser, .. } => Some(loser.opponent()),
         }
     }
 
@@ -54,6 +62,12 @@ impl Ending {
             Ending::IllegalMove { loser, reason } => {
                 format!(
                     "{} wins: {loser} made an illegal move ({reason})",
+                    loser.opponent()
+                )
+            }
+            Ending::Failed { loser, reason } => {
+                format!(
+                    "{} wins: {loser}'s engine failed ({reason})",
                     loser.opponent()
                 )
             }
@@ -78,6 +92,9 @@ pub struct GameSettings {
     pub limits: Limits,
     /// A move taking longer than this loses (`None`: no time forfeits).
     pub forfeit_after: Option<std::time::Duration>,
+    /// Each side's clock for the whole game (`None`: no clock). A side whose
+    /// clock runs out loses on time.
+    pub match_time: Option<std::time::Duration>,
 }
 
 /// A finished game.
@@ -104,6 +121,7 @@ pub fn play_game(
     black.new_game();
     white.new_game();
     let mut times_ms = vec![0; game.moves().len()];
+    let mut clocks = [settings.match_time; 2];
     loop {
         if let Some(o) = game.outcome() {
             return Ok(PlayedGame {
@@ -119,12 +137,24 @@ pub fn play_game(
         };
         let started = Instant::now();
         let mut sink = |_: &SearchInfo| {};
-        let mut ctx = Context::new(settings.limits, StopFlag::new(), &mut sink);
+        let mut limits = settings.limits;
+        limits.time_left = clocks[side.index()];
+        let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
         let choice = player.choose(&game, &mut ctx);
         let took = started.elapsed();
         times_ms.push(took.as_millis().min(u32::MAX as u128) as u32);
-        if let Some(limit) = settings.forfeit_after {
-            if took > limit {
+        let clock = &mut clocks[side.index()];
+        let flagged = match clock {
+            Some(left) => {
+                let over = took > *left;
+                *left = left.saturating_sub(took);
+                over
+            }
+            None => false,
+        };
+        let limit = settings.forfeit_after;
+        if flagged || limit.is_some_and(|l| took > l) {
+            {
                 return Ok(PlayedGame {
                     ending: Ending::Timeout {
                         loser: side,
@@ -137,6 +167,16 @@ pub fn play_game(
         }
         let result = match choice {
             Ok(d) => game.play_refereed(d.best).map_err(|e| e.to_string()),
+            Err(crate::EngineError::External(reason)) => {
+                return Ok(PlayedGame {
+                    ending: Ending::Failed {
+                        loser: side,
+                        reason,
+                    },
+                    game,
+                    times_ms,
+                });
+            }
             Err(e) => Err(e.to_string()),
         };
         if let Err(reason) = result {
@@ -150,6 +190,15 @@ pub fn play_game(
             });
         }
     }
+}
+
+/// The bounds of a sequential probability ratio test with error rates
+/// `alpha` (accepting H1 when H0 holds) and `beta` (the reverse): stop and
+/// accept H0 when the log-likelihood ratio falls below the first, H1 when
+/// it rises above the second.
+#[must_use]
+pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
 }
 
 /// Wins, losses and draws of player A over a series, and what follows.
@@ -200,6 +249,29 @@ impl Tally {
         let hi = clamp(p + 1.96 * se);
         (elo_of(p), (elo_of(hi) - elo_of(lo)) / 2.0)
     }
+
+    /// The log-likelihood ratio of "A is `elo1` stronger" against "A is
+    /// `elo0` stronger" after these games, by the normal approximation of
+    /// the score (as engine testing frameworks do). Compare with
+    /// [`sprt_bounds`].
+    #[must_use]
+    pub fn sprt_llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let m = self.score();
+        let var = (self.wins as f64 * (1.0 - m).powi(2)
+            + self.losses as f64 * m.powi(2)
+            + self.draws as f64 * (0.5 - m).powi(2))
+            / n;
+        // A clean sweep (or all draws) has no spread; a floor keeps the
+        // ratio finite and lets such a series decide.
+        let var = var.max(0.01);
+        let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
+        let (s0, s1) = (expected(elo0), expected(elo1));
+        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
+    }
 }
 
 /// Elo difference for an expected score `p` in (0, 1).
@@ -239,6 +311,37 @@ mod tests {
     }
 
     #[test]
+    fn sprt_decides_clear_cases() {
+        let (lower, upper) = sprt_bounds(0.05, 0.05);
+        assert!((upper - 2.944).abs() < 0.01 && (lower + 2.944).abs() < 0.01);
+        let strong = Tally {
+            wins: 60,
+            losses: 20,
+            draws: 20,
+        };
+        assert!(strong.sprt_llr(0.0, 50.0) > upper);
+        let weak = Tally {
+            wins: 20,
+            losses: 60,
+            draws: 20,
+        };
+        assert!(weak.sprt_llr(0.0, 50.0) < lower);
+        let even = Tally {
+            wins: 10,
+            losses: 10,
+            draws: 0,
+        };
+        let llr = even.sprt_llr(0.0, 50.0);
+        assert!(llr < 0.0 && llr > lower, "{llr}");
+        let sweep = Tally {
+            wins: 30,
+            losses: 0,
+            draws: 0,
+        };
+        assert!(sweep.sprt_llr(0.0, 50.0) > upper);
+    }
+
+    #[test]
     fn a_game_is_played_to_its_end() {
         let rules = Rules::new(BoardSize::square(3), 3, Rule::Freestyle).unwrap();
         let mut a = PlayerSpec::Random.build(1);
@@ -248,9 +351,54 @@ mod tests {
             opening: Vec::new(),
             limits: Limits::default(),
             forfeit_after: None,
+            match_time: None,
         };
         let g = play_game(a.as_mut(), b.as_mut(), &settings).unwrap();
         assert!(g.game.is_over());
         assert_eq!(g.times_ms.len(), g.game.moves().len());
+    }
+
+    /// A random player that takes its time.
+    struct Slow(Box<dyn Player>);
+
+    impl Player for Slow {
+        fn name(&self) -> String {
+            "slow".into()
+        }
+
+        fn choose(
+            &mut self,
+            game: &Game,
+            ctx: &mut Context<'_>,
+        ) -> Result<crate::Decision, crate::EngineError> {
+            std::thread::sleep(std::time::Duration::from_millis(40));
+            self.0.choose(game, ctx)
+        }
+    }
+
+    #[test]
+    fn a_player_whose_clock_runs_out_loses_on_time() {
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
+        let mut slow = Slow(PlayerSpec::Random.build(1));
+        let mut quick = PlayerSpec::Random.build(2);
+        let settings = GameSettings {
+            rules,
+            opening: Vec::new(),
+            limits: Limits::default(),
+            forfeit_after: None,
+            match_time: Some(std::time::Duration::from_millis(150)),
+        };
+        let g = play_game(&mut slow, quick.as_mut(), &settings).unwrap();
+        assert!(
+            matches!(
+                g.ending,
+                Ending::Timeout {
+                    loser: Color::Black,
+                    ..
+                }
+            ),
+            "{:?}",
+            g.ending
+        );
     }
 }

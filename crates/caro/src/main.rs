@@ -29,6 +29,9 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth: nodes, speed and
     /// a node-count signature.
     Bench(bench::BenchArgs),
+    /// Speak the Gomocup (Piskvork) protocol on stdin and stdout, as the
+    /// engine of a Gomocup manager or GUI (also installed as pbrain-caro).
+    Brain,
 }
 
 /// A failure the user caused: printed as one line, exit status 2.
@@ -42,6 +45,10 @@ fn main() -> ExitCode {
         Some(Command::Position(args)) => position::run(&args),
         Some(Command::Match(args)) => matchcmd::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Brain) => {
+            caro_gomocup::brain::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
+            Ok(())
+        }
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

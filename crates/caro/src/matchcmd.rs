@@ -8,7 +8,7 @@ use std::time::Duration;
 use caro_core::notation::{format_move_list, parse_move_list};
 use caro_core::psq::{write_psq, PsqRecord};
 use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
-use caro_engine::arena::{play_game, GameSettings, PlayedGame, Tally};
+use caro_engine::arena::{play_game, sprt_bounds, GameSettings, PlayedGame, Tally};
 use caro_engine::Limits;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,13 +16,14 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 
-use crate::players::parse_player;
+use crate::players::{parse_player_with, EngineOptions};
 use crate::UsageError;
 
 /// Options of `caro match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Player A: random, scoremap, quintuple, minimax:N, caro:N.
+    /// Player A: random, scoremap, quintuple, minimax:N, caro:N, or
+    /// pbrain:PATH for a Gomocup engine.
     a: String,
     /// Player B.
     b: String,
@@ -65,6 +66,37 @@ pub struct MatchArgs {
     /// End the output with one JSON line of the totals.
     #[arg(long)]
     json: bool,
+    /// Each side's clock for a whole game, such as 10s (a side whose clock
+    /// runs out loses on time).
+    #[arg(long)]
+    match_time: Option<String>,
+    /// Grace a pbrain engine gets past its time before its move is late.
+    #[arg(long, default_value = "100ms")]
+    tolerance: String,
+    /// Keep each pbrain engine's dialogue in a log file in this folder.
+    #[arg(long)]
+    engine_log: Option<PathBuf>,
+    /// Stop as soon as a sequential test decides between "A is ELO0
+    /// stronger" and "A is ELO1 stronger" (5% error each way), such as
+    /// --sprt 0,30.
+    #[arg(long)]
+    sprt: Option<String>,
+}
+
+/// Reads `--sprt ELO0,ELO1`.
+fn parse_sprt(text: &str) -> Result<(f64, f64), UsageError> {
+    let bad = || {
+        UsageError(format!(
+            "bad --sprt {text:?}: expected ELO0,ELO1 such as 0,30"
+        ))
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let a: f64 = a.trim().parse().map_err(|_| bad())?;
+    let b: f64 = b.trim().parse().map_err(|_| bad())?;
+    if !a.is_finite() || !b.is_finite() || a >= b {
+        return Err(bad());
+    }
+    Ok((a, b))
 }
 
 /// Reads `100ms`, `1s`, `2.5s`, `1m` or a bare number of milliseconds.
@@ -141,8 +173,21 @@ fn read_openings(path: &PathBuf, size: BoardSize) -> Result<Vec<Vec<Pos>>, Usage
 
 /// Runs `caro match`.
 pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
-    let source_a = parse_player(&args.a)?;
-    let source_b = parse_player(&args.b)?;
+    let options = EngineOptions {
+        log_dir: args.engine_log.clone(),
+        tolerance: parse_duration(&args.tolerance)?,
+    };
+    let source_a = parse_player_with(&args.a, &options)?;
+    let source_b = parse_player_with(&args.b, &options)?;
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let match_time = args.match_time.as_deref().map(parse_duration).transpose()?;
+    // Start each player once now, so a missing engine is reported before
+    // the match rather than as lost games.
+    for source in [&source_a, &source_b] {
+        source
+            .build_player(0)
+            .map_err(|e| UsageError(format!("{}: {e}", source.name())))?;
+    }
     let size: BoardSize = args
         .size
         .parse()
@@ -191,6 +236,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         opening: Vec::new(),
         limits,
         forfeit_after: None,
+        match_time,
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
@@ -198,7 +244,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = mpsc::channel::<(usize, bool, PlayedGame)>();
+    let (tx, rx) = mpsc::channel::<Result<(usize, bool, PlayedGame), String>>();
     let jobs = args.jobs.clamp(1, 64);
     let openings = Arc::new(openings);
     let mut handles = Vec::new();
@@ -224,8 +270,12 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                         .build_player(seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64 + 1))
                         .map(|b| (a, b))
                 });
-            let Ok((mut a, mut b)) = players else {
-                break;
+            let (mut a, mut b) = match players {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                    break;
+                }
             };
             let played = if a_is_black {
                 play_game(a.as_mut(), b.as_mut(), &settings)
@@ -234,7 +284,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             };
             match played {
                 Ok(g) => {
-                    if tx.send((n, a_is_black, g)).is_err() {
+                    if tx.send(Ok((n, a_is_black, g))).is_err() {
                         break;
                     }
                 }
@@ -245,7 +295,20 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     drop(tx);
     let mut tally = Tally::default();
     let mut endings: Vec<String> = Vec::new();
-    for (n, a_is_black, g) in rx {
+    let mut longest = [0u32; 2];
+    let mut failure: Option<String> = None;
+    let mut decision: Option<(f64, &'static str)> = None;
+    let (lower, upper) = sprt_bounds(0.05, 0.05);
+    for message in rx {
+        let (n, a_is_black, g) = match message {
+            Ok(m) => m,
+            Err(e) => {
+                // A player could not be built: finish what runs, then stop.
+                next.store(args.games, Ordering::Relaxed);
+                failure.get_or_insert(e);
+                continue;
+            }
+        };
         let a_color = if a_is_black {
             Color::Black
         } else {
@@ -258,6 +321,24 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         }
         if !matches!(g.ending, caro_engine::arena::Ending::Rules(_)) {
             endings.push(format!("game {}: {}", n + 1, g.ending.describe()));
+        }
+        for (i, &ms) in g.times_ms.iter().enumerate() {
+            let color = g.game.color_of_move(i);
+            let who = usize::from((color == Color::Black) != a_is_black);
+            longest[who] = longest[who].max(ms);
+        }
+        if let Some((elo0, elo1)) = sprt {
+            if decision.is_none() {
+                let llr = tally.sprt_llr(elo0, elo1);
+                if llr >= upper {
+                    decision = Some((llr, "H1 accepted"));
+                } else if llr <= lower {
+                    decision = Some((llr, "H0 accepted"));
+                }
+                if decision.is_some() {
+                    next.store(args.games, Ordering::Relaxed);
+                }
+            }
         }
         if let Some(dir) = &args.psq {
             let (black, white) = if a_is_black {
@@ -277,6 +358,9 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         let _ = h.join();
     }
     bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(UsageError(format!("the match stopped: {e}")));
+    }
     for e in &endings {
         println!("{e}");
     }
@@ -293,6 +377,17 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         elo,
         err
     );
+    println!(
+        "longest move: {} {} ms, {} {} ms",
+        args.a, longest[0], args.b, longest[1]
+    );
+    if let Some((elo0, elo1)) = sprt {
+        let llr = tally.sprt_llr(elo0, elo1);
+        println!(
+            "SPRT elo0={elo0} elo1={elo1} (alpha=beta=0.05): LLR {llr:.2} in [{lower:.2}, {upper:.2}]: {}",
+            decision.map_or("no decision yet", |d| d.1)
+        );
+    }
     if args.json {
         println!(
             "{}",
@@ -306,6 +401,16 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                 "score": tally.score(),
                 "elo": elo,
                 "elo_error": err,
+                "a_longest_move_ms": longest[0],
+                "b_longest_move_ms": longest[1],
+                "sprt": sprt.map(|(elo0, elo1)| json!({
+                    "elo0": elo0,
+                    "elo1": elo1,
+                    "llr": tally.sprt_llr(elo0, elo1),
+                    "lower": lower,
+                    "upper": upper,
+                    "result": decision.map(|d| d.1),
+                })),
             })
         );
     }

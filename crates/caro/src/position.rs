@@ -62,12 +62,7 @@ fn search_best(game: &Game, args: &PositionArgs) -> Result<Option<Best>, UsageEr
     if !args.best || game.is_over() {
         return Ok(None);
     }
-    let spec: caro_engine::PlayerSpec = args
-        .player
-        .as_deref()
-        .unwrap_or("caro:10")
-        .parse()
-        .map_err(|e: caro_engine::EngineError| UsageError(e.to_string()))?;
+    let source = crate::players::parse_player(args.player.as_deref().unwrap_or("caro:10"))?;
     let time = match (&args.time, args.depth) {
         (Some(t), _) => Some(crate::matchcmd::parse_duration(t)?),
         (None, Some(_)) => None,
@@ -78,7 +73,9 @@ fn search_best(game: &Game, args: &PositionArgs) -> Result<Option<Best>, UsageEr
         depth: args.depth,
         ..caro_engine::Limits::default()
     };
-    let mut player = spec.build(1);
+    let mut player = source
+        .build_player(1)
+        .map_err(|e| UsageError(e.to_string()))?;
     let mut sink = |_: &caro_engine::SearchInfo| {};
     let mut ctx = caro_engine::Context::new(limits, caro_engine::StopFlag::new(), &mut sink);
     let d = player

@@ -1,0 +1,152 @@
+//! `caro match` with Gomocup engines: caro's own brain (`pbrain-caro`)
+//! driven through the protocol, and misbehaving engines (small scripts in
+//! `tests/engines`) that must lose with the reason said.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn caro() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_caro"))
+}
+
+fn pbrain_caro() -> String {
+    format!("pbrain:{}", env!("CARGO_BIN_EXE_pbrain-caro"))
+}
+
+fn engine(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines")
+        .join(format!("pbrain-{name}"));
+    format!("pbrain:{}", path.display())
+}
+
+/// Runs `caro match` and returns (stdout, the final JSON line).
+fn run_match(args: &[&str]) -> (String, serde_json::Value) {
+    let out = caro()
+        .arg("match")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "caro match {args:?} failed: {}{}",
+        stdout,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    let json = serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    (stdout, json)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("caro-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn caro_plays_itself_through_the_protocol() {
+    let logs = temp_dir("logs");
+    let psq = temp_dir("psq");
+    let (stdout, json) = run_match(&[
+        &pbrain_caro(),
+        "caro:2",
+        "--games",
+        "2",
+        "--time",
+        "150ms",
+        // Timing is measured in BENCHMARKS.md, not asserted here.
+        "--tolerance",
+        "10s",
+        "--engine-log",
+        logs.to_str().unwrap(),
+        "--psq",
+        psq.to_str().unwrap(),
+    ]);
+    assert_eq!(json["games"], 2, "{stdout}");
+    assert!(!stdout.contains("failed"), "{stdout}");
+    assert!(!stdout.contains("illegal"), "{stdout}");
+    // The dialogue was kept: START answered OK, moves asked and answered.
+    let log: String = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(log.contains("> START 15") && log.contains("< OK"), "{log}");
+    assert!(log.contains("> TURN ") || log.contains("> DONE"), "{log}");
+    assert_eq!(std::fs::read_dir(&psq).unwrap().count(), 2);
+    let _ = std::fs::remove_dir_all(&logs);
+    let _ = std::fs::remove_dir_all(&psq);
+}
+
+#[test]
+fn two_brains_play_renju_refereed_by_the_core() {
+    let (stdout, json) = run_match(&[
+        &pbrain_caro(),
+        &pbrain_caro(),
+        "--games",
+        "2",
+        "--time",
+        "100ms",
+        "--tolerance",
+        "10s",
+        "--rule",
+        "renju",
+        "-j",
+        "2",
+    ]);
+    assert_eq!(json["games"], 2, "{stdout}");
+    assert!(!stdout.contains("engine failed"), "{stdout}");
+}
+
+#[test]
+fn misbehaving_engines_lose_and_the_report_says_why() {
+    for (name, reason) in [
+        ("crash", "the engine crashed"),
+        ("slow", "late: no move within"),
+        ("garbage", "malformed answer \"my move is the centre\""),
+        ("occupied", "illegal move (h8 is already occupied)"),
+        ("offboard", "illegal move: 99,99 is off the 15x15 board"),
+    ] {
+        let (stdout, json) = run_match(&[
+            &engine(name),
+            "random",
+            "--games",
+            "2",
+            "--time",
+            "100ms",
+            "--opening-plies",
+            "0",
+        ]);
+        assert_eq!(json["games"], 2, "{name}: {stdout}");
+        // Both games lost: the engine was restarted after the first.
+        assert_eq!(json["b_wins"], 2, "{name}: {stdout}");
+        assert_eq!(
+            stdout.matches(reason).count(),
+            2,
+            "{name}: expected {reason:?} twice in {stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_missing_engine_is_a_usage_error() {
+    let out = caro()
+        .args(["match", "pbrain:/no/such/pbrain-x", "random"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/no/such/pbrain-x is not a file"), "{err}");
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let (stdout, json) = run_match(&[
+        "caro:3", "random", "--games", "200", "--depth", "1", "--sprt", "0,100",
+    ]);
+    let games = json["games"].as_u64().unwrap();
+    assert!(games < 200, "{stdout}");
+    assert_eq!(json["sprt"]["result"], "H1 accepted", "{stdout}");
+}
