@@ -738,6 +738,30 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Generates the candidate moves of `game` `times` times over (for
+/// `cargo bench`: move generation alone, with the searcher built once).
+/// Returns how many candidates the last run found.
+#[doc(hidden)]
+#[must_use]
+pub fn bench_generate(game: &Game, times: u64) -> usize {
+    let mut tt = Tt::new(1);
+    let mut sink = |_: &SearchInfo| {};
+    let ctx = Context::new(
+        crate::player::Limits::default(),
+        crate::player::StopFlag::new(),
+        &mut sink,
+    );
+    let mut s = Searcher::new(game, &mut tt, &ctx);
+    let mut found = 0;
+    for _ in 0..times {
+        found = match s.generate(0, None) {
+            Gen::Win(_) | Gen::Lost => 1,
+            Gen::Moves { moves, .. } => moves.len(),
+        };
+    }
+    found
+}
+
 /// Looks for a victory by continuous fours for the side to move: the
 /// first move of a win within `max_fours` attacker moves, searching at
 /// most `node_limit` nodes. `None` when there is none (or none was found
