@@ -78,10 +78,11 @@ impl Settings {
         } else {
             (turn.saturating_sub(turn_margin(turn)), None)
         };
-        let match_limited = self.timeout_match.is_some_and(|t| !t.is_zero());
+        // time_left counts whenever the manager sends it (an unlimited match
+        // sends 2147483647, read as no limit), whatever timeout_match said.
         Limits {
             move_time: Some(move_time),
-            time_left: if match_limited { self.time_left } else { None },
+            time_left: self.time_left,
             nodes: self.max_nodes,
             depth: match (depth, self.max_depth) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -939,6 +940,20 @@ mod tests {
         );
         assert_eq!(out[0], "OK");
         assert!(out[1] == "4,5" || out[1] == "9,5", "{out:?}");
+    }
+
+    #[test]
+    fn the_match_clock_caps_the_move_time() {
+        let mut b = brain();
+        feed(&mut b, "INFO timeout_turn 5000\nINFO time_left 2000");
+        let budget = b.settings().limits().time_budget().unwrap();
+        assert!(budget < Duration::from_millis(200), "{budget:?}");
+        feed(&mut b, "INFO time_left 2147483647");
+        let budget = b.settings().limits().time_budget().unwrap();
+        assert_eq!(
+            budget,
+            Duration::from_millis(5000) - turn_margin(Duration::from_millis(5000))
+        );
     }
 
     #[test]
