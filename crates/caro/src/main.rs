@@ -4,6 +4,7 @@ mod bench;
 mod matchcmd;
 mod players;
 mod position;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -32,6 +33,8 @@ enum Command {
     /// Speak the Gomocup (Piskvork) protocol on stdin and stdout, as the
     /// engine of a Gomocup manager or GUI (also installed as pbrain-caro).
     Brain,
+    /// Start the web app (the default when no subcommand is given).
+    Serve(serve::ServeArgs),
 }
 
 /// A failure the user caused: printed as one line, exit status 2.
@@ -49,11 +52,8 @@ fn main() -> ExitCode {
             caro_gomocup::brain::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(())
         }
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            Ok(())
-        }
+        Some(Command::Serve(args)) => serve::run(&args),
+        None => serve::run(&serve::ServeArgs::defaults()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,549 @@
+//! The HTTP API and the page routes.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use caro_core::code::PositionCode;
+use caro_core::psq::{read_psq, write_psq, PsqRecord};
+use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
+use futures_util::stream::{self, Stream, StreamExt};
+use serde::Deserialize;
+use serde_json::json;
+use tokio_stream::wrappers::BroadcastStream;
+
+use crate::live::{parse_color, ActionError, LiveGame, Seat, DEFAULT_TIME_MS, MAX_TIME_MS};
+use crate::pool::Busy;
+use crate::store::StoreError;
+use crate::{assets, App, Entry};
+
+/// Largest request body: a PSQ of a full 60×60 game fits with room.
+pub const MAX_BODY: usize = 256 * 1024;
+
+/// The routes.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/games", get(assets::index))
+        .route("/game/{id}", get(assets::index))
+        .route("/p/{code}", get(assets::index))
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .route("/api/players", get(players))
+        .route("/api/games", get(list_games).post(new_game))
+        .route("/api/import", post(import_psq))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/events", get(events))
+        .route("/api/games/{id}/psq", get(export_psq))
+        .route("/api/games/{id}/move", post(play_move))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/redo", post(redo))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/stop", post(stop))
+        .route("/api/games/{id}/pause", post(pause))
+        .route("/api/games/{id}/step", post(step))
+        .route("/api/games/{id}/speed", post(speed))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+/// A refused request: a status and a JSON body `{"error": …, "code": …}`.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request itself is wrong (bad JSON, bad settings…).
+    #[error("{0}")]
+    BadRequest(String),
+    /// No such game.
+    #[error("no game {0}")]
+    NoGame(i64),
+    /// No such page or endpoint.
+    #[error("no such page")]
+    NotFound,
+    /// The game refused the intent.
+    #[error(transparent)]
+    Action(#[from] ActionError),
+    /// The engine pool is full.
+    #[error(transparent)]
+    Busy(#[from] Busy),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The body could not be read as the JSON expected.
+    #[error("{message}")]
+    Json {
+        /// The status axum chose (400, 413, 415, 422).
+        status: StatusCode,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        let status = r.status();
+        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            format!("the request body is larger than {MAX_BODY} bytes")
+        } else {
+            r.body_text()
+        };
+        ApiError::Json { status, message }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = match &self {
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::NoGame(_) | ApiError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::Action(a @ ActionError::Move(_)) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, a.code())
+            }
+            ApiError::Action(a) => (StatusCode::CONFLICT, a.code()),
+            ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
+            ApiError::Json { status, .. } => (*status, "bad_json"),
+        };
+        if status.is_server_error() {
+            tracing::error!("{self}");
+        }
+        (
+            status,
+            Json(json!({ "error": self.to_string(), "code": code })),
+        )
+            .into_response()
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound
+}
+
+async fn players(State(app): State<Arc<App>>) -> Response {
+    Json(app.catalog.list()).into_response()
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    limit: Option<usize>,
+}
+
+async fn list_games(
+    State(app): State<Arc<App>>,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Response> {
+    let rows = app.store.list(q.limit.unwrap_or(200).min(1000))?;
+    let list: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id, "black": r.black, "white": r.white, "rule": r.rule,
+                "width": r.width, "height": r.height, "k": r.k,
+                "ply": r.moves.split_whitespace().count(),
+                "result": if r.result.is_empty() { None } else { Some(&r.result) },
+                "ending": r.ending, "created": r.created, "updated": r.updated,
+            })
+        })
+        .collect();
+    Ok(Json(list).into_response())
+}
+
+/// The home page's form.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    /// `human` or a player's name.
+    black: Option<String>,
+    white: Option<String>,
+    width: Option<u32>,
+    height: Option<u32>,
+    k: Option<u32>,
+    rule: Option<String>,
+    opening: Option<String>,
+    first: Option<String>,
+    time_ms: Option<u64>,
+    /// Start from a position code's moves (its board and rule win).
+    code: Option<String>,
+}
+
+fn seat(app: &App, name: Option<&str>, color: &str) -> ApiResult<Seat> {
+    let name = name.map_or("human", str::trim);
+    if name.is_empty() || name.eq_ignore_ascii_case("human") {
+        return Ok(Seat::Human);
+    }
+    app.catalog
+        .resolve(name)
+        .map(|(canonical, _)| Seat::Computer(canonical))
+        .map_err(|e| ApiError::BadRequest(format!("{color}: {e}")))
+}
+
+fn dimension(value: Option<u32>, default: u32, what: &str) -> ApiResult<u8> {
+    let v = value.unwrap_or(default);
+    if !(3..=60).contains(&v) {
+        return Err(ApiError::BadRequest(format!(
+            "{what} must be from 3 to 60, not {v}"
+        )));
+    }
+    Ok(v as u8)
+}
+
+fn build_game(req: &NewGame) -> ApiResult<Game> {
+    if let Some(code) = req.code.as_deref().filter(|c| !c.trim().is_empty()) {
+        let code = PositionCode::decode(code.trim())
+            .map_err(|e| ApiError::BadRequest(format!("position code: {e}")))?;
+        return code
+            .to_game()
+            .map_err(|e| ApiError::BadRequest(format!("position code: {e}")));
+    }
+    let width = dimension(req.width, 15, "width")?;
+    let height = dimension(req.height.or(req.width), u32::from(width), "height")?;
+    let size = BoardSize::new(width, height).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let rule: Rule = match req.rule.as_deref() {
+        None | Some("") => Rule::Freestyle,
+        Some(r) => r
+            .parse()
+            .map_err(|e: caro_core::RulesError| ApiError::BadRequest(e.to_string()))?,
+    };
+    let k = match req.k {
+        None | Some(0) => Rules::default_k(size),
+        Some(k) if k > 10 => {
+            return Err(ApiError::BadRequest(format!(
+                "k must be from 3 to 10, not {k}"
+            )))
+        }
+        Some(k) => k as u8,
+    };
+    let rules = Rules::new(size, k, rule).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    match req.opening.as_deref().map(str::trim) {
+        None | Some("") | Some("free") => {}
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "opening {other:?} is not offered by the web app yet: use free (swap2 is played through caro brain)"
+            )))
+        }
+    }
+    let first = match req.first.as_deref() {
+        None | Some("") => Color::Black,
+        Some(f) => parse_color(f).ok_or_else(|| {
+            ApiError::BadRequest(format!("first must be black or white, not {f:?}"))
+        })?,
+    };
+    if rule == Rule::Renju && first == Color::White {
+        return Err(ApiError::BadRequest(
+            "under renju black moves first".to_string(),
+        ));
+    }
+    Game::new(rules, first).map_err(|e| ApiError::BadRequest(e.to_string()))
+}
+
+async fn new_game(
+    State(app): State<Arc<App>>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(req) = body?;
+    let game = build_game(&req)?;
+    let seats = [
+        seat(&app, req.black.as_deref(), "black")?,
+        seat(&app, req.white.as_deref(), "white")?,
+    ];
+    let time_ms = req.time_ms.unwrap_or(DEFAULT_TIME_MS);
+    if !(10..=MAX_TIME_MS).contains(&time_ms) {
+        return Err(ApiError::BadRequest(format!(
+            "time_ms must be from 10 to {MAX_TIME_MS}, not {time_ms}"
+        )));
+    }
+    if seats.iter().any(Seat::is_computer) && !app.pool.has_room() {
+        return Err(Busy {
+            queued: app.pool.queued(),
+        }
+        .into());
+    }
+    let live = LiveGame::new(game, seats, time_ms);
+    let entry = app.insert(live)?;
+    let view = {
+        let mut g = entry.lock();
+        let _ = app.schedule(&entry, &mut g);
+        g.view()
+    };
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+async fn import_psq(State(app): State<Arc<App>>, body: String) -> ApiResult<Response> {
+    let record = read_psq(&body).map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
+    let game = record
+        .to_game()
+        .map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
+    let entry = app.insert(LiveGame::new(
+        game,
+        [Seat::Human, Seat::Human],
+        DEFAULT_TIME_MS,
+    ))?;
+    let view = entry.lock().view();
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+fn entry(app: &App, id: i64) -> ApiResult<Arc<Entry>> {
+    app.entry(id)?.ok_or(ApiError::NoGame(id))
+}
+
+async fn get_game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
+    let entry = entry(&app, id)?;
+    let mut g = entry.lock();
+    // A game loaded after a restart, or one that found the pool full,
+    // resumes here.
+    app.schedule(&entry, &mut g)?;
+    Ok(Json(g.view()).into_response())
+}
+
+async fn export_psq(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
+    let entry = entry(&app, id)?;
+    let record = PsqRecord::from_game(&entry.lock().game)
+        .map_err(|e| ApiError::BadRequest(format!("cannot write PSQ: {e}")))?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"caro-{id}.psq\""),
+            ),
+        ],
+        write_psq(&record),
+    )
+        .into_response())
+}
+
+async fn events(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let entry = entry(&app, id)?;
+    let (first, rx) = {
+        let g = entry.lock();
+        (
+            serde_json::to_string(&g.view()).unwrap_or_default(),
+            entry.events.subscribe(),
+        )
+    };
+    let updates = BroadcastStream::new(rx).filter_map(move |msg| {
+        let entry = Arc::clone(&entry);
+        async move {
+            let data: String = match msg {
+                Ok(json) => json.to_string(),
+                // Fell behind: send the current state instead.
+                Err(_) => serde_json::to_string(&entry.lock().view()).ok()?,
+            };
+            Some(Ok(Event::default().event("game").data(data)))
+        }
+    });
+    let stream =
+        stream::once(async move { Ok(Event::default().event("game").data(first)) }).chain(updates);
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+/// Applies an intent to a game: store, publish, schedule the computer, and
+/// answer with the new view.
+fn act(
+    app: &Arc<App>,
+    id: i64,
+    f: impl FnOnce(&mut LiveGame) -> Result<(), ApiError>,
+) -> ApiResult<Response> {
+    let entry = entry(app, id)?;
+    let mut g = entry.lock();
+    f(&mut g)?;
+    app.save(&g)?;
+    let busy = app.schedule(&entry, &mut g).err();
+    entry.publish(&g);
+    let mut view = serde_json::to_value(g.view()).unwrap_or_default();
+    if let Some(busy) = busy {
+        view["notice"] = json!(busy.to_string());
+    }
+    Ok(Json(view).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    ply: usize,
+    x: u8,
+    y: u8,
+}
+
+async fn play_move(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    body: Result<Json<MoveBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(m) = body?;
+    act(&app, id, |g| {
+        let to_move = g.game.to_move();
+        if g.seat(to_move.opponent()).is_computer() && !app.pool.has_room() {
+            return Err(Busy {
+                queued: app.pool.queued(),
+            }
+            .into());
+        }
+        Ok(g.play_human(m.ply, Pos::new(m.x, m.y))?)
+    })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct PlyBody {
+    ply: Option<usize>,
+}
+
+async fn undo(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    body: Result<Json<PlyBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    act(&app, id, |g| Ok(g.undo(b.ply)?))
+}
+
+async fn redo(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    body: Result<Json<PlyBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    act(&app, id, |g| Ok(g.redo(b.ply)?))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ResignBody {
+    color: Option<String>,
+}
+
+async fn resign(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    body: Result<Json<ResignBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let color = match b.color.as_deref() {
+        None => None,
+        Some(c) => Some(parse_color(c).ok_or_else(|| {
+            ApiError::BadRequest(format!("color must be black or white, not {c:?}"))
+        })?),
+    };
+    act(&app, id, |g| Ok(g.resign(color)?))
+}
+
+async fn stop(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
+    // The search returns its best move so far, which is then played.
+    let entry = entry(&app, id)?;
+    let g = entry.lock();
+    if let Some(ticket) = &g.search {
+        ticket.stop.stop();
+    }
+    Ok(Json(g.view()).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PauseBody {
+    paused: bool,
+}
+
+async fn pause(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    body: Result<Json<PauseBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    act(&app, id, |g| {
+        g.paused = b.paused;
+        if b.paused {
+            // The move being searched is dropped; resuming searches again.
+            g.touch();
+        }
+        Ok(())
+    })
+}
+
+async fn step(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
+    act(&app, id, |g| {
+        if g.is_over() {
+            return Err(ActionError::GameOver.into());
+        }
+        g.paused = true;
+        if g.search.is_none() {
+            g.step_pending = true;
+        }
+        Ok(())
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpeedBody {
+    delay_ms: u64,
+}
+
+async fn speed(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    body: Result<Json<SpeedBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    if b.delay_ms > 10_000 {
+        return Err(ApiError::BadRequest(format!(
+            "delay_ms must be at most 10000, not {}",
+            b.delay_ms
+        )));
+    }
+    act(&app, id, |g| {
+        g.delay_ms = b.delay_ms;
+        Ok(())
+    })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RematchBody {
+    /// Swap the seats (colours).
+    #[serde(default)]
+    swap: bool,
+}
+
+async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    body: Result<Json<RematchBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let old = entry(&app, id)?;
+    let (game, mut seats, time_ms, delay_ms) = {
+        let g = old.lock();
+        let game = Game::new(*g.game.rules(), g.game.first())
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        (game, g.seats.clone(), g.time_ms, g.delay_ms)
+    };
+    if b.swap {
+        seats.swap(0, 1);
+    }
+    let mut live = LiveGame::new(game, seats, time_ms);
+    live.delay_ms = delay_ms;
+    let entry = app.insert(live)?;
+    let view = {
+        let mut g = entry.lock();
+        let _ = app.schedule(&entry, &mut g);
+        g.view()
+    };
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}

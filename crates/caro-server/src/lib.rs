@@ -1,0 +1,386 @@
+//! caro's web app: one axum server with the page embedded in the binary and
+//! the games in an embedded SQLite file.
+//!
+//! The server owns the truth: the page renders the game it is sent and
+//! posts intents (play here, undo, stop…) naming the ply they apply to.
+//! Every change is stored before it is answered, and pushed to every page
+//! watching the game over server-sent events. Computer moves are searched
+//! on a bounded pool of blocking threads, off the async runtime.
+
+#![deny(missing_docs)]
+
+mod api;
+mod assets;
+pub mod live;
+pub mod pool;
+pub mod store;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use caro_engine::{Context, EngineError, Limits, PlayerSource, PlayerSpec, SearchInfo, StopFlag};
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::live::{LiveGame, Thinking, Ticket};
+use crate::pool::{Busy, EnginePool};
+use crate::store::{Store, StoreError};
+
+/// How to run the server.
+pub struct Config {
+    /// Address to listen on.
+    pub bind: SocketAddr,
+    /// Folder for the database (created if missing).
+    pub data_dir: PathBuf,
+    /// External engines offered besides the built-in players, by name.
+    pub engines: Vec<Arc<dyn PlayerSource>>,
+    /// Searches run at once (default: the number of cores).
+    pub search_threads: usize,
+    /// Searches that may wait for a thread before the server says it is
+    /// busy.
+    pub queue_limit: usize,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The data folder could not be created.
+    #[error("cannot create the data folder {path}: {source}")]
+    DataDir {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The database could not be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The server stopped with an I/O error.
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The players a game may seat: built-in players by name, and the engines
+/// configured when the server started (a request can never name a program
+/// to run).
+pub struct Catalog {
+    engines: Vec<Arc<dyn PlayerSource>>,
+}
+
+/// A player the home page offers.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerInfo {
+    /// The name to send back.
+    pub name: String,
+    /// `builtin` or `engine`.
+    pub kind: &'static str,
+}
+
+impl Catalog {
+    /// The built-in players and these engines.
+    #[must_use]
+    pub fn new(engines: Vec<Arc<dyn PlayerSource>>) -> Catalog {
+        Catalog { engines }
+    }
+
+    /// The player of this name, with its canonical name.
+    ///
+    /// # Errors
+    /// A sentence naming the players that exist.
+    pub fn resolve(&self, name: &str) -> Result<(String, Arc<dyn PlayerSource>), String> {
+        if let Some(engine) = self.engines.iter().find(|e| e.name() == name) {
+            return Ok((engine.name(), Arc::clone(engine)));
+        }
+        match name.parse::<PlayerSpec>() {
+            Ok(spec) => Ok((spec.to_string(), Arc::new(spec))),
+            Err(EngineError::UnknownPlayer(_)) if name.contains(':') && name.starts_with("pbrain") => {
+                Err(format!(
+                    "unknown engine {name:?}: engines are configured when the server starts (caro serve --engine pbrain:PATH)"
+                ))
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Every player the page may offer.
+    #[must_use]
+    pub fn list(&self) -> Vec<PlayerInfo> {
+        let mut out: Vec<PlayerInfo> = ["random", "scoremap", "quintuple"]
+            .iter()
+            .map(|n| n.to_string())
+            .chain((0..=4).map(|n| format!("minimax:{n}")))
+            .chain((1..=10).map(|n| format!("caro:{n}")))
+            .map(|name| PlayerInfo {
+                name,
+                kind: "builtin",
+            })
+            .collect();
+        out.extend(self.engines.iter().map(|e| PlayerInfo {
+            name: e.name(),
+            kind: "engine",
+        }));
+        out
+    }
+}
+
+/// One game in memory, with the channel its watchers listen on.
+pub(crate) struct Entry {
+    game: Mutex<LiveGame>,
+    events: broadcast::Sender<Arc<str>>,
+}
+
+impl Entry {
+    fn lock(&self) -> MutexGuard<'_, LiveGame> {
+        self.game.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends a game's view to everyone watching.
+    fn publish(&self, game: &LiveGame) {
+        if let Ok(json) = serde_json::to_string(&game.view()) {
+            // No receivers is fine: nobody is watching.
+            let _ = self.events.send(json.into());
+        }
+    }
+}
+
+/// The server's state, shared by every request and search.
+pub struct App {
+    store: Store,
+    catalog: Catalog,
+    pool: EnginePool,
+    games: Mutex<HashMap<i64, Arc<Entry>>>,
+}
+
+impl App {
+    /// Opens the database in `config.data_dir`.
+    ///
+    /// # Errors
+    /// [`ServerError`] when the folder or database cannot be set up.
+    pub fn open(config: &Config) -> Result<Arc<App>, ServerError> {
+        std::fs::create_dir_all(&config.data_dir).map_err(|source| ServerError::DataDir {
+            path: config.data_dir.clone(),
+            source,
+        })?;
+        let store = Store::open(&config.data_dir.join("caro.sqlite3"))?;
+        Ok(Arc::new(App {
+            store,
+            catalog: Catalog::new(config.engines.clone()),
+            pool: EnginePool::new(config.search_threads, config.queue_limit),
+            games: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    /// A game, loaded from the store on first use.
+    pub(crate) fn entry(&self, id: i64) -> Result<Option<Arc<Entry>>, StoreError> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = games.get(&id) {
+            return Ok(Some(Arc::clone(e)));
+        }
+        let Some(row) = self.store.get(id)? else {
+            return Ok(None);
+        };
+        let live = LiveGame::from_row(&row)?;
+        let entry = Arc::new(Entry {
+            game: Mutex::new(live),
+            events: broadcast::channel(64).0,
+        });
+        games.insert(id, Arc::clone(&entry));
+        Ok(Some(entry))
+    }
+
+    /// Stores a new game and keeps it in memory.
+    pub(crate) fn insert(&self, mut live: LiveGame) -> Result<Arc<Entry>, StoreError> {
+        live.id = self.store.insert(&live.to_row())?;
+        let id = live.id;
+        let entry = Arc::new(Entry {
+            game: Mutex::new(live),
+            events: broadcast::channel(64).0,
+        });
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, Arc::clone(&entry));
+        Ok(entry)
+    }
+
+    /// Writes a game's moves and result.
+    pub(crate) fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
+        self.store.update(&game.to_row())
+    }
+
+    /// Starts the computer's search if a computer is to move and none is
+    /// thinking. The search runs on the engine pool; its move is played,
+    /// stored and published, and the next search scheduled.
+    ///
+    /// # Errors
+    /// [`Busy`] when the pool's queue is full (the game waits; asking for
+    /// it again retries).
+    pub(crate) fn schedule(
+        self: &Arc<App>,
+        entry: &Arc<Entry>,
+        game: &mut LiveGame,
+    ) -> Result<(), Busy> {
+        if game.search.is_some() || game.is_over() {
+            return Ok(());
+        }
+        let stepping = game.paused && game.step_pending;
+        if !(game.computer_to_move() || stepping && game.seat(game.game.to_move()).is_computer()) {
+            return Ok(());
+        }
+        let color = game.game.to_move();
+        let idx = usize::from(color == caro_core::Color::White);
+        let name = game.seat(color).name().to_string();
+        let source = match self.catalog.resolve(&name) {
+            Ok((_, source)) => source,
+            Err(reason) => {
+                game.fail(format!("{name} is not available on this server: {reason}"));
+                let _ = self.save(game);
+                entry.publish(game);
+                return Ok(());
+            }
+        };
+        let delay = if game.computers_only() && !game.game.moves().is_empty() && !stepping {
+            Duration::from_millis(game.delay_ms)
+        } else {
+            Duration::ZERO
+        };
+        let stop = StopFlag::new();
+        let generation = game.generation;
+        let ticket = Ticket {
+            ply: game.game.moves().len(),
+            generation,
+            stop: stop.clone(),
+        };
+        let player = game.players[idx].take();
+        let position = game.game.clone();
+        let limits = Limits::time(Duration::from_millis(game.time_ms));
+        let seed = (game.id as u64) << 16 | game.game.moves().len() as u64;
+        let app = Arc::clone(self);
+        let job_entry = Arc::clone(entry);
+        let job = move || {
+            let mut player = match player {
+                Some(p) => p,
+                None => match source.build_player(seed) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        app.finish_search(&job_entry, generation, idx, None, Err(e));
+                        return;
+                    }
+                },
+            };
+            player.new_game();
+            let size = position.size();
+            let progress_entry = Arc::clone(&job_entry);
+            let mut progress = |info: &SearchInfo| {
+                let mut g = progress_entry.lock();
+                if g.generation == generation {
+                    g.thinking = Some(Thinking::from_info(color, info, size));
+                    progress_entry.publish(&g);
+                }
+            };
+            let mut ctx = Context::new(limits, stop, &mut progress);
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                player.choose(&position, &mut ctx).map(|d| d.best)
+            }))
+            .unwrap_or_else(|_| Err(EngineError::External(format!("{name} crashed"))));
+            app.finish_search(&job_entry, generation, idx, Some(player), result);
+        };
+        match self.pool.submit(delay, job) {
+            Ok(()) => {
+                game.step_pending = false;
+                game.search = Some(ticket);
+                Ok(())
+            }
+            // The player went with the refused job; it is built afresh on
+            // the next try.
+            Err(busy) => Err(busy),
+        }
+    }
+
+    fn finish_search(
+        self: &Arc<App>,
+        entry: &Arc<Entry>,
+        generation: u64,
+        idx: usize,
+        player: Option<Box<dyn caro_engine::Player>>,
+        result: Result<caro_core::Pos, EngineError>,
+    ) {
+        let mut g = entry.lock();
+        if g.players[idx].is_none() {
+            g.players[idx] = player;
+        }
+        if g.generation != generation {
+            return;
+        }
+        g.search = None;
+        match result {
+            Ok(pos) => {
+                let _ = g.play_computer(generation, pos);
+            }
+            Err(EngineError::GameOver) => {}
+            Err(e) => g.fail(e.to_string()),
+        }
+        if let Err(e) = self.save(&g) {
+            tracing::error!("saving game {}: {e}", g.id);
+        }
+        if let Err(busy) = self.schedule(entry, &mut g) {
+            tracing::warn!("game {}: {busy}", g.id);
+        }
+        entry.publish(&g);
+    }
+}
+
+/// Starts the server and serves until the process ends. Calls `ready` with
+/// the bound address (useful with port 0) before serving.
+///
+/// # Errors
+/// [`ServerError`] when the data folder, database or address fails.
+pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    let app = App::open(&config)?;
+    let listener = tokio::net::TcpListener::bind(config.bind)
+        .await
+        .map_err(|source| ServerError::Bind {
+            addr: config.bind,
+            source,
+        })?;
+    let addr = listener.local_addr()?;
+    ready(addr);
+    axum::serve(listener, api::router(app)).await?;
+    Ok(())
+}
+
+/// [`serve`] on a runtime of its own, for a synchronous caller (the `caro`
+/// binary): blocks until the server stops.
+///
+/// # Errors
+/// As [`serve`], or [`ServerError::Io`] when the runtime cannot start.
+pub fn serve_blocking(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(serve(config, ready))
+}
+
+/// The default data folder: `$XDG_DATA_HOME/caro`, else
+/// `~/.local/share/caro`, else `./caro-data`.
+#[must_use]
+pub fn default_data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir).join("caro");
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(home).join(".local/share/caro");
+    }
+    PathBuf::from("caro-data")
+}

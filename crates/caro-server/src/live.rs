@@ -1,0 +1,747 @@
+//! A game being played on the server: the rules core's [`Game`], who sits
+//! in each seat, the computer players, and what the page is shown. Pure
+//! logic with no I/O: the API and the engine pool drive it.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use caro_core::notation::format_pos;
+use caro_core::{BoardSize, Color, Game, MoveError, Outcome, Pos, Rule, Rules};
+use caro_engine::{Player, Score, SearchInfo, StopFlag};
+use serde::{Deserialize, Serialize};
+
+use crate::store::{GameRow, StoreError};
+
+/// Time per computer move when the request names none.
+pub const DEFAULT_TIME_MS: u64 = 1000;
+/// Longest time per computer move a request may ask for.
+pub const MAX_TIME_MS: u64 = 60_000;
+/// Pause between moves of two computers, by default.
+pub const DEFAULT_DELAY_MS: u64 = 400;
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person at the page.
+    Human,
+    /// A computer player, by its name (`caro:5`, `scoremap`, an engine…).
+    Computer(String),
+}
+
+impl Seat {
+    /// `human` or the player's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        match self {
+            Seat::Human => "human",
+            Seat::Computer(name) => name,
+        }
+    }
+
+    /// Whether a computer sits here.
+    #[must_use]
+    pub fn is_computer(&self) -> bool {
+        matches!(self, Seat::Computer(_))
+    }
+}
+
+/// An intent the game refused; the game is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    /// The command was meant for another ply (a double click, a second
+    /// tab, a page that had not caught up).
+    #[error("the game has moved on: the command was for ply {sent}, the game is at ply {now}")]
+    Stale {
+        /// The ply the command named.
+        sent: usize,
+        /// The game's ply.
+        now: usize,
+    },
+    /// The side to move is a computer.
+    #[error("it is not your turn: the computer ({0}) is to move")]
+    NotYourTurn(String),
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// The rules refused the move.
+    #[error("{0}")]
+    Move(MoveError),
+    /// Nothing to take back.
+    #[error("there is no move to undo")]
+    NothingToUndo,
+    /// Nothing to replay.
+    #[error("there is no move to redo")]
+    NothingToRedo,
+    /// Resigning needs a person at the board.
+    #[error("only a person can resign; in a computer game use New game")]
+    NobodyToResign,
+}
+
+impl ActionError {
+    /// A short machine-readable code the page translates.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActionError::Stale { .. } => "stale",
+            ActionError::NotYourTurn(_) => "not_your_turn",
+            ActionError::GameOver | ActionError::Move(MoveError::GameOver) => "game_over",
+            ActionError::Move(MoveError::Occupied { .. }) => "occupied",
+            ActionError::Move(MoveError::Forbidden { .. }) => "forbidden",
+            ActionError::Move(MoveError::OffBoard { .. }) => "off_board",
+            ActionError::NothingToUndo => "nothing_to_undo",
+            ActionError::NothingToRedo => "nothing_to_redo",
+            ActionError::NobodyToResign => "nobody_to_resign",
+        }
+    }
+}
+
+/// What the engine is thinking, as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Thinking {
+    /// The colour thinking.
+    pub color: &'static str,
+    /// Depth completed.
+    pub depth: u32,
+    /// Score from the thinker's side: a number, `+W7` (wins in 7 plies) or
+    /// `-L4`.
+    pub score: String,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// The best line, in coordinates such as `h8`.
+    pub pv: Vec<String>,
+}
+
+impl Thinking {
+    /// The page's view of a progress report.
+    #[must_use]
+    pub fn from_info(color: Color, info: &SearchInfo, size: BoardSize) -> Thinking {
+        Thinking {
+            color: color.name(),
+            depth: info.depth,
+            score: match info.score {
+                Score::Eval(v) => v.to_string(),
+                other => other.to_string(),
+            },
+            nodes: info.nodes,
+            nps: info.nps(),
+            pv: info.pv.iter().map(|&p| format_pos(p, size)).collect(),
+        }
+    }
+}
+
+/// A search in flight: what it was started for, and how to stop it.
+#[derive(Clone, Debug)]
+pub struct Ticket {
+    /// Ply of the position searched.
+    pub ply: usize,
+    /// Bumped by every change, so a late answer to an old position is
+    /// recognised and dropped.
+    pub generation: u64,
+    /// Stops the search (it then plays its best move so far, unless the
+    /// position has changed).
+    pub stop: StopFlag,
+}
+
+/// How a game ended, for the page.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ResultView {
+    /// `black`, `white`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// `five`, `resign`, `draw`, `foul` or `failed`.
+    pub reason: &'static str,
+    /// The winning line's points, for a five.
+    pub line: Vec<[u8; 2]>,
+    /// A sentence in English (the page writes its own, translated).
+    pub message: String,
+}
+
+/// Everything the page needs to draw a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: i64,
+    /// Columns.
+    pub width: u8,
+    /// Rows.
+    pub height: u8,
+    /// Stones in a row to win.
+    pub k: u8,
+    /// The rule's name.
+    pub rule: &'static str,
+    /// Colour of the first move.
+    pub first: &'static str,
+    /// Black's seat: `human` or a player's name.
+    pub black: String,
+    /// White's seat.
+    pub white: String,
+    /// Time per computer move.
+    pub time_ms: u64,
+    /// The moves as `[x, y]`, 0-based from the top-left.
+    pub moves: Vec<[u8; 2]>,
+    /// Moves that redo would replay, next first.
+    pub redo: Vec<[u8; 2]>,
+    /// Number of moves played: commands name it.
+    pub ply: usize,
+    /// Counts changes: a page keeps the view with the highest version.
+    pub version: u64,
+    /// The colour to move (meaningless once over).
+    pub to_move: &'static str,
+    /// The result, once over.
+    pub result: Option<ResultView>,
+    /// Renju points forbidden to black, when black is to move.
+    pub forbidden: Vec<[u8; 2]>,
+    /// The engine's progress, while a computer thinks.
+    pub thinking: Option<Thinking>,
+    /// Whether a computer is thinking now.
+    pub busy: bool,
+    /// Computer vs computer: paused.
+    pub paused: bool,
+    /// Computer vs computer: pause between moves.
+    pub delay_ms: u64,
+    /// The position code of the game (for a link).
+    pub code: Option<String>,
+    /// Unix seconds of creation.
+    pub created: i64,
+    /// Unix seconds of the last change.
+    pub updated: i64,
+}
+
+/// A game on the server.
+pub struct LiveGame {
+    /// Its id in the store.
+    pub id: i64,
+    /// The position, history and result.
+    pub game: Game,
+    /// Black's and white's seats, in that order.
+    pub seats: [Seat; 2],
+    /// Time per computer move.
+    pub time_ms: u64,
+    /// Computer vs computer: paused (also set by undo in such a game).
+    pub paused: bool,
+    /// Computer vs computer: pause between moves.
+    pub delay_ms: u64,
+    /// Paused, but one computer move was asked for.
+    pub step_pending: bool,
+    /// The computer players, built on first use (black, white).
+    pub players: [Option<Box<dyn Player>>; 2],
+    /// The search in flight.
+    pub search: Option<Ticket>,
+    /// Counts changes; see [`Ticket::generation`].
+    pub generation: u64,
+    /// The engine's latest progress report.
+    pub thinking: Option<Thinking>,
+    /// Set when a computer player failed (an external engine crashed or
+    /// answered nonsense): the game stops there.
+    pub failed: Option<String>,
+    /// Unix seconds of creation.
+    pub created: i64,
+    /// Unix seconds of the last change.
+    pub updated: i64,
+}
+
+/// Seconds since 1970.
+#[must_use]
+pub fn now_secs() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+fn seat_index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+fn xy(p: Pos) -> [u8; 2] {
+    [p.x, p.y]
+}
+
+fn write_moves(moves: &[Pos]) -> String {
+    moves
+        .iter()
+        .map(|p| format!("{},{}", p.x, p.y))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn read_moves(text: &str) -> Option<Vec<Pos>> {
+    text.split_whitespace()
+        .map(|m| {
+            let (x, y) = m.split_once(',')?;
+            Some(Pos::new(x.parse().ok()?, y.parse().ok()?))
+        })
+        .collect()
+}
+
+impl LiveGame {
+    /// A new game (id 0 until stored).
+    #[must_use]
+    pub fn new(game: Game, seats: [Seat; 2], time_ms: u64) -> LiveGame {
+        let now = now_secs();
+        LiveGame {
+            id: 0,
+            game,
+            seats,
+            time_ms,
+            paused: false,
+            delay_ms: DEFAULT_DELAY_MS,
+            step_pending: false,
+            players: [None, None],
+            search: None,
+            generation: 0,
+            thinking: None,
+            failed: None,
+            created: now,
+            updated: now,
+        }
+    }
+
+    /// The seat of a colour.
+    #[must_use]
+    pub fn seat(&self, color: Color) -> &Seat {
+        &self.seats[seat_index(color)]
+    }
+
+    /// Whether the game has ended (by the rules, a resignation, or a
+    /// failed engine).
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.game.is_over() || self.failed.is_some()
+    }
+
+    /// Whether both seats are computers.
+    #[must_use]
+    pub fn computers_only(&self) -> bool {
+        self.seats.iter().all(Seat::is_computer)
+    }
+
+    /// Whether a computer should be thinking now.
+    #[must_use]
+    pub fn computer_to_move(&self) -> bool {
+        !self.is_over() && !self.paused && self.seat(self.game.to_move()).is_computer()
+    }
+
+    /// Cancels the search in flight (its answer will be dropped) and marks
+    /// a change.
+    pub fn touch(&mut self) {
+        if let Some(ticket) = self.search.take() {
+            ticket.stop.stop();
+        }
+        self.thinking = None;
+        self.generation += 1;
+        self.updated = now_secs();
+    }
+
+    /// A person plays `pos`, sent for ply `ply`.
+    ///
+    /// # Errors
+    /// [`ActionError`] saying why the move was refused; the game is
+    /// unchanged.
+    pub fn play_human(&mut self, ply: usize, pos: Pos) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        if let Seat::Computer(name) = self.seat(self.game.to_move()) {
+            return Err(ActionError::NotYourTurn(name.clone()));
+        }
+        self.game.try_play(pos).map_err(ActionError::Move)?;
+        self.touch();
+        Ok(())
+    }
+
+    /// A computer's move, if it still answers the current position.
+    /// Returns whether it was played.
+    ///
+    /// # Errors
+    /// [`ActionError::Move`] when the player chose an illegal move (the
+    /// game then records the failure).
+    pub fn play_computer(&mut self, generation: u64, pos: Pos) -> Result<bool, ActionError> {
+        if generation != self.generation || self.is_over() {
+            return Ok(false);
+        }
+        if let Err(e) = self.game.try_play(pos) {
+            self.fail(format!(
+                "{} chose an illegal move: {e}",
+                self.seat(self.game.to_move()).name()
+            ));
+            return Err(ActionError::Move(e));
+        }
+        self.search = None;
+        self.touch();
+        Ok(true)
+    }
+
+    /// Records that a computer player failed; the game ends there.
+    pub fn fail(&mut self, reason: String) {
+        self.touch();
+        self.failed = Some(reason);
+    }
+
+    fn check_ply(&self, ply: usize) -> Result<(), ActionError> {
+        let now = self.game.moves().len();
+        if ply == now {
+            Ok(())
+        } else {
+            Err(ActionError::Stale { sent: ply, now })
+        }
+    }
+
+    /// Takes back a move. Against the computer, goes back to the person's
+    /// previous turn (taking back the computer's reply too); with two
+    /// computers, takes back one move and pauses.
+    ///
+    /// # Errors
+    /// [`ActionError::NothingToUndo`], or [`ActionError::Stale`].
+    pub fn undo(&mut self, ply: Option<usize>) -> Result<(), ActionError> {
+        if let Some(ply) = ply {
+            self.check_ply(ply)?;
+        }
+        if self.game.moves().is_empty() {
+            return Err(ActionError::NothingToUndo);
+        }
+        self.failed = None;
+        self.game.undo();
+        if self.computers_only() {
+            self.paused = true;
+        } else {
+            while self.seat(self.game.to_move()).is_computer() && !self.game.moves().is_empty() {
+                // Only take back further if that reaches a person's turn.
+                let before_last = self.game.color_of_move(self.game.moves().len() - 1);
+                if self.seat(before_last).is_computer() {
+                    break;
+                }
+                self.game.undo();
+            }
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// Replays a move taken back (against the computer, the person's move
+    /// and the computer's reply).
+    ///
+    /// # Errors
+    /// [`ActionError::NothingToRedo`], or [`ActionError::Stale`].
+    pub fn redo(&mut self, ply: Option<usize>) -> Result<(), ActionError> {
+        if let Some(ply) = ply {
+            self.check_ply(ply)?;
+        }
+        if self.game.redo_moves().is_empty() || self.failed.is_some() {
+            return Err(ActionError::NothingToRedo);
+        }
+        self.game.redo();
+        if !self.computers_only() {
+            while self.seat(self.game.to_move()).is_computer()
+                && !self.game.redo_moves().is_empty()
+                && !self.game.is_over()
+            {
+                self.game.redo();
+            }
+        } else {
+            self.paused = true;
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// A person resigns: `color`, or the person to move, or the only
+    /// person at the board.
+    ///
+    /// # Errors
+    /// [`ActionError::GameOver`] or [`ActionError::NobodyToResign`].
+    pub fn resign(&mut self, color: Option<Color>) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        let to_move = self.game.to_move();
+        let color = match color {
+            Some(c) => c,
+            None if !self.seat(to_move).is_computer() => to_move,
+            None => to_move.opponent(),
+        };
+        if self.seat(color).is_computer() {
+            return Err(ActionError::NobodyToResign);
+        }
+        self.game
+            .resign_side(color)
+            .map_err(|_| ActionError::GameOver)?;
+        self.touch();
+        Ok(())
+    }
+
+    /// The result for the page.
+    #[must_use]
+    pub fn result_view(&self) -> Option<ResultView> {
+        if let Some(reason) = &self.failed {
+            let loser = self.game.to_move();
+            return Some(ResultView {
+                winner: Some(loser.opponent().name()),
+                reason: "failed",
+                line: Vec::new(),
+                message: format!("{} loses: {reason}", loser.name()),
+            });
+        }
+        let outcome = self.game.outcome()?;
+        let winner = outcome.winner().map(Color::name);
+        let (reason, message) = match outcome {
+            Outcome::Five { winner, .. } => (
+                "five",
+                format!(
+                    "{} wins with {} in a row",
+                    winner.name(),
+                    self.game.rules().k
+                ),
+            ),
+            Outcome::Draw => ("draw", "draw: the board is full".to_string()),
+            Outcome::Resigned { winner } => (
+                "resign",
+                format!(
+                    "{} resigned; {} wins",
+                    winner.opponent().name(),
+                    winner.name()
+                ),
+            ),
+            Outcome::Foul { winner, foul, .. } => (
+                "foul",
+                format!(
+                    "black played a forbidden point ({foul}); {} wins",
+                    winner.name()
+                ),
+            ),
+        };
+        Some(ResultView {
+            winner,
+            reason,
+            line: outcome
+                .line()
+                .map(|l| l.points().map(xy).collect())
+                .unwrap_or_default(),
+            message,
+        })
+    }
+
+    /// Everything the page shows.
+    #[must_use]
+    pub fn view(&self) -> GameView {
+        let rules = self.game.rules();
+        let forbidden =
+            if !self.is_over() && self.game.to_move() == Color::Black && rules.rule.has_fouls() {
+                self.game
+                    .black_forbidden_points()
+                    .into_iter()
+                    .map(|(p, _)| xy(p))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+        GameView {
+            id: self.id,
+            width: rules.size.width,
+            height: rules.size.height,
+            k: rules.k,
+            rule: rules.rule.name(),
+            first: self.game.first().name(),
+            black: self.seats[0].name().to_string(),
+            white: self.seats[1].name().to_string(),
+            time_ms: self.time_ms,
+            moves: self.game.moves().iter().copied().map(xy).collect(),
+            redo: self.game.redo_moves().iter().copied().map(xy).collect(),
+            ply: self.game.moves().len(),
+            version: self.generation,
+            to_move: self.game.to_move().name(),
+            result: self.result_view(),
+            forbidden,
+            thinking: self.thinking.clone(),
+            busy: self.search.is_some(),
+            paused: self.paused,
+            delay_ms: self.delay_ms,
+            code: caro_core::code::PositionCode::from_game(&self.game, "free")
+                .ok()
+                .map(|c| c.encode()),
+            created: self.created,
+            updated: self.updated,
+        }
+    }
+
+    /// The stored form.
+    #[must_use]
+    pub fn to_row(&self) -> GameRow {
+        let rules = self.game.rules();
+        let (result, ending) = match (&self.failed, self.game.outcome()) {
+            (Some(reason), _) => (
+                self.game.to_move().opponent().name().to_string(),
+                format!("failed: {reason}"),
+            ),
+            (None, Some(outcome)) => {
+                let view = self.result_view().map(|r| r.reason).unwrap_or("draw");
+                let winner = outcome.winner().map_or("draw", Color::name);
+                let ending = match outcome {
+                    Outcome::Resigned { winner } => {
+                        format!("resign {}", winner.opponent().name())
+                    }
+                    _ => view.to_string(),
+                };
+                (winner.to_string(), ending)
+            }
+            (None, None) => (String::new(), String::new()),
+        };
+        GameRow {
+            id: self.id,
+            created: self.created,
+            updated: self.updated,
+            black: self.seats[0].name().to_string(),
+            white: self.seats[1].name().to_string(),
+            width: rules.size.width,
+            height: rules.size.height,
+            k: rules.k,
+            rule: rules.rule.name().to_string(),
+            first: self.game.first().name().to_string(),
+            time_ms: self.time_ms,
+            moves: write_moves(self.game.moves()),
+            redo: write_moves(self.game.redo_moves()),
+            result,
+            ending,
+        }
+    }
+
+    /// A stored game, replayed.
+    ///
+    /// # Errors
+    /// [`StoreError::Damaged`] when the row does not make a game.
+    pub fn from_row(row: &GameRow) -> Result<LiveGame, StoreError> {
+        let damaged = |reason: String| StoreError::Damaged { id: row.id, reason };
+        let size = BoardSize::new(row.width, row.height).map_err(|e| damaged(e.to_string()))?;
+        let rule: Rule = row
+            .rule
+            .parse()
+            .map_err(|_| damaged(format!("rule {:?}", row.rule)))?;
+        let rules = Rules::new(size, row.k, rule).map_err(|e| damaged(e.to_string()))?;
+        let first = parse_color(&row.first).ok_or_else(|| damaged("first colour".into()))?;
+        let moves = read_moves(&row.moves).ok_or_else(|| damaged("moves".into()))?;
+        let redo = read_moves(&row.redo).ok_or_else(|| damaged("redo moves".into()))?;
+        let mut game = Game::new(rules, first).map_err(|e| damaged(e.to_string()))?;
+        // Replay the redo line too, then take it back, so redo works after
+        // a restart.
+        for &p in moves.iter().chain(redo.iter()) {
+            game.try_play(p).map_err(|e| damaged(e.to_string()))?;
+        }
+        for _ in &redo {
+            game.undo();
+        }
+        let mut failed = None;
+        if let Some(reason) = row.ending.strip_prefix("failed: ") {
+            failed = Some(reason.to_string());
+        } else if let Some(loser) = row.ending.strip_prefix("resign ") {
+            let loser = parse_color(loser).ok_or_else(|| damaged("resigned colour".into()))?;
+            game.resign_side(loser)
+                .map_err(|e| damaged(e.to_string()))?;
+        }
+        let seat = |name: &str| {
+            if name == "human" {
+                Seat::Human
+            } else {
+                Seat::Computer(name.to_string())
+            }
+        };
+        let mut live = LiveGame::new(game, [seat(&row.black), seat(&row.white)], row.time_ms);
+        live.id = row.id;
+        live.failed = failed;
+        live.created = row.created;
+        live.updated = row.updated;
+        Ok(live)
+    }
+}
+
+/// `black`/`b`/`x` or `white`/`w`/`o`, any case.
+#[must_use]
+pub fn parse_color(text: &str) -> Option<Color> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "black" | "b" | "x" => Some(Color::Black),
+        "white" | "w" | "o" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// A point as the page sends it.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+pub struct Point {
+    /// Column, 0-based from the left.
+    pub x: u8,
+    /// Row, 0-based from the top.
+    pub y: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(size: u8, seats: [Seat; 2]) -> LiveGame {
+        let rules = Rules::new(
+            BoardSize::new(size, size).unwrap(),
+            3.min(size),
+            Rule::Freestyle,
+        )
+        .unwrap();
+        LiveGame::new(Game::new(rules, Color::Black).unwrap(), seats, 100)
+    }
+
+    #[test]
+    fn undo_against_the_computer_returns_to_the_persons_turn() {
+        let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
+        g.play_human(0, Pos::new(0, 0)).unwrap();
+        let generation = g.generation;
+        assert!(g.play_computer(generation, Pos::new(1, 1)).unwrap());
+        g.undo(Some(2)).unwrap();
+        assert_eq!(g.game.moves().len(), 0);
+        g.redo(Some(0)).unwrap();
+        assert_eq!(g.game.moves().len(), 2);
+    }
+
+    #[test]
+    fn stale_and_out_of_turn_commands_change_nothing() {
+        let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
+        g.play_human(0, Pos::new(0, 0)).unwrap();
+        assert!(matches!(
+            g.play_human(0, Pos::new(2, 2)),
+            Err(ActionError::Stale { sent: 0, now: 1 })
+        ));
+        assert!(matches!(
+            g.play_human(1, Pos::new(2, 2)),
+            Err(ActionError::NotYourTurn(_))
+        ));
+        assert_eq!(g.game.moves(), &[Pos::new(0, 0)]);
+    }
+
+    #[test]
+    fn an_answer_to_an_old_position_is_dropped() {
+        let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
+        g.play_human(0, Pos::new(0, 0)).unwrap();
+        let old = g.generation;
+        g.undo(None).unwrap();
+        assert!(!g.play_computer(old, Pos::new(1, 1)).unwrap());
+        assert!(g.game.moves().is_empty());
+    }
+
+    #[test]
+    fn rows_round_trip_with_redo_and_resignation() {
+        let mut g = game(5, [Seat::Human, Seat::Human]);
+        for (i, p) in [Pos::new(0, 0), Pos::new(1, 0), Pos::new(0, 1)]
+            .into_iter()
+            .enumerate()
+        {
+            g.play_human(i, p).unwrap();
+        }
+        g.undo(None).unwrap();
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert_eq!(back.game.moves(), g.game.moves());
+        assert_eq!(back.game.redo_moves(), g.game.redo_moves());
+        g.resign(None).unwrap();
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert_eq!(back.result_view(), g.result_view());
+        assert_eq!(back.result_view().unwrap().winner, Some("black"));
+    }
+}

@@ -1,0 +1,247 @@
+//! Saved games in an embedded SQLite file: every move is written when it is
+//! played, so a killed server loses nothing.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused or failed.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored row that does not make a game (edited by hand, or from a
+    /// newer version).
+    #[error("stored game {id} is damaged: {reason}")]
+    Damaged {
+        /// The game's id.
+        id: i64,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// One game as stored: settings, moves and result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game's id (0 before it is first stored).
+    pub id: i64,
+    /// Unix seconds when the game was created.
+    pub created: i64,
+    /// Unix seconds of the last change.
+    pub updated: i64,
+    /// Who plays black: `human` or a computer player's name.
+    pub black: String,
+    /// Who plays white.
+    pub white: String,
+    /// Columns.
+    pub width: u8,
+    /// Rows.
+    pub height: u8,
+    /// Stones in a row to win.
+    pub k: u8,
+    /// The rule's name.
+    pub rule: String,
+    /// `black` or `white`: the colour of the first move.
+    pub first: String,
+    /// Time per computer move, in milliseconds.
+    pub time_ms: u64,
+    /// The moves, Gomocup style `x,y` separated by spaces.
+    pub moves: String,
+    /// Moves taken back and not replaced, next first, same format.
+    pub redo: String,
+    /// `black`, `white`, `draw`, or empty while the game goes on.
+    pub result: String,
+    /// How it ended: `five`, `resign`, `draw`, `foul`, `failed: …`, or
+    /// empty.
+    pub ending: String,
+}
+
+/// The games database.
+pub struct Store {
+    conn: Mutex<Connection>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    black TEXT NOT NULL,
+    white TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    k INTEGER NOT NULL,
+    rule TEXT NOT NULL,
+    first TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    moves TEXT NOT NULL,
+    redo TEXT NOT NULL,
+    result TEXT NOT NULL,
+    ending TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
+";
+
+const COLUMNS: &str =
+    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending";
+
+impl Store {
+    /// Opens (creating if needed) the database file.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] when the file cannot be opened or set up.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open(path)?;
+        // WAL: a write is durable once the statement returns, even if the
+        // process is killed right after.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite half-written
+        // (each statement is atomic), so a poisoned lock is still usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stores a new game and returns its id.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            params![
+                row.created,
+                row.updated,
+                row.black,
+                row.white,
+                row.width,
+                row.height,
+                row.k,
+                row.rule,
+                row.first,
+                row.time_ms as i64,
+                row.moves,
+                row.redo,
+                row.result,
+                row.ending
+            ],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Writes a game's moves and result.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn update(&self, row: &GameRow) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6 WHERE id = ?1",
+            params![row.id, row.updated, row.moves, row.redo, row.result, row.ending],
+        )?;
+        Ok(())
+    }
+
+    /// Reads one game.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        let conn = self.conn();
+        let row = conn
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
+                [id],
+                read_row,
+            )
+            .optional()?;
+        Ok(row)
+    }
+
+    /// The most recently changed games, newest first.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn list(&self, limit: usize) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM games ORDER BY updated DESC, id DESC LIMIT ?1"
+        ))?;
+        let rows = stmt.query_map([limit as i64], read_row)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+}
+
+fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: r.get(0)?,
+        created: r.get(1)?,
+        updated: r.get(2)?,
+        black: r.get(3)?,
+        white: r.get(4)?,
+        width: r.get(5)?,
+        height: r.get(6)?,
+        k: r.get(7)?,
+        rule: r.get(8)?,
+        first: r.get(9)?,
+        time_ms: r.get::<_, i64>(10)?.max(0) as u64,
+        moves: r.get(11)?,
+        redo: r.get(12)?,
+        result: r.get(13)?,
+        ending: r.get(14)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> GameRow {
+        GameRow {
+            id: 0,
+            created: 1,
+            updated: 1,
+            black: "human".into(),
+            white: "caro:3".into(),
+            width: 15,
+            height: 15,
+            k: 5,
+            rule: "freestyle".into(),
+            first: "black".into(),
+            time_ms: 500,
+            moves: "7,7 8,8".into(),
+            redo: String::new(),
+            result: String::new(),
+            ending: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_game_survives_closing_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite3");
+        let mut r = row();
+        {
+            let store = Store::open(&path).unwrap();
+            r.id = store.insert(&r).unwrap();
+            r.moves.push_str(" 9,9");
+            r.updated = 2;
+            store.update(&r).unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+        assert_eq!(store.list(10).unwrap(), vec![r]);
+        assert_eq!(store.get(999).unwrap(), None);
+    }
+}

@@ -1,0 +1,87 @@
+//! `caro serve` (and `caro` with no arguments): the web app.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::players::{parse_player_with, EngineOptions};
+use crate::UsageError;
+
+/// Options of `caro serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; 0.0.0.0 opens the server to the network.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+    /// Folder for the games database [default: ~/.local/share/caro].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// An external Gomocup engine the page may seat, as pbrain:PATH
+    /// (repeatable).
+    #[arg(long = "engine", value_name = "pbrain:PATH")]
+    pub engines: Vec<String>,
+    /// Searches run at once [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Searches that may wait for a thread before the server says it is
+    /// busy.
+    #[arg(long, default_value_t = 64)]
+    pub queue: usize,
+}
+
+impl ServeArgs {
+    /// The defaults, as `caro` with no arguments uses them.
+    pub fn defaults() -> ServeArgs {
+        ServeArgs {
+            port: 8080,
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            data: None,
+            engines: Vec::new(),
+            threads: None,
+            queue: 64,
+        }
+    }
+}
+
+/// Runs the web app until the process is stopped.
+///
+/// # Errors
+/// A [`UsageError`] for a bad engine, data folder or address.
+pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
+    let mut engines = Vec::new();
+    for name in &args.engines {
+        if !name.trim().to_ascii_lowercase().starts_with("pbrain:") {
+            return Err(UsageError(format!(
+                "--engine takes an external engine as pbrain:PATH, not {name:?} (built-in players are always offered)"
+            )));
+        }
+        engines.push(parse_player_with(name, &EngineOptions::default())?);
+    }
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+    });
+    let data_dir = args
+        .data
+        .clone()
+        .unwrap_or_else(caro_server::default_data_dir);
+    let config = caro_server::Config {
+        bind: SocketAddr::new(args.bind, args.port),
+        data_dir: data_dir.clone(),
+        engines,
+        search_threads: threads,
+        queue_limit: args.queue,
+    };
+    caro_server::serve_blocking(config, |addr| {
+        println!(
+            "caro is ready at http://{addr}/ (games saved in {})",
+            data_dir.display()
+        );
+        // Scripts and tests wait for this line, even through a pipe.
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+    })
+    .map_err(|e| UsageError(e.to_string()))
+}
