@@ -106,6 +106,11 @@ function go(path) {
   route();
 }
 window.addEventListener("popstate", route);
+// Leaving the page closes its live connection (a page kept in the
+// back-forward cache would otherwise hold one of the browser's few
+// connections to the server); coming back reopens it.
+window.addEventListener("pagehide", closeEvents);
+window.addEventListener("pageshow", (ev) => { if (ev.persisted) route(); });
 document.addEventListener("click", (ev) => {
   const a = ev.target.closest && ev.target.closest("a[data-link]");
   if (a && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); go(a.getAttribute("href")); }

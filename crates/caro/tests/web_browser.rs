@@ -1,0 +1,505 @@
+//! The web app end to end in real headless Chromium, driven through
+//! ChromeDriver: games played by clicking the board, the computer answering,
+//! undo and redo, renju fouls, reloads and a 60×60 board. A failing scenario
+//! leaves a screenshot in `target/browser-failures/`.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
+//! them). Without them the test says it was skipped, unless
+//! `CARO_REQUIRE_BROWSER=1`, when it fails.
+
+mod common;
+
+use std::error::Error;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{agent, post, Server};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+type TestResult = Result<(), Box<dyn Error>>;
+
+/// The browser and its driver, found on this machine.
+struct Browser {
+    chromium: PathBuf,
+    driver: PathBuf,
+}
+
+fn find_browser() -> Option<Browser> {
+    let pick = |var: &str, paths: &[&str]| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .into_iter()
+            .chain(paths.iter().map(PathBuf::from))
+            .find(|p| p.is_file())
+    };
+    Some(Browser {
+        chromium: pick(
+            "CARO_CHROMIUM",
+            &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
+        )?,
+        driver: pick("CARO_CHROMEDRIVER", &["/usr/bin/chromedriver"])?,
+    })
+}
+
+/// ChromeDriver on a free port, killed when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+async fn connect(browser: &Browser, profile: &Path) -> (Driver, Client) {
+    let port = free_port();
+    let driver = Driver(
+        Command::new(&browser.driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        json!({
+            "binary": browser.chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--disable-dev-shm-usage", "--mute-audio", "--window-size=1280,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    let start = Instant::now();
+    loop {
+        let attempt = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match attempt {
+            Ok(client) => return (driver, client),
+            Err(e) if start.elapsed() < Duration::from_secs(30) => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("cannot start a browser session: {e}"),
+        }
+    }
+}
+
+/// Runs JavaScript in the page and returns its value.
+async fn js(c: &Client, script: &str) -> Result<Value, Box<dyn Error>> {
+    Ok(c.execute(script, vec![]).await?)
+}
+
+/// Waits until the script returns `true`.
+async fn until(c: &Client, what: &str, script: &str) -> TestResult {
+    let start = Instant::now();
+    loop {
+        if js(c, script).await? == Value::Bool(true) {
+            return Ok(());
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let status = js(c, "return document.getElementById('status').textContent").await?;
+            let message = js(c, "return document.getElementById('message').textContent").await?;
+            return Err(format!(
+                "timed out waiting for {what} (status {status}, message {message})"
+            )
+            .into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn ply(c: &Client) -> Result<i64, Box<dyn Error>> {
+    Ok(js(
+        c,
+        "return Number(document.getElementById('board').dataset.ply || -1)",
+    )
+    .await?
+    .as_i64()
+    .unwrap_or(-1))
+}
+
+async fn wait_ply(c: &Client, n: i64) -> TestResult {
+    until(
+        c,
+        &format!("ply {n}"),
+        &format!("return document.getElementById('board').dataset.ply === '{n}'"),
+    )
+    .await
+}
+
+/// Clicks the board at point (x, y) with a real pointer.
+async fn click_point(c: &Client, x: u8, y: u8) -> TestResult {
+    let at = js(c, &format!("return window.caroPointCenter({x}, {y})")).await?;
+    let (px, py) = (
+        at["x"].as_f64().ok_or("no x")?.round(),
+        at["y"].as_f64().ok_or("no y")?.round(),
+    );
+    let mouse = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: px,
+            y: py,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await?;
+    Ok(())
+}
+
+/// Clicks a point and waits for the server's answer to be drawn (a
+/// computer may answer at once, so at least one more move).
+async fn play(c: &Client, x: u8, y: u8) -> TestResult {
+    let before = ply(c).await?;
+    click_point(c, x, y).await?;
+    until(
+        c,
+        &format!("ply {}", before + 1),
+        &format!("return Number(document.getElementById('board').dataset.ply) > {before}"),
+    )
+    .await
+}
+
+async fn choose_mode(c: &Client, mode: &str) -> TestResult {
+    c.find(Locator::Css(&format!("input[name=mode][value={mode}]")))
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
+async fn text(c: &Client, id: &str) -> Result<String, Box<dyn Error>> {
+    Ok(c.find(Locator::Id(id)).await?.text().await?)
+}
+
+async fn open_home(c: &Client, base: &str) -> TestResult {
+    c.goto(&format!("{base}/")).await?;
+    until(
+        c,
+        "the home page",
+        "return document.getElementById('black-player').options.length > 0",
+    )
+    .await
+}
+
+async fn start_from_home(c: &Client, mode: &str, preset: &str) -> TestResult {
+    choose_mode(c, mode).await?;
+    c.find(Locator::Id("preset"))
+        .await?
+        .select_by_value(preset)
+        .await?;
+    c.find(Locator::Id("go")).await?.click().await?;
+    until(c, "the game page", "return /^\\/game\\/\\d+$/.test(location.pathname) && document.getElementById('board').dataset.ply !== undefined").await
+}
+
+async fn human_vs_human_won_by_five(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    start_from_home(c, "hh", "15x15").await?;
+    for i in 0..9u8 {
+        let (x, y) = if i % 2 == 0 {
+            (3 + i / 2, 7)
+        } else {
+            (3 + i / 2, 9)
+        };
+        play(c, x, y).await?;
+    }
+    until(
+        c,
+        "black's win",
+        "return document.getElementById('status').dataset.result === 'black'",
+    )
+    .await?;
+    let status = text(c, "status").await?;
+    if !status.contains("Black wins") {
+        return Err(format!("status says {status:?}").into());
+    }
+    // A click on a finished game is refused in the page, not by alert().
+    click_point(c, 0, 0).await?;
+    until(
+        c,
+        "the game-over message",
+        "return document.getElementById('message').textContent.includes('over')",
+    )
+    .await?;
+    if ply(c).await? != 9 {
+        return Err("a move was played after the end".into());
+    }
+    Ok(())
+}
+
+async fn human_vs_computer_undo_redo(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    c.find(Locator::Id("white-player"))
+        .await?
+        .select_by_value("caro:2")
+        .await?;
+    c.find(Locator::Id("time"))
+        .await?
+        .select_by_value("100")
+        .await?;
+    start_from_home(c, "hc", "15x15").await?;
+    play(c, 7, 7).await?;
+    wait_ply(c, 2).await?;
+    until(
+        c,
+        "the person's turn",
+        "return document.getElementById('status').textContent.startsWith('Your move')",
+    )
+    .await?;
+    // `u` takes back the computer's reply and the person's move.
+    c.find(Locator::Css("body")).await?.send_keys("u").await?;
+    wait_ply(c, 0).await?;
+    c.find(Locator::Id("redo")).await?.click().await?;
+    wait_ply(c, 2).await?;
+    // Home and End browse the history without changing the game.
+    c.find(Locator::Css("body"))
+        .await?
+        .send_keys(&Key::Home.to_string())
+        .await?;
+    until(
+        c,
+        "history view",
+        "return document.getElementById('status').textContent.startsWith('Viewing move 0')",
+    )
+    .await?;
+    c.find(Locator::Css("body"))
+        .await?
+        .send_keys(&Key::End.to_string())
+        .await?;
+    until(
+        c,
+        "the live game",
+        "return document.getElementById('status').textContent.startsWith('Your move')",
+    )
+    .await?;
+    play(c, 8, 8).await?;
+    wait_ply(c, 4).await
+}
+
+async fn computer_vs_computer_to_the_end(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    choose_mode(c, "cc").await?;
+    c.find(Locator::Id("black-player"))
+        .await?
+        .select_by_value("minimax:4")
+        .await?;
+    c.find(Locator::Id("white-player"))
+        .await?
+        .select_by_value("random")
+        .await?;
+    c.find(Locator::Id("time"))
+        .await?
+        .select_by_value("100")
+        .await?;
+    start_from_home(c, "cc", "3x3").await?;
+    c.find(Locator::Id("pause")).await?.click().await?;
+    until(
+        c,
+        "the pause",
+        "return document.getElementById('status').textContent.startsWith('Paused')",
+    )
+    .await?;
+    let paused_at = ply(c).await?;
+    c.find(Locator::Id("step")).await?.click().await?;
+    wait_ply(c, paused_at + 1).await?;
+    c.find(Locator::Id("pause")).await?.click().await?;
+    until(
+        c,
+        "the end of the game",
+        "return document.getElementById('status').dataset.result !== ''",
+    )
+    .await?;
+    let result = js(c, "return document.getElementById('status').dataset.result").await?;
+    // minimax:4 never loses at tic-tac-toe.
+    if result == json!("white") {
+        return Err("minimax:4 lost to random".into());
+    }
+    Ok(())
+}
+
+async fn renju_forbidden_point_refused(c: &Client, base: &str) -> TestResult {
+    let a = agent();
+    let (_, view) = post(&a, &format!("{base}/api/games"), &json!({"rule": "renju"}));
+    let id = view["id"].as_i64().ok_or("no id")?;
+    let line = [
+        (5, 7),
+        (0, 0),
+        (6, 7),
+        (0, 2),
+        (7, 5),
+        (0, 4),
+        (7, 6),
+        (0, 6),
+    ];
+    for (i, &(x, y)) in line.iter().enumerate() {
+        post(
+            &a,
+            &format!("{base}/api/games/{id}/move"),
+            &json!({"ply": i, "x": x, "y": y}),
+        );
+    }
+    c.goto(&format!("{base}/game/{id}")).await?;
+    wait_ply(c, 8).await?;
+    click_point(c, 7, 7).await?;
+    until(
+        c,
+        "the foul message",
+        "return document.getElementById('message').textContent.startsWith('Forbidden point')",
+    )
+    .await?;
+    if ply(c).await? != 8 {
+        return Err("the forbidden move was played".into());
+    }
+    Ok(())
+}
+
+async fn reload_restores_the_game(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    start_from_home(c, "hh", "19x19").await?;
+    for (x, y) in [(9, 9), (10, 9), (9, 10)] {
+        play(c, x, y).await?;
+    }
+    c.refresh().await?;
+    wait_ply(c, 3).await?;
+    play(c, 10, 10).await
+}
+
+async fn a_60_by_60_game(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    c.find(Locator::Id("preset"))
+        .await?
+        .select_by_value("custom")
+        .await?;
+    let height = c.find(Locator::Id("height")).await?;
+    height.clear().await?;
+    height.send_keys("70").await?;
+    c.find(Locator::Css("input[name=mode][value=hh]"))
+        .await?
+        .click()
+        .await?;
+    c.find(Locator::Id("go")).await?.click().await?;
+    until(
+        c,
+        "the size message",
+        "return document.getElementById('setup-error').textContent.includes('from 3 to 60')",
+    )
+    .await?;
+    height.clear().await?;
+    height.send_keys("60").await?;
+    let width = c.find(Locator::Id("width")).await?;
+    width.clear().await?;
+    width.send_keys("60").await?;
+    c.find(Locator::Id("go")).await?.click().await?;
+    until(c, "the game page", "return /^\\/game\\/\\d+$/.test(location.pathname) && document.getElementById('board').dataset.ply === '0'").await?;
+    for (x, y) in [(0, 0), (59, 59), (30, 30), (59, 0), (0, 59)] {
+        play(c, x, y).await?;
+    }
+    let size = js(
+        c,
+        "return [document.getElementById('board').width, document.getElementById('board').height]",
+    )
+    .await?;
+    if size[0].as_u64().unwrap_or(0) < 300 {
+        return Err(format!("the 60×60 board is drawn too small: {size}").into());
+    }
+    Ok(())
+}
+
+async fn vietnamese_text(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    c.find(Locator::Id("lang"))
+        .await?
+        .select_by_value("vi")
+        .await?;
+    until(
+        c,
+        "Vietnamese",
+        "return document.getElementById('go').textContent === 'Bắt đầu'",
+    )
+    .await?;
+    c.find(Locator::Id("lang"))
+        .await?
+        .select_by_value("en")
+        .await?;
+    until(
+        c,
+        "English",
+        "return document.getElementById('go').textContent === \"Let's go\"",
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_app_in_a_real_browser() {
+    let required = std::env::var("CARO_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
+    let Some(browser) = find_browser() else {
+        assert!(
+            !required,
+            "CARO_REQUIRE_BROWSER=1 but chromium or chromedriver is missing (apt-get install chromium chromium-driver)"
+        );
+        eprintln!("browser tests skipped: chromium and chromedriver not found (set CARO_REQUIRE_BROWSER=1 to require them)");
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let server = Server::start(data.path());
+    let started = Instant::now();
+    let (_driver, client) = connect(&browser, profile.path()).await;
+    eprintln!("browser session started in {:?}", started.elapsed());
+    let failures_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../browser-failures");
+    let mut failures = Vec::new();
+    macro_rules! scenario {
+        ($name:ident) => {
+            let started = Instant::now();
+            let outcome = $name(&client, &server.base).await;
+            eprintln!("{}: {:?}", stringify!($name), started.elapsed());
+            if let Err(e) = outcome {
+                let _ = std::fs::create_dir_all(&failures_dir);
+                let shot = failures_dir.join(concat!(stringify!($name), ".png"));
+                if let Ok(png) = client.screenshot().await {
+                    let _ = std::fs::write(&shot, png);
+                }
+                failures.push(format!(
+                    "{}: {e} (screenshot {})",
+                    stringify!($name),
+                    shot.display()
+                ));
+            }
+        };
+    }
+    scenario!(a_60_by_60_game);
+    scenario!(human_vs_human_won_by_five);
+    scenario!(human_vs_computer_undo_redo);
+    scenario!(computer_vs_computer_to_the_end);
+    scenario!(renju_forbidden_point_refused);
+    scenario!(reload_restores_the_game);
+    scenario!(vietnamese_text);
+    let _ = client.close().await;
+    assert!(
+        failures.is_empty(),
+        "browser scenarios failed:\n{}",
+        failures.join("\n")
+    );
+}
