@@ -60,7 +60,7 @@ const VCT_ROOT_NODES: u64 = 100_000;
 /// Most positions remembered as having no VCF, per search.
 const VCF_FAIL_CACHE: usize = 1 << 20;
 /// Nodes between checks of the clock and the stop flag.
-const CHECK_EVERY: u64 = 1024;
+const CHECK_EVERY: u64 = 256;
 /// Hash table size of a player, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Ordering bonus of the hash move.
@@ -822,10 +822,13 @@ pub fn to_score(s: i32) -> Score {
     }
 }
 
-/// How a level plays: how deep, and how much bounded randomness.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a level plays: how deep, how long, and how much bounded randomness.
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct LevelStyle {
     max_depth: u32,
+    /// Share of the time budget the level uses (the top levels differ in
+    /// how long they think when the depth cap is out of reach).
+    time_share: f64,
     /// Root moves within this many evaluation units of the best may be
     /// chosen (weighted towards the best).
     noise: i32,
@@ -834,11 +837,17 @@ struct LevelStyle {
 }
 
 fn level_style(level: u32) -> LevelStyle {
-    const DEPTHS: [u32; 10] = [1, 2, 2, 3, 3, 4, 4, 6, 8, MAX_DEPTH];
-    const NOISE: [i32; 10] = [300, 160, 120, 80, 50, 30, 18, 8, 0, 0];
+    // Each level searches deeper, thinks at least as long and wanders
+    // less than the one below.
+    const DEPTHS: [u32; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 10, MAX_DEPTH];
+    const NOISE: [i32; 10] = [300, 160, 100, 60, 40, 25, 15, 8, 0, 0];
     let i = (level.clamp(1, 10) - 1) as usize;
     LevelStyle {
         max_depth: DEPTHS[i],
+        // Every level thinks about 1.5 times as long as the one below
+        // (level 1 about 1/38 of level 10), so the ladder holds at any
+        // time control; the low levels are held by their depth as well.
+        time_share: 1.5f64.powi(i as i32 - 9),
         noise: NOISE[i],
         root_vcf: level >= 4,
     }
@@ -884,10 +893,31 @@ impl Player for CaroPlayer {
     }
 
     fn choose(&mut self, game: &Game, ctx: &mut Context<'_>) -> Result<Decision, EngineError> {
+        let style = level_style(self.level);
+        let given = ctx.limits;
+        if style.time_share < 1.0 {
+            if let Some(budget) = given.time_budget() {
+                ctx.limits.move_time = Some(budget.mul_f64(style.time_share));
+                ctx.limits.time_left = None;
+            }
+        }
+        let result = self.think(game, ctx, style);
+        ctx.limits = given;
+        result
+    }
+}
+
+impl CaroPlayer {
+    /// [`Player::choose`] under the level's own limits.
+    fn think(
+        &mut self,
+        game: &Game,
+        ctx: &mut Context<'_>,
+        style: LevelStyle,
+    ) -> Result<Decision, EngineError> {
         if game.is_over() {
             return Err(EngineError::GameOver);
         }
-        let style = level_style(self.level);
         self.tt.new_search();
         let mut s = Searcher::new(game, &mut self.tt, ctx);
         let info = |s: &Searcher<'_>, depth: u32, score: i32, pv: &[usize]| SearchInfo {
