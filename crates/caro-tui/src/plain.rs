@@ -1,0 +1,192 @@
+//! The plain line mode: prints the board, reads one move or command a
+//! line, answers bad input with the reason and asks again. Works over any
+//! reader and writer, so pipes, scripts and tests drive it alike:
+//!
+//! ```sh
+//! printf 'h8\ni9\n' | caro play --plain --white human
+//! ```
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use caro_core::{Color, Game};
+
+use crate::session::{PlayError, Session, SessionEvent};
+use crate::text::{board_text, info_text, outcome_text, parse_cell, stone};
+use crate::TuiError;
+
+/// How long the plain mode waits for one engine answer before checking
+/// again (the engine keeps its own time limit).
+const WAIT_STEP: Duration = Duration::from_millis(200);
+
+/// A line the person typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command<'a> {
+    Undo,
+    Redo,
+    New,
+    Board,
+    Help,
+    Quit,
+    Move(&'a str),
+}
+
+fn command(line: &str) -> Command<'_> {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "undo" | "u" => Command::Undo,
+        "redo" | "r" => Command::Redo,
+        "new" | "n" => Command::New,
+        "board" | "b" => Command::Board,
+        "help" | "h" | "?" => Command::Help,
+        "quit" | "q" | "exit" => Command::Quit,
+        _ => Command::Move(line.trim()),
+    }
+}
+
+fn help(game: &Game) -> String {
+    let mut text = String::from(
+        "type a point such as h8 (column letter, row number counted from the bottom)",
+    );
+    if game.size() == caro_core::BoardSize::square(3) {
+        text.push_str(", or a cell number:\n  1 2 3\n  4 5 6\n  7 8 9\n");
+    } else {
+        text.push('\n');
+    }
+    text.push_str(
+        "commands: undo (u), redo (r), new (n), board (b), help (h), quit (q)\n\
+         against a computer, undo takes back its reply too\n",
+    );
+    text
+}
+
+fn seat_label(session: &Session, color: Color) -> String {
+    format!("{color} ({}, {})", stone(color), session.seat(color).name())
+}
+
+/// Plays a game on `input` and `output` until the person quits, the input
+/// ends, or (with no person playing) the game ends.
+///
+/// # Errors
+/// [`TuiError::Io`] when reading or writing fails, [`TuiError::Engine`]
+/// when a computer cannot move.
+pub fn run_plain<R: BufRead, W: Write>(
+    session: &mut Session,
+    mut input: R,
+    mut out: W,
+) -> Result<(), TuiError> {
+    let rules = *session.rules();
+    writeln!(
+        out,
+        "caro: {} {}, {} in a row; {} against {}",
+        rules.rule,
+        rules.size,
+        rules.k,
+        seat_label(session, Color::Black),
+        seat_label(session, Color::White)
+    )?;
+    writeln!(out, "type a move such as {}, or help", {
+        caro_core::notation::format_pos(rules.size.center(), rules.size)
+    })?;
+    let mut show_board = true;
+    let mut announced = false;
+    let mut line = String::new();
+    loop {
+        if show_board {
+            write!(out, "{}", board_text(session.game()))?;
+            show_board = false;
+        }
+        if let Some(outcome) = session.game().outcome() {
+            if !announced {
+                writeln!(out, "result: {}", outcome_text(outcome, rules.size))?;
+                announced = true;
+            }
+            if !session.has_human() {
+                return Ok(());
+            }
+        } else {
+            announced = false;
+            if !session.human_to_move() {
+                if session.is_paused() {
+                    let reason = session.notice().unwrap_or("the computer stopped");
+                    return Err(TuiError::Engine(reason.to_string()));
+                }
+                for event in session.wait(WAIT_STEP) {
+                    match event {
+                        SessionEvent::ComputerMoved {
+                            color, pos, info, ..
+                        } => {
+                            let mut text = format!(
+                                "{} plays {}",
+                                seat_label(session, color),
+                                caro_core::notation::format_pos(pos, rules.size)
+                            );
+                            if let Some(info) = info {
+                                text.push_str(&format!(" ({})", info_text(&info, rules.size)));
+                            }
+                            writeln!(out, "{text}")?;
+                            show_board = true;
+                        }
+                        SessionEvent::EngineFailed { color, error } => {
+                            return Err(TuiError::Engine(format!(
+                                "{} could not move: {error}",
+                                seat_label(session, color)
+                            )));
+                        }
+                    }
+                }
+                out.flush()?;
+                continue;
+            }
+        }
+        let prompt = if session.game().is_over() {
+            "game over: undo, new or quit".to_string()
+        } else {
+            let color = session.game().to_move();
+            format!("{color} ({}) to move", stone(color))
+        };
+        write!(out, "{prompt}> ")?;
+        out.flush()?;
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            writeln!(out, "input ended")?;
+            return Ok(());
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        match command(&line) {
+            Command::Quit => {
+                writeln!(out, "bye")?;
+                return Ok(());
+            }
+            Command::Help => write!(out, "{}", help(session.game()))?,
+            Command::Board => show_board = true,
+            Command::New => {
+                session.new_game();
+                writeln!(out, "new game")?;
+                show_board = true;
+            }
+            Command::Undo | Command::Redo => {
+                let n = if command(&line) == Command::Undo {
+                    session.undo()
+                } else {
+                    session.redo()
+                };
+                writeln!(out, "{}", session.notice().unwrap_or_default())?;
+                show_board = n > 0;
+            }
+            Command::Move(text) => match parse_cell(text, rules.size) {
+                Err(e) => writeln!(out, "{e}")?,
+                Ok(pos) => match session.play(pos) {
+                    // The board is shown again before the next person's turn.
+                    Ok(_) => show_board = session.human_to_move() || session.game().is_over(),
+                    Err(PlayError::Move(caro_core::MoveError::GameOver)) => {
+                        writeln!(out, "the game is over: type undo, new or quit")?;
+                    }
+                    Err(e) => writeln!(out, "{e}")?,
+                },
+            },
+        }
+    }
+}
