@@ -71,8 +71,30 @@ fn seat_label(session: &Session, color: Color) -> String {
 /// when a computer cannot move.
 pub fn run_plain<R: BufRead, W: Write>(
     session: &mut Session,
+    input: R,
+    out: W,
+) -> Result<(), TuiError> {
+    run(session, input, out, false)
+}
+
+/// Like [`run_plain`], and writes each line read after its prompt, so a
+/// transcript of piped input reads like a typed game.
+///
+/// # Errors
+/// As [`run_plain`].
+pub fn run_plain_echoing<R: BufRead, W: Write>(
+    session: &mut Session,
+    input: R,
+    out: W,
+) -> Result<(), TuiError> {
+    run(session, input, out, true)
+}
+
+fn run<R: BufRead, W: Write>(
+    session: &mut Session,
     mut input: R,
     mut out: W,
+    echo: bool,
 ) -> Result<(), TuiError> {
     let rules = *session.rules();
     writeln!(
@@ -151,6 +173,9 @@ pub fn run_plain<R: BufRead, W: Write>(
             writeln!(out)?;
             writeln!(out, "input ended")?;
             return Ok(());
+        }
+        if echo {
+            writeln!(out, "{}", line.trim_end())?;
         }
         if line.trim().is_empty() {
             continue;

@@ -93,7 +93,7 @@ pub fn board_text(game: &Game) -> String {
             });
         }
         out.push(if is_last(size.width - 1) { ']' } else { ' ' });
-        out.push_str(&format!("{row:<label_width$}").to_string());
+        out.push_str(&row.to_string());
         out.push('\n');
     }
     out.push_str(&letters);
