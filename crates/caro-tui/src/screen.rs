@@ -308,7 +308,7 @@ impl App {
                 };
                 spans.push(Span::styled(format!("{open}{ch}{close}"), style));
             }
-            spans.push(Span::styled(format!(" {number}"), dim));
+            spans.push(Span::styled(format!("{number}"), dim));
             lines.push(Line::from(spans));
         }
         lines.push(Line::from(letters));
@@ -368,7 +368,7 @@ impl App {
             ("q", "quit"),
         ] {
             lines.push(Line::from(vec![
-                Span::styled(format!("{k:>11} "), key),
+                Span::styled(format!("{k:<12}"), key),
                 Span::raw(what),
             ]));
         }

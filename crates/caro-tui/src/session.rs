@@ -624,3 +624,154 @@ impl Drop for Session {
         self.shutdown();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use caro_core::notation::parse_pos;
+    use caro_core::{BoardSize, Rule};
+    use caro_engine::PlayerSpec;
+
+    fn computer(name: &str) -> SeatKind {
+        let spec: PlayerSpec = name.parse().unwrap();
+        SeatKind::Computer(Arc::new(spec))
+    }
+
+    fn session(size: u8, black: SeatKind, white: SeatKind) -> Session {
+        let size = BoardSize::square(size);
+        let rules = Rules::new(size, Rules::default_k(size), Rule::Freestyle).unwrap();
+        let mut config = SessionConfig::new(rules, black, white);
+        config.limits = Limits::depth(2);
+        Session::new(config).unwrap()
+    }
+
+    fn at(s: &Session, text: &str) -> Pos {
+        parse_pos(text, s.rules().size).unwrap()
+    }
+
+    /// Lets the computer to move play (the searches are depth-limited).
+    fn computer_moves(s: &mut Session) -> Vec<SessionEvent> {
+        let mut events = Vec::new();
+        while !s.game().is_over() && !s.human_to_move() && !s.is_paused() {
+            events.extend(s.wait(Duration::from_secs(60)));
+        }
+        events
+    }
+
+    #[test]
+    fn two_people_undo_and_redo_one_move_at_a_time() {
+        let mut s = session(15, SeatKind::Human, SeatKind::Human);
+        for m in ["h8", "i9", "h9"] {
+            s.play(at(&s, m)).unwrap();
+        }
+        assert_eq!(s.undo(), 1);
+        assert_eq!(s.game().moves().len(), 2);
+        assert_eq!(s.notice(), Some("took back 1 move"));
+        assert_eq!(s.redo(), 1);
+        assert_eq!(s.game().last_move(), Some(at(&s, "h9")));
+        assert_eq!(s.redo(), 0);
+        assert_eq!(s.notice(), Some("nothing to redo"));
+    }
+
+    #[test]
+    fn refused_moves_leave_the_game_unchanged() {
+        let mut s = session(15, SeatKind::Human, SeatKind::Human);
+        s.play(at(&s, "h8")).unwrap();
+        let err = s.play(at(&s, "h8")).unwrap_err();
+        assert_eq!(err.to_string(), "h8 is already occupied");
+        assert_eq!(s.game().moves().len(), 1);
+    }
+
+    #[test]
+    fn against_a_computer_undo_takes_back_its_reply_too() {
+        let mut s = session(3, SeatKind::Human, computer("minimax:4"));
+        s.play(at(&s, "b2")).unwrap();
+        let events = computer_moves(&mut s);
+        assert!(matches!(
+            events.as_slice(),
+            [SessionEvent::ComputerMoved {
+                color: Color::White,
+                ..
+            }]
+        ));
+        assert_eq!(s.game().moves().len(), 2);
+        assert_eq!(s.undo(), 2);
+        assert!(s.game().moves().is_empty());
+        assert!(s.human_to_move());
+        // Redo replays both moves, back to the person's turn.
+        assert_eq!(s.redo(), 2);
+        assert_eq!(s.game().moves().len(), 2);
+        assert!(s.human_to_move());
+    }
+
+    #[test]
+    fn a_computer_to_move_refuses_the_person() {
+        let mut s = session(3, computer("minimax:4"), SeatKind::Human);
+        let err = s.play(at(&s, "b2")).unwrap_err();
+        assert!(matches!(err, PlayError::NotYourTurn { color: Color::Black, .. }));
+        assert!(err.to_string().starts_with("not your turn"), "{err}");
+        computer_moves(&mut s);
+        assert_eq!(s.game().moves().len(), 1);
+        // The computer's first move cannot be taken back alone: the person
+        // had no earlier turn.
+        assert_eq!(s.undo(), 0);
+        assert_eq!(s.game().moves().len(), 1);
+    }
+
+    #[test]
+    fn undo_while_the_computer_thinks_stops_it() {
+        let size = BoardSize::square(15);
+        let rules = Rules::new(size, 5, Rule::Freestyle).unwrap();
+        let mut config = SessionConfig::new(rules, SeatKind::Human, computer("caro:10"));
+        // Far more time than the test takes: only the stop flag ends it.
+        config.limits = Limits::time(Duration::from_secs(600));
+        let mut s = Session::new(config).unwrap();
+        s.play(at(&s, "h8")).unwrap();
+        s.poll(Instant::now());
+        assert_eq!(s.thinking(), Some(Color::White));
+        assert_eq!(s.undo(), 1);
+        assert_eq!(s.thinking(), None);
+        assert!(s.game().moves().is_empty());
+        // The stopped search's answer is ignored.
+        s.play(at(&s, "i9")).unwrap();
+        s.shutdown();
+        assert_eq!(s.game().moves(), &[at(&s, "i9")]);
+    }
+
+    #[test]
+    fn computers_play_a_whole_game_and_undo_pauses_them() {
+        let mut s = session(3, computer("minimax:4"), computer("minimax:4"));
+        let events = computer_moves(&mut s);
+        assert_eq!(events.len(), 9, "perfect play fills the board");
+        assert_eq!(s.game().outcome(), Some(&Outcome::Draw));
+        assert_eq!(s.undo(), 1);
+        assert!(s.is_paused());
+        assert!(s.poll(Instant::now()).is_empty());
+        assert_eq!(s.thinking(), None);
+        assert!(!s.toggle_pause());
+        computer_moves(&mut s);
+        assert!(s.game().is_over());
+        s.new_game();
+        assert!(s.game().moves().is_empty());
+        assert_eq!(s.cursor(), at(&s, "b2"));
+    }
+
+    #[test]
+    fn cursor_stops_at_the_edges() {
+        let mut s = session(3, SeatKind::Human, SeatKind::Human);
+        s.move_cursor(-5, 1);
+        assert_eq!(s.cursor(), Pos::new(0, 2));
+        s.set_cursor(Pos::new(7, 7));
+        assert_eq!(s.cursor(), Pos::new(0, 2));
+    }
+
+    #[test]
+    fn swap_openings_are_refused_clearly() {
+        let size = BoardSize::square(15);
+        let rules = Rules::new(size, 5, Rule::Freestyle).unwrap();
+        let mut config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
+        config.opening = Opening::Swap2;
+        let err = Session::new(config).err().unwrap();
+        assert!(err.to_string().contains("swap2"), "{err}");
+    }
+}
