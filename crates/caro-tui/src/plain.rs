@@ -44,10 +44,12 @@ fn command(line: &str) -> Command<'_> {
 }
 
 fn help(game: &Game) -> String {
-    let mut text = String::from(
-        "type a point such as h8 (column letter, row number counted from the bottom)",
+    let size = game.size();
+    let mut text = format!(
+        "type a point such as {} (column letter, row number counted from the bottom)",
+        caro_core::notation::format_pos(size.center(), size)
     );
-    if game.size() == caro_core::BoardSize::square(3) {
+    if size == caro_core::BoardSize::square(3) {
         text.push_str(", or a cell number:\n  1 2 3\n  4 5 6\n  7 8 9\n");
     } else {
         text.push('\n');
@@ -213,5 +215,68 @@ fn run<R: BufRead, W: Write>(
                 },
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{SeatKind, SessionConfig};
+    use caro_core::{BoardSize, Rule, Rules};
+
+    fn play(size: u8, rule: Rule, input: &str) -> String {
+        let size = BoardSize::square(size);
+        let rules = Rules::new(size, Rules::default_k(size), rule).unwrap();
+        let config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
+        let mut session = Session::new(config).unwrap();
+        let mut out = Vec::new();
+        run_plain_echoing(&mut session, input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn cell_numbers_win_on_three_by_three() {
+        let out = play(3, Rule::Freestyle, "1\n4\n2\n5\n3\n");
+        assert!(out.contains("result: black wins: a3 b3 c3"), "{out}");
+        assert!(out.contains("3[X]X X 3") || out.contains("3 X X[X]3"), "{out}");
+        assert!(out.ends_with("game over: undo, new or quit> \ninput ended\n"), "{out}");
+    }
+
+    #[test]
+    fn bad_input_gets_the_reason_and_a_new_prompt() {
+        let out = play(3, Rule::Freestyle, "5\n5\n0\nzz\nq9\n\nhelp\nquit\n");
+        assert!(out.contains("b2 is already occupied"), "{out}");
+        assert!(out.contains("not a cell: 0 (the cells of 3x3"), "{out}");
+        assert!(out.contains("not a cell: bad coordinate \"zz\""), "{out}");
+        assert!(out.contains("not a cell: q9 is off the 3x3 board"), "{out}");
+        assert!(out.contains("type a point such as b2"), "{out}");
+        assert!(out.contains("  1 2 3\n  4 5 6\n  7 8 9\n"), "{out}");
+        assert!(out.ends_with("quit\nbye\n"), "{out}");
+    }
+
+    #[test]
+    fn renju_forbidden_point_is_refused() {
+        let out = play(15, Rule::Renju, "h8\na1\ni8\na3\nj9\na5\nj10\na7\nj8\nboard\n");
+        assert!(
+            out.contains("j8 is forbidden for black (double-three)"),
+            "{out}"
+        );
+        assert!(out.contains("black (X) to move> board"), "{out}");
+    }
+
+    #[test]
+    fn undo_redo_and_new_game() {
+        let out = play(3, Rule::Freestyle, "5\nundo\nundo\nredo\nnew\n1\n");
+        assert!(out.contains("took back 1 move"), "{out}");
+        assert!(out.contains("nothing to undo"), "{out}");
+        assert!(out.contains("replayed 1 move"), "{out}");
+        assert!(out.contains("new game"), "{out}");
+        assert!(out.contains("3[X]. . 3"), "{out}");
+    }
+
+    #[test]
+    fn a_draw_on_a_full_board() {
+        let out = play(3, Rule::Freestyle, "1\n2\n3\n5\n4\n6\n8\n7\n9\n");
+        assert!(out.contains("result: draw"), "{out}");
     }
 }
