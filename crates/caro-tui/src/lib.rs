@@ -38,9 +38,7 @@ use caro_core::opening::Opening;
 #[derive(Debug, thiserror::Error)]
 pub enum TuiError {
     /// An opening the terminal game does not play.
-    #[error(
-        "the {0} opening is not supported in the terminal yet: only free is"
-    )]
+    #[error("the {0} opening is not supported in the terminal yet: only free is")]
     Opening(Opening),
     /// A computer player could not be built or failed.
     #[error("{0}")]

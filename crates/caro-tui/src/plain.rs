@@ -238,8 +238,14 @@ mod tests {
     fn cell_numbers_win_on_three_by_three() {
         let out = play(3, Rule::Freestyle, "1\n4\n2\n5\n3\n");
         assert!(out.contains("result: black wins: a3 b3 c3"), "{out}");
-        assert!(out.contains("3[X]X X 3") || out.contains("3 X X[X]3"), "{out}");
-        assert!(out.ends_with("game over: undo, new or quit> \ninput ended\n"), "{out}");
+        assert!(
+            out.contains("3[X]X X 3") || out.contains("3 X X[X]3"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("game over: undo, new or quit> \ninput ended\n"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -256,7 +262,11 @@ mod tests {
 
     #[test]
     fn renju_forbidden_point_is_refused() {
-        let out = play(15, Rule::Renju, "h8\na1\ni8\na3\nj9\na5\nj10\na7\nj8\nboard\n");
+        let out = play(
+            15,
+            Rule::Renju,
+            "h8\na1\ni8\na3\nj9\na5\nj10\na7\nj8\nboard\n",
+        );
         assert!(
             out.contains("j8 is forbidden for black (double-three)"),
             "{out}"

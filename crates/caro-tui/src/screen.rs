@@ -178,7 +178,10 @@ impl App {
     #[must_use]
     pub fn point_at(&self, column: u16, row: u16) -> Option<Pos> {
         let c = self.cells;
-        if column < c.x || row < c.y || column >= c.x + c.width * CELL_WIDTH || row >= c.y + c.height
+        if column < c.x
+            || row < c.y
+            || column >= c.x + c.width * CELL_WIDTH
+            || row >= c.y + c.height
         {
             return None;
         }

@@ -6,7 +6,7 @@
 //! [`Session`]: they hand it the human's moves and commands, and call
 //! [`Session::poll`] (or [`Session::wait`]) to let computers move.
 
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -579,11 +579,8 @@ impl Session {
     /// full-screen loop does on every tick).
     pub fn poll(&mut self, now: Instant) -> Vec<SessionEvent> {
         let mut events = Vec::new();
-        loop {
-            match self.replies.try_recv() {
-                Ok(reply) => events.extend(self.handle(reply, now)),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
-            }
+        while let Ok(reply) = self.replies.try_recv() {
+            events.extend(self.handle(reply, now));
         }
         events.extend(self.maybe_start(now));
         events
@@ -708,7 +705,13 @@ mod tests {
     fn a_computer_to_move_refuses_the_person() {
         let mut s = session(3, computer("minimax:4"), SeatKind::Human);
         let err = s.play(at(&s, "b2")).unwrap_err();
-        assert!(matches!(err, PlayError::NotYourTurn { color: Color::Black, .. }));
+        assert!(matches!(
+            err,
+            PlayError::NotYourTurn {
+                color: Color::Black,
+                ..
+            }
+        ));
         assert!(err.to_string().starts_with("not your turn"), "{err}");
         computer_moves(&mut s);
         assert_eq!(s.game().moves().len(), 1);

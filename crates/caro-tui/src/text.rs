@@ -157,7 +157,9 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].ends_with(" aa ab"), "{}", lines[0]);
         assert!(lines[3].ends_with(" [X]3"), "{}", lines[3]);
-        assert!(lines.iter().all(|l| l.len() == lines[0].len() + 2 || l == &lines[0]));
+        assert!(lines
+            .iter()
+            .all(|l| l.len() == lines[0].len() + 2 || l == &lines[0]));
     }
 
     #[test]

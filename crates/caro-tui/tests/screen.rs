@@ -9,9 +9,7 @@ use caro_core::{BoardSize, Color, Pos, Rule, Rules};
 use caro_engine::{Limits, PlayerSpec};
 use caro_tui::screen::{App, Flow};
 use caro_tui::session::{SeatKind, Session, SessionConfig};
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color as Tint;
@@ -26,7 +24,12 @@ fn app(size: BoardSize, k: u8, black: SeatKind, white: SeatKind) -> App {
 
 fn humans(side: u8) -> App {
     let size = BoardSize::square(side);
-    app(size, Rules::default_k(size), SeatKind::Human, SeatKind::Human)
+    app(
+        size,
+        Rules::default_k(size),
+        SeatKind::Human,
+        SeatKind::Human,
+    )
 }
 
 fn key(app: &mut App, code: KeyCode) -> Flow {
@@ -120,7 +123,10 @@ fn cursor_moves_and_enter_places_a_stone() {
     assert!(text(&b).contains("white (O, human) to move"));
     // Right twice, up once with hjkl and arrows mixed: j9.
     keys(&mut app, ">lk");
-    assert_eq!(app.session().cursor(), parse_pos("j9", BoardSize::square(15)).unwrap());
+    assert_eq!(
+        app.session().cursor(),
+        parse_pos("j9", BoardSize::square(15)).unwrap()
+    );
     keys(&mut app, " ");
     let b = screen.draw(&mut app);
     assert!(board_row(&b, 9, 15).contains("[O]"), "{}", text(&b));

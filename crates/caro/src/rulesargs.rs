@@ -92,11 +92,19 @@ mod tests {
     #[test]
     fn defaults_and_overrides() {
         let r = args(None, None, None).rules().unwrap();
-        assert_eq!((r.size, r.k, r.rule), (BoardSize::square(15), 5, Rule::Freestyle));
+        assert_eq!(
+            (r.size, r.k, r.rule),
+            (BoardSize::square(15), 5, Rule::Freestyle)
+        );
         let r = args(Some("3"), None, None).rules().unwrap();
         assert_eq!(r.k, 3);
-        let r = args(Some("20x30"), Some("6"), Some("caro")).rules().unwrap();
-        assert_eq!((r.size.width, r.size.height, r.k, r.rule), (20, 30, 6, Rule::Caro));
+        let r = args(Some("20x30"), Some("6"), Some("caro"))
+            .rules()
+            .unwrap();
+        assert_eq!(
+            (r.size.width, r.size.height, r.k, r.rule),
+            (20, 30, 6, Rule::Caro)
+        );
     }
 
     #[test]

@@ -86,7 +86,10 @@ fn renju_forbidden_points_and_game_over_are_refused() {
         "1\n4\n2\n5\n3\n6\nnew\n5\n",
     );
     assert!(out.contains("result: black wins: a3 b3 c3"), "{out}");
-    assert!(out.contains("the game is over: type undo, new or quit"), "{out}");
+    assert!(
+        out.contains("the game is over: type undo, new or quit"),
+        "{out}"
+    );
     assert!(out.contains("new game"), "{out}");
     assert!(out.ends_with("input ended\n"), "{out}");
 }
@@ -95,8 +98,16 @@ fn renju_forbidden_points_and_game_over_are_refused() {
 /// tried, so every game is played to its end whatever the computer does.
 fn human_vs_minimax(human: &str, order: &str, seed: &str) -> String {
     let input: String = order.chars().map(|c| format!("{c}\n")).collect();
-    let computer = if human == "black" { "--white" } else { "--black" };
-    let human_flag = if human == "black" { "--black" } else { "--white" };
+    let computer = if human == "black" {
+        "--white"
+    } else {
+        "--black"
+    };
+    let human_flag = if human == "black" {
+        "--black"
+    } else {
+        "--white"
+    };
     stdout_of(
         &[
             "--size",
@@ -139,22 +150,30 @@ fn undo_against_the_computer_takes_back_its_reply() {
     );
     assert!(out.contains("white (O, minimax:4) plays"), "{out}");
     assert!(out.contains("took back 2 moves"), "{out}");
-    assert!(out.ends_with("  a b c\n3 . . . 3\n2 . . . 2\n1 . . . 1\n  a b c\nblack (X) to move> \ninput ended\n"), "{out}");
+    assert!(
+        out.ends_with(
+            "  a b c\n3 . . . 3\n2 . . . 2\n1 . . . 1\n  a b c\nblack (X) to move> \ninput ended\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
 fn computer_against_computer_plays_a_whole_game() {
     let out = stdout_of(
         &[
-            "--size", "9", "--black", "caro:3", "--white", "scoremap", "--time", "50ms",
-            "--depth", "2", "--seed", "4",
+            "--size", "9", "--black", "caro:3", "--white", "scoremap", "--time", "50ms", "--depth",
+            "2", "--seed", "4",
         ],
         "",
     );
     let moves = out.lines().filter(|l| l.contains(" plays ")).count();
     assert!(moves >= 9, "{out}");
     assert!(out.contains("result: "), "{out}");
-    assert!(!out.contains("to move>"), "nobody is asked for a move:\n{out}");
+    assert!(
+        !out.contains("to move>"),
+        "nobody is asked for a move:\n{out}"
+    );
 }
 
 #[test]
