@@ -32,14 +32,9 @@ pub mod screen;
 pub mod session;
 pub mod text;
 
-use caro_core::opening::Opening;
-
 /// Why the terminal game could not start or go on.
 #[derive(Debug, thiserror::Error)]
 pub enum TuiError {
-    /// An opening the terminal game does not play.
-    #[error("the {0} opening is not supported in the terminal yet: only free is")]
-    Opening(Opening),
     /// A computer player could not be built or failed.
     #[error("{0}")]
     Engine(String),

@@ -9,9 +9,10 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use caro_core::opening::{Choice, Opening, Seat};
 use caro_core::{Color, Game};
 
-use crate::session::{PlayError, Session, SessionEvent};
+use crate::session::{PlayError, Session, SessionEvent, Turn};
 use crate::text::{board_text, info_text, outcome_text, parse_cell, stone};
 use crate::TuiError;
 
@@ -56,13 +57,41 @@ fn help(game: &Game) -> String {
     }
     text.push_str(
         "commands: undo (u), redo (r), new (n), board (b), help (h), quit (q)\n\
-         against a computer, undo takes back its reply too\n",
+         against a computer, undo takes back its reply too\n\
+         in a swap opening, choose with take-black, take-white or place-two (or black, white, two)\n",
     );
     text
 }
 
 fn seat_label(session: &Session, color: Color) -> String {
-    format!("{color} ({}, {})", stone(color), session.seat(color).name())
+    mover_label(session, session.seat_of(color), color)
+}
+
+/// `white (O, caro:5)`, with `, second player` in a swap opening.
+fn mover_label(session: &Session, seat: Seat, color: Color) -> String {
+    let mut text = format!("{color} ({}, {}", stone(color), session.player(seat).name());
+    if session.opening().opening() != Opening::Free {
+        text.push_str(&format!(", {seat} player"));
+    }
+    text.push(')');
+    text
+}
+
+/// Who plays which colour, once a swap opening has decided it.
+fn colours_text(session: &Session) -> String {
+    let who = |color: Color| {
+        let seat = session.seat_of(color);
+        format!("the {seat} player ({})", session.player(seat).name())
+    };
+    format!("black: {}; white: {}", who(Color::Black), who(Color::White))
+}
+
+fn choices_text(options: &[Choice]) -> String {
+    options
+        .iter()
+        .map(|c| c.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Plays a game on `input` and `output` until the person quits, the input
@@ -99,15 +128,28 @@ fn run<R: BufRead, W: Write>(
     echo: bool,
 ) -> Result<(), TuiError> {
     let rules = *session.rules();
-    writeln!(
-        out,
-        "caro: {} {}, {} in a row; {} against {}",
-        rules.rule,
-        rules.size,
-        rules.k,
-        seat_label(session, Color::Black),
-        seat_label(session, Color::White)
-    )?;
+    let opening = session.opening().opening();
+    if opening == Opening::Free {
+        writeln!(
+            out,
+            "caro: {} {}, {} in a row; {} against {}",
+            rules.rule,
+            rules.size,
+            rules.k,
+            seat_label(session, Color::Black),
+            seat_label(session, Color::White)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "caro: {} {}, {} in a row, {opening} opening; the first player ({}) opens, the second player ({}) chooses",
+            rules.rule,
+            rules.size,
+            rules.k,
+            session.player(Seat::First).name(),
+            session.player(Seat::Second).name()
+        )?;
+    }
     writeln!(out, "type a move such as {}, or help", {
         caro_core::notation::format_pos(rules.size.center(), rules.size)
     })?;
@@ -136,12 +178,26 @@ fn run<R: BufRead, W: Write>(
                 }
                 for event in session.wait(WAIT_STEP) {
                     match event {
+                        SessionEvent::ComputerChose { seat, choice } => {
+                            writeln!(
+                                out,
+                                "the {seat} player ({}) chooses {choice}",
+                                session.player(seat).name()
+                            )?;
+                            if session.opening().is_done() {
+                                writeln!(out, "{}", colours_text(session))?;
+                            }
+                        }
                         SessionEvent::ComputerMoved {
-                            color, pos, info, ..
+                            seat,
+                            color,
+                            pos,
+                            info,
+                            ..
                         } => {
                             let mut text = format!(
                                 "{} plays {}",
-                                seat_label(session, color),
+                                mover_label(session, seat, color),
                                 caro_core::notation::format_pos(pos, rules.size)
                             );
                             if let Some(info) = info {
@@ -162,11 +218,25 @@ fn run<R: BufRead, W: Write>(
                 continue;
             }
         }
-        let prompt = if session.game().is_over() {
-            "game over: undo, new or quit".to_string()
-        } else {
-            let color = session.game().to_move();
-            format!("{color} ({}) to move", stone(color))
+        let turn = session.turn();
+        let prompt = match turn {
+            Turn::Over => "game over: undo, new or quit".to_string(),
+            Turn::Choose { seat, options } => {
+                format!(
+                    "the {seat} player chooses {} (or black, white, two)",
+                    choices_text(options)
+                )
+            }
+            Turn::Move { seat, color } if !session.opening().is_done() => {
+                format!(
+                    "the {seat} player places a {color} stone ({})",
+                    stone(color)
+                )
+            }
+            Turn::Move { seat, color } if opening != Opening::Free => {
+                format!("{color} ({}, {seat} player) to move", stone(color))
+            }
+            Turn::Move { color, .. } => format!("{color} ({}) to move", stone(color)),
         };
         write!(out, "{prompt}> ")?;
         out.flush()?;
@@ -202,6 +272,18 @@ fn run<R: BufRead, W: Write>(
                 };
                 writeln!(out, "{}", session.notice().unwrap_or_default())?;
                 show_board = n > 0;
+            }
+            Command::Move(text) if matches!(turn, Turn::Choose { .. }) => {
+                match text.parse::<Choice>().map(|c| session.choose(c)) {
+                    Ok(Ok(())) => {
+                        writeln!(out, "{}", session.notice().unwrap_or_default())?;
+                        if session.opening().is_done() {
+                            writeln!(out, "{}", colours_text(session))?;
+                        }
+                    }
+                    Ok(Err(e)) => writeln!(out, "{e}")?,
+                    Err(e) => writeln!(out, "{e}")?,
+                }
             }
             Command::Move(text) => match parse_cell(text, rules.size) {
                 Err(e) => writeln!(out, "{e}")?,

@@ -6,12 +6,14 @@
 //! Keys: arrows or `hjkl` move the cursor, Enter or space places a stone
 //! (a left click places one where it points), `u` / `r` undo and redo, `n`
 //! starts a new game, `p` pauses or resumes computers, `q` quits after
-//! asking.
+//! asking; in a swap opening `b`, `w` and `t` take black, take white or
+//! place two more stones.
 
 use std::io::{self, Stdout};
 use std::time::{Duration, Instant};
 
 use caro_core::notation::{column_name, format_pos};
+use caro_core::opening::{Choice, Opening, Seat};
 use caro_core::{Color, Foul, Pos};
 use crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEvent, KeyEventKind,
@@ -28,7 +30,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::{Frame, Terminal};
 
-use crate::session::{PlayError, Session};
+use crate::session::{PlayError, Session, Turn};
 use crate::text::{info_text, outcome_text, stone};
 use crate::TuiError;
 
@@ -148,6 +150,16 @@ impl App {
                 self.session.redo();
             }
             KeyCode::Char('n') => self.session.new_game(),
+            KeyCode::Char(c @ ('b' | 'w' | 't')) => {
+                let choice = match c {
+                    'b' => Choice::TakeBlack,
+                    'w' => Choice::TakeWhite,
+                    _ => Choice::PlaceTwo,
+                };
+                if let Err(e) = self.session.choose(choice) {
+                    self.session.set_notice(e.to_string());
+                }
+            }
             KeyCode::Char('p') => {
                 let paused = self.session.toggle_pause();
                 self.session
@@ -324,6 +336,20 @@ impl App {
         let game = session.game();
         let size = session.rules().size;
         let mut lines: Vec<Line<'_>> = Vec::new();
+        let opening = session.opening();
+        if opening.opening() != Opening::Free {
+            lines.push(Line::from(format!("{} opening", opening.opening())));
+            for seat in Seat::ALL {
+                let colour = opening
+                    .seat_of(Color::Black)
+                    .map(|b| if b == seat { " (black)" } else { " (white)" })
+                    .unwrap_or_default();
+                lines.push(Line::from(format!(
+                    "  {seat}: {}{colour}",
+                    session.player(seat).name()
+                )));
+            }
+        }
         for color in Color::ALL {
             let turn = if !game.is_over() && game.to_move() == color {
                 "▶ "
@@ -367,6 +393,7 @@ impl App {
             ("enter/space", "place (or click)"),
             ("u / r", "undo / redo"),
             ("n", "new game"),
+            ("b / w / t", "swap choice"),
             ("p", "pause computers"),
             ("q", "quit"),
         ] {
@@ -394,6 +421,29 @@ impl App {
                 ),
                 Style::default().add_modifier(Modifier::BOLD),
             )
+        } else if let Turn::Choose { seat, options } = session.turn() {
+            let keys: Vec<&str> = options
+                .iter()
+                .map(|c| match c {
+                    Choice::TakeBlack => "b take black",
+                    Choice::TakeWhite => "w take white",
+                    Choice::PlaceTwo => "t place two more",
+                })
+                .collect();
+            let who = format!("the {seat} player ({})", session.player(seat).name());
+            Span::raw(if session.is_human_seat(seat) {
+                format!("{who} chooses: {}", keys.join(", "))
+            } else {
+                format!("{who} is choosing…")
+            })
+        } else if let (Turn::Move { seat, color }, false) =
+            (session.turn(), session.opening().is_done())
+        {
+            Span::raw(format!(
+                "the {seat} player ({}) places a {color} stone ({})",
+                session.player(seat).name(),
+                stone(color)
+            ))
         } else {
             let color = game.to_move();
             let who = format!("{color} ({}, {})", stone(color), session.seat(color).name());

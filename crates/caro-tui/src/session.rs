@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use caro_core::opening::Opening;
+use caro_core::opening::{Choice, Opening, OpeningError, OpeningState, OpeningStep, Seat};
 use caro_core::{Color, Game, MoveError, Outcome, Pos, Rules};
 use caro_engine::{
-    Context, Decision, EngineError, Limits, Player, PlayerSource, SearchInfo, StopFlag,
+    Context, Decision, EngineError, Limits, Player, PlayerSource, Score, SearchInfo, StopFlag,
 };
 
 use crate::TuiError;
@@ -50,11 +50,13 @@ impl std::fmt::Debug for SeatKind {
 pub struct SessionConfig {
     /// Board, win length and rule.
     pub rules: Rules,
-    /// The opening; only [`Opening::Free`] is played in the terminal.
+    /// The opening: `free`, or a swap opening where the first seat places
+    /// the first stones and colours are chosen.
     pub opening: Opening,
-    /// Who plays black (moves first).
+    /// Who plays black (moves first), or with a swap opening the first
+    /// seat (who opens).
     pub black: SeatKind,
-    /// Who plays white.
+    /// Who plays white, or with a swap opening the second seat.
     pub white: SeatKind,
     /// Limits of each computer move.
     pub limits: Limits,
@@ -96,6 +98,20 @@ pub enum PlayError {
     /// The rules refuse the move (occupied, forbidden, game over…).
     #[error(transparent)]
     Move(#[from] MoveError),
+    /// A swap decision is due, not a stone.
+    #[error("the {seat} player chooses now: {}", options.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))]
+    MustChoose {
+        /// Who chooses.
+        seat: Seat,
+        /// What may be chosen.
+        options: &'static [Choice],
+    },
+    /// No swap decision is due.
+    #[error("there is nothing to choose now")]
+    NoChoice,
+    /// The opening refuses the decision.
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
 }
 
 /// Something that happened while the session was polled.
@@ -103,6 +119,8 @@ pub enum PlayError {
 pub enum SessionEvent {
     /// A computer played a move.
     ComputerMoved {
+        /// Its seat.
+        seat: Seat,
         /// Its colour.
         color: Color,
         /// The move.
@@ -111,6 +129,13 @@ pub enum SessionEvent {
         info: Option<SearchInfo>,
         /// The result, if the move ended the game.
         outcome: Option<Outcome>,
+    },
+    /// A computer made a swap decision.
+    ComputerChose {
+        /// Its seat.
+        seat: Seat,
+        /// What it chose.
+        choice: Choice,
     },
     /// A computer could not move (an external engine crashed, answered an
     /// illegal move…). The session pauses.
@@ -206,17 +231,61 @@ impl Worker {
     }
 }
 
-/// One side of the board.
-struct Seat {
+/// One side of the board: a seat of the opening (the first seat is given
+/// by `--black`, the second by `--white`; with the free opening the first
+/// seat plays black).
+struct Chair {
     kind: SeatKind,
     worker: Option<Worker>,
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// A stone to place.
+    Move,
+    /// A swap decision, taken from the search's score.
+    Choose,
 }
 
 /// The search running now.
 struct Job {
     id: u64,
+    seat: Seat,
     color: Color,
+    purpose: Purpose,
     stop: StopFlag,
+}
+
+/// Who must do what now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// `seat` places a stone of `color`: an opening stone or a move.
+    Move {
+        /// Who places it.
+        seat: Seat,
+        /// Its colour.
+        color: Color,
+    },
+    /// `seat` makes a swap decision among `options`.
+    Choose {
+        /// Who chooses.
+        seat: Seat,
+        /// What may be chosen.
+        options: &'static [Choice],
+    },
+    /// The game is over.
+    Over,
+}
+
+/// Whether a score (from the side to move's point of view) is at least
+/// even.
+fn at_least_even(score: Score) -> bool {
+    match score {
+        Score::Eval(v) => v >= 0,
+        Score::WinIn(_) => true,
+        Score::LossIn(_) => false,
+    }
 }
 
 /// A game in progress with its seats and engines. See the
@@ -226,8 +295,9 @@ pub struct Session {
     limits: Limits,
     computer_delay: Duration,
     game: Game,
+    opening: OpeningState,
     cursor: Pos,
-    seats: [Seat; 2],
+    chairs: [Chair; 2],
     replies: Receiver<Reply>,
     job: Option<Job>,
     next_id: u64,
@@ -238,21 +308,17 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts a session: checks the opening and builds the computer
-    /// players, each on its own thread.
+    /// Starts a session: builds the computer players, each on its own
+    /// thread.
     ///
     /// # Errors
-    /// [`TuiError::Opening`] for an opening the terminal does not play,
     /// [`TuiError::Engine`] when a computer player cannot be built (an
     /// external engine that does not start).
     pub fn new(config: SessionConfig) -> Result<Session, TuiError> {
-        if config.opening != Opening::Free {
-            return Err(TuiError::Opening(config.opening));
-        }
         let game = Game::new(config.rules, Color::Black)
             .map_err(|e| TuiError::Engine(format!("bad rules: {e}")))?;
         let (reply_tx, replies) = mpsc::channel();
-        let make_seat = |kind: SeatKind, seed: u64| -> Result<Seat, TuiError> {
+        let make_chair = |kind: SeatKind, seed: u64| -> Result<Chair, TuiError> {
             let worker = match &kind {
                 SeatKind::Human => None,
                 SeatKind::Computer(source) => {
@@ -262,17 +328,18 @@ impl Session {
                     Some(Worker::spawn(player, reply_tx.clone())?)
                 }
             };
-            Ok(Seat { kind, worker })
+            Ok(Chair { kind, worker })
         };
-        let black = make_seat(config.black, config.seed)?;
-        let white = make_seat(config.white, config.seed.wrapping_add(1))?;
+        let first = make_chair(config.black, config.seed)?;
+        let second = make_chair(config.white, config.seed.wrapping_add(1))?;
         Ok(Session {
             rules: config.rules,
             limits: config.limits,
             computer_delay: config.computer_delay,
             cursor: config.rules.size.center(),
             game,
-            seats: [black, white],
+            opening: OpeningState::new(config.opening),
+            chairs: [first, second],
             replies,
             job: None,
             next_id: 0,
@@ -293,6 +360,12 @@ impl Session {
     #[must_use]
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// Where the opening has got to.
+    #[must_use]
+    pub fn opening(&self) -> &OpeningState {
+        &self.opening
     }
 
     /// The point under the cursor.
@@ -317,10 +390,26 @@ impl Session {
         }
     }
 
-    /// Who plays `color`.
+    /// Who sits in `seat`.
+    #[must_use]
+    pub fn player(&self, seat: Seat) -> &SeatKind {
+        &self.chairs[seat.index()].kind
+    }
+
+    /// The seat that plays `color`: once a swap opening has decided, the
+    /// seat that took it; before, the first seat for black.
+    #[must_use]
+    pub fn seat_of(&self, color: Color) -> Seat {
+        self.opening.seat_of(color).unwrap_or(match color {
+            Color::Black => Seat::First,
+            Color::White => Seat::Second,
+        })
+    }
+
+    /// Who plays `color` (see [`Session::seat_of`]).
     #[must_use]
     pub fn seat(&self, color: Color) -> &SeatKind {
-        &self.seats[color.index()].kind
+        self.player(self.seat_of(color))
     }
 
     /// Whether a person plays `color`.
@@ -329,19 +418,47 @@ impl Session {
         matches!(self.seat(color), SeatKind::Human)
     }
 
+    /// Whether a person sits in `seat`.
+    #[must_use]
+    pub fn is_human_seat(&self, seat: Seat) -> bool {
+        matches!(self.player(seat), SeatKind::Human)
+    }
+
     /// Whether a person plays either side.
     #[must_use]
     pub fn has_human(&self) -> bool {
-        Color::ALL.into_iter().any(|c| self.is_human(c))
+        Seat::ALL.into_iter().any(|s| self.is_human_seat(s))
     }
 
-    /// Whether the game goes on and a person is to move.
+    /// Who must do what now.
+    #[must_use]
+    pub fn turn(&self) -> Turn {
+        if self.game.is_over() {
+            return Turn::Over;
+        }
+        match self.opening.step() {
+            OpeningStep::Place { seat, color } => Turn::Move { seat, color },
+            OpeningStep::Choose { seat, options } => Turn::Choose { seat, options },
+            OpeningStep::Done { .. } => {
+                let color = self.game.to_move();
+                Turn::Move {
+                    seat: self.seat_of(color),
+                    color,
+                }
+            }
+        }
+    }
+
+    /// Whether the game goes on and a person must act (move or choose).
     #[must_use]
     pub fn human_to_move(&self) -> bool {
-        !self.game.is_over() && self.is_human(self.game.to_move())
+        match self.turn() {
+            Turn::Move { seat, .. } | Turn::Choose { seat, .. } => self.is_human_seat(seat),
+            Turn::Over => false,
+        }
     }
 
-    /// Whether a computer is thinking now, and which.
+    /// Whether a computer is thinking now, and for which colour's stone.
     #[must_use]
     pub fn thinking(&self) -> Option<Color> {
         self.job.as_ref().map(|j| j.color)
@@ -376,27 +493,69 @@ impl Session {
         self.notice = None;
     }
 
-    /// Plays `pos` for the person to move.
+    /// Plays `pos` for the person to move (an opening stone or a move).
     ///
     /// # Errors
-    /// [`PlayError::NotYourTurn`] when a computer is to move,
+    /// [`PlayError::NotYourTurn`] when a computer is to act,
+    /// [`PlayError::MustChoose`] when a swap decision is due,
     /// [`PlayError::Move`] when the rules refuse the move; the game is
     /// unchanged.
     pub fn play(&mut self, pos: Pos) -> Result<Option<Outcome>, PlayError> {
-        if self.game.is_over() {
-            return Err(PlayError::Move(MoveError::GameOver));
-        }
-        let color = self.game.to_move();
-        if !self.is_human(color) {
+        let (seat, color) = match self.turn() {
+            Turn::Over => return Err(PlayError::Move(MoveError::GameOver)),
+            Turn::Choose { seat, options } if self.is_human_seat(seat) => {
+                return Err(PlayError::MustChoose { seat, options })
+            }
+            Turn::Choose { seat, .. } => {
+                return Err(PlayError::NotYourTurn {
+                    color: self.game.to_move(),
+                    player: self.player(seat).name(),
+                })
+            }
+            Turn::Move { seat, color } => (seat, color),
+        };
+        if !self.is_human_seat(seat) {
             return Err(PlayError::NotYourTurn {
                 color,
-                player: self.seat(color).name(),
+                player: self.player(seat).name(),
             });
         }
         let outcome = self.game.try_play(pos)?;
+        self.stone_placed(color);
         self.cursor = pos;
         self.notice = None;
         Ok(outcome)
+    }
+
+    /// Tells the opening a stone was placed, while it goes on.
+    fn stone_placed(&mut self, color: Color) {
+        if !self.opening.is_done() {
+            if let Err(e) = self.opening.stone_placed(color) {
+                self.notice = Some(e.to_string());
+            }
+        }
+    }
+
+    /// Makes the swap decision due now for the person whose turn it is.
+    ///
+    /// # Errors
+    /// [`PlayError::NoChoice`] when no decision is due,
+    /// [`PlayError::NotYourTurn`] when a computer decides now,
+    /// [`PlayError::Opening`] when `choice` is not offered.
+    pub fn choose(&mut self, choice: Choice) -> Result<(), PlayError> {
+        let seat = match self.turn() {
+            Turn::Choose { seat, .. } => seat,
+            _ => return Err(PlayError::NoChoice),
+        };
+        if !self.is_human_seat(seat) {
+            return Err(PlayError::NotYourTurn {
+                color: self.game.to_move(),
+                player: self.player(seat).name(),
+            });
+        }
+        self.opening.choose(seat, choice)?;
+        self.notice = Some(format!("the {seat} player chose {choice}"));
+        Ok(())
     }
 
     /// Stops the search running now, if any, and forgets its answer.
@@ -409,21 +568,31 @@ impl Session {
 
     /// Takes back moves: against a computer, back to the person's previous
     /// turn (the computer's reply goes too); with two people, one move;
-    /// with two computers, one move, and the game pauses. A search running
+    /// with two computers, one move, and the game pauses. The stones of a
+    /// swap opening are not taken back (`n` starts again). A search running
     /// now is stopped. Returns how many moves were taken back.
     pub fn undo(&mut self) -> usize {
         self.cancel();
         self.not_before = None;
+        if !self.opening.is_done() {
+            self.notice = Some("the opening cannot be taken back: n starts a new game".to_string());
+            return 0;
+        }
+        let floor = self.opening.stones_placed();
         if !self.has_human() {
             self.paused = true;
-            let n = usize::from(self.game.undo().is_some());
+            let n = if self.game.moves().len() > floor {
+                usize::from(self.game.undo().is_some())
+            } else {
+                0
+            };
             self.after_history_change(n, "took back");
             return n;
         }
         let mut n = 0;
-        while self.game.undo().is_some() {
+        while self.game.moves().len() > floor && self.game.undo().is_some() {
             n += 1;
-            if self.is_human(self.game.to_move()) {
+            if self.human_to_move() {
                 self.after_history_change(n, "took back");
                 return n;
             }
@@ -445,7 +614,7 @@ impl Session {
         let mut n = 0;
         while self.game.redo().is_some() {
             n += 1;
-            if !self.has_human() || self.game.is_over() || self.is_human(self.game.to_move()) {
+            if !self.has_human() || self.game.is_over() || self.human_to_move() {
                 break;
             }
         }
@@ -468,8 +637,8 @@ impl Session {
         self.notice = Some(format!("{verb} {n} {plural}"));
     }
 
-    /// Starts a new game with the same seats (a search running now is
-    /// stopped).
+    /// Starts a new game with the same seats and opening (a search running
+    /// now is stopped).
     pub fn new_game(&mut self) {
         self.cancel();
         self.not_before = None;
@@ -477,8 +646,9 @@ impl Session {
         if let Ok(game) = Game::new(self.rules, Color::Black) {
             self.game = game;
         }
-        for seat in &self.seats {
-            if let Some(w) = &seat.worker {
+        self.opening = OpeningState::new(self.opening.opening());
+        for chair in &self.chairs {
+            if let Some(w) = &chair.worker {
                 w.send(Request::NewGame);
             }
         }
@@ -498,16 +668,21 @@ impl Session {
         self.paused
     }
 
-    /// Starts a search if a computer is to move and none is running.
+    /// Starts a search if a computer must act and none is running.
     fn maybe_start(&mut self, now: Instant) -> Option<SessionEvent> {
-        if self.job.is_some() || self.paused || self.game.is_over() {
+        if self.job.is_some() || self.paused {
             return None;
         }
         if self.not_before.is_some_and(|t| now < t) {
             return None;
         }
+        let (seat, purpose) = match self.turn() {
+            Turn::Over => return None,
+            Turn::Move { seat, .. } => (seat, Purpose::Move),
+            Turn::Choose { seat, .. } => (seat, Purpose::Choose),
+        };
         let color = self.game.to_move();
-        let worker = self.seats[color.index()].worker.as_ref()?;
+        let worker = self.chairs[seat.index()].worker.as_ref()?;
         self.next_id += 1;
         let id = self.next_id;
         let stop = StopFlag::new();
@@ -518,21 +693,46 @@ impl Session {
             stop: stop.clone(),
         });
         if !sent {
-            self.paused = true;
-            return Some(self.failed(color, "the engine thread has ended".to_string()));
+            return Some(self.failed(seat, color, "the engine thread has ended".to_string()));
         }
         self.info = None;
-        self.job = Some(Job { id, color, stop });
+        self.job = Some(Job {
+            id,
+            seat,
+            color,
+            purpose,
+            stop,
+        });
         None
     }
 
-    fn failed(&mut self, color: Color, error: String) -> SessionEvent {
+    fn failed(&mut self, seat: Seat, color: Color, error: String) -> SessionEvent {
         self.paused = true;
         self.notice = Some(format!(
-            "{color} ({}) could not move: {error}; paused (p resumes)",
-            self.seat(color).name()
+            "the {seat} player ({}) could not move: {error}; paused (p resumes)",
+            self.player(seat).name()
         ));
         SessionEvent::EngineFailed { color, error }
+    }
+
+    /// A computer's swap decision: the colour the search finds at least
+    /// even for, the side to move when it cannot tell.
+    fn decide(&self, options: &[Choice], decision: &Decision) -> Choice {
+        let to_move = self.game.to_move();
+        let good = decision
+            .info
+            .as_ref()
+            .is_none_or(|info| at_least_even(info.score));
+        let color = if good { to_move } else { to_move.opponent() };
+        let wanted = match color {
+            Color::Black => Choice::TakeBlack,
+            Color::White => Choice::TakeWhite,
+        };
+        if options.contains(&wanted) {
+            wanted
+        } else {
+            options.first().copied().unwrap_or(wanted)
+        }
     }
 
     /// Takes one answer from an engine thread into account.
@@ -548,23 +748,40 @@ impl Session {
                     return None;
                 }
                 let job = self.job.take()?;
-                let color = job.color;
+                let (seat, color) = (job.seat, job.color);
                 let decision = match result {
                     Ok(d) => d,
-                    Err(e) => return Some(self.failed(color, e.to_string())),
-                };
-                let outcome = match self.game.try_play(decision.best) {
-                    Ok(o) => o,
-                    Err(e) => return Some(self.failed(color, format!("illegal move: {e}"))),
+                    Err(e) => return Some(self.failed(seat, color, e.to_string())),
                 };
                 if let Some(info) = &decision.info {
                     self.info = Some((color, info.clone()));
                 }
+                if job.purpose == Purpose::Choose {
+                    let options = match self.opening.step() {
+                        OpeningStep::Choose { options, .. } => options,
+                        _ => return None,
+                    };
+                    let choice = self.decide(options, &decision);
+                    if let Err(e) = self.opening.choose(seat, choice) {
+                        return Some(self.failed(seat, color, e.to_string()));
+                    }
+                    self.notice = Some(format!(
+                        "the {seat} player ({}) chose {choice}",
+                        self.player(seat).name()
+                    ));
+                    return Some(SessionEvent::ComputerChose { seat, choice });
+                }
+                let outcome = match self.game.try_play(decision.best) {
+                    Ok(o) => o,
+                    Err(e) => return Some(self.failed(seat, color, format!("illegal move: {e}"))),
+                };
+                self.stone_placed(color);
                 self.cursor = decision.best;
                 if !self.has_human() && !self.computer_delay.is_zero() {
                     self.not_before = Some(now + self.computer_delay);
                 }
                 Some(SessionEvent::ComputerMoved {
+                    seat,
                     color,
                     pos: decision.best,
                     info: decision.info,
@@ -608,8 +825,8 @@ impl Session {
     /// longer let computers move). Also done on drop.
     pub fn shutdown(&mut self) {
         self.cancel();
-        for seat in &mut self.seats {
-            if let Some(w) = &mut seat.worker {
+        for chair in &mut self.chairs {
+            if let Some(w) = &mut chair.worker {
                 w.shut_down();
             }
         }
@@ -768,13 +985,119 @@ mod tests {
         assert_eq!(s.cursor(), Pos::new(0, 2));
     }
 
-    #[test]
-    fn swap_openings_are_refused_clearly() {
+    fn swap_session(opening: Opening, first: SeatKind, second: SeatKind) -> Session {
         let size = BoardSize::square(15);
         let rules = Rules::new(size, 5, Rule::Freestyle).unwrap();
-        let mut config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
-        config.opening = Opening::Swap2;
-        let err = Session::new(config).err().unwrap();
-        assert!(err.to_string().contains("swap2"), "{err}");
+        let mut config = SessionConfig::new(rules, first, second);
+        config.opening = opening;
+        config.limits = Limits::depth(2);
+        Session::new(config).unwrap()
+    }
+
+    #[test]
+    fn swap2_with_people_places_two_more_and_lets_the_first_choose() {
+        let mut s = swap_session(Opening::Swap2, SeatKind::Human, SeatKind::Human);
+        for m in ["h8", "i9", "j10"] {
+            assert!(matches!(
+                s.turn(),
+                Turn::Move {
+                    seat: Seat::First,
+                    ..
+                }
+            ));
+            s.play(at(&s, m)).unwrap();
+        }
+        let err = s.play(at(&s, "a1")).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PlayError::MustChoose {
+                    seat: Seat::Second,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(s.undo(), 0, "the opening is not taken back");
+        s.choose(Choice::PlaceTwo).unwrap();
+        for m in ["k11", "l12"] {
+            assert!(matches!(
+                s.turn(),
+                Turn::Move {
+                    seat: Seat::Second,
+                    ..
+                }
+            ));
+            s.play(at(&s, m)).unwrap();
+        }
+        assert!(matches!(
+            s.choose(Choice::PlaceTwo),
+            Err(PlayError::Opening(_))
+        ));
+        s.choose(Choice::TakeWhite).unwrap();
+        assert_eq!(s.seat_of(Color::White), Seat::First);
+        assert_eq!(s.seat_of(Color::Black), Seat::Second);
+        assert_eq!(
+            s.turn(),
+            Turn::Move {
+                seat: Seat::First,
+                color: Color::White
+            }
+        );
+        assert!(matches!(
+            s.choose(Choice::TakeBlack),
+            Err(PlayError::NoChoice)
+        ));
+        s.play(at(&s, "a1")).unwrap();
+        assert_eq!(s.undo(), 1);
+        // Undo stops at the end of the opening.
+        assert_eq!(s.undo(), 0);
+        assert_eq!(s.game().moves().len(), 5);
+    }
+
+    #[test]
+    fn computers_open_and_choose_in_swap_openings() {
+        for opening in [Opening::Swap1, Opening::Swap2] {
+            let mut s = swap_session(opening, computer("caro:2"), SeatKind::Human);
+            computer_moves(&mut s);
+            assert_eq!(s.game().moves().len(), 3);
+            assert!(matches!(
+                s.turn(),
+                Turn::Choose {
+                    seat: Seat::Second,
+                    ..
+                }
+            ));
+            s.choose(Choice::TakeBlack).unwrap();
+            // The computer now plays white and moves.
+            let events = computer_moves(&mut s);
+            assert!(matches!(
+                events.as_slice(),
+                [SessionEvent::ComputerMoved {
+                    seat: Seat::First,
+                    color: Color::White,
+                    ..
+                }]
+            ));
+            assert!(s.human_to_move());
+
+            let mut s = swap_session(opening, SeatKind::Human, computer("caro:2"));
+            for m in ["h8", "i9", "j10"] {
+                s.play(at(&s, m)).unwrap();
+            }
+            let events = computer_moves(&mut s);
+            assert!(
+                matches!(
+                    events.first(),
+                    Some(SessionEvent::ComputerChose {
+                        seat: Seat::Second,
+                        ..
+                    })
+                ),
+                "{events:?}"
+            );
+            assert!(s.opening().is_done());
+            assert!(s.human_to_move() || s.game().moves().len() == 4);
+        }
     }
 }

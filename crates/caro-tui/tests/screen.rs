@@ -276,3 +276,41 @@ fn against_a_computer_it_replies_and_undo_takes_both_back() {
     assert!(text(&b).contains("took back 2 moves"));
     assert_eq!(app.session().game().to_move(), Color::Black);
 }
+
+#[test]
+fn swap2_choices_by_key() {
+    let size = BoardSize::square(15);
+    let rules = Rules::new(size, 5, Rule::Freestyle).unwrap();
+    let mut config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
+    config.opening = caro_core::opening::Opening::Swap2;
+    let mut app = App::new(Session::new(config).unwrap());
+    let mut screen = Screen::new(90, 24);
+    let b = screen.draw(&mut app);
+    assert!(
+        text(&b).contains("the first player (human) places a black stone (X)"),
+        "{}",
+        text(&b)
+    );
+    assert!(text(&b).contains("swap2 opening"));
+    keys(&mut app, "\nl\nl\n");
+    let b = screen.draw(&mut app);
+    assert!(
+        text(&b).contains(
+            "the second player (human) chooses: b take black, w take white, t place two more"
+        ),
+        "{}",
+        text(&b)
+    );
+    keys(&mut app, "h\n");
+    assert!(text(&screen.draw(&mut app)).contains("the second player chooses now"));
+    keys(&mut app, "w");
+    let b = screen.draw(&mut app);
+    assert!(text(&b).contains("first: human (black)"), "{}", text(&b));
+    assert!(text(&b).contains("second: human (white)"), "{}", text(&b));
+    assert!(
+        text(&b).contains("white (O, human) to move"),
+        "{}",
+        text(&b)
+    );
+    assert_eq!(app.session().game().moves().len(), 3);
+}

@@ -19,8 +19,8 @@ use crate::UsageError;
 pub struct PlayArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Opening: free (swap1 and swap2 are refused: not played in the
-    /// terminal yet).
+    /// Opening: free, swap1 or swap2 (with a swap opening --black names
+    /// the first player, who opens, and --white the second, who chooses).
     #[arg(long, default_value = "free")]
     opening: String,
     /// Who plays black (moves first): human, random, scoremap, quintuple,

@@ -178,7 +178,6 @@ fn computer_against_computer_plays_a_whole_game() {
 
 #[test]
 fn bad_flags_are_refused_with_the_reason() {
-    assert!(refused(&["--opening", "swap2"]).contains("swap2 opening is not supported"));
     assert!(refused(&["--opening", "swap9"]).contains("unknown opening"));
     assert!(refused(&["--black", "nobody"]).contains("unknown player"));
     assert!(refused(&["--white", "pbrain:/no/such/engine"]).contains("not a file"));
@@ -198,4 +197,55 @@ fn a_gomocup_engine_answers_in_plain_mode() {
     assert_eq!(replies, 2, "{out}");
     assert!(out.contains("white (O, pbrain:"), "{out}");
     assert!(out.ends_with("input ended\n"), "{out}");
+}
+
+#[test]
+fn swap2_with_the_choices_typed() {
+    let out = stdout_of(
+        &["--opening", "swap2", "--white", "human"],
+        "h8\ni9\nj10\nh8\nundo\ntwo\nk11\nl12\nwhite\nm13\n",
+    );
+    for expected in [
+        "swap2 opening; the first player (human) opens, the second player (human) chooses",
+        "the first player places a black stone (X)> h8",
+        "the second player chooses take-black, take-white, place-two (or black, white, two)> h8",
+        "unknown opening choice \"h8\"",
+        "the opening cannot be taken back",
+        "the second player chose place-two",
+        "the second player places a black stone (X)> l12",
+        "the first player chooses take-black, take-white (or black, white, two)> white",
+        "black: the second player (human); white: the first player (human)",
+        "white (O, first player) to move> m13",
+        "black (X, second player) to move> \ninput ended",
+    ] {
+        assert!(out.contains(expected), "{expected:?} missing from\n{out}");
+    }
+}
+
+#[test]
+fn a_computer_opens_swap1_and_another_chooses() {
+    let out = stdout_of(
+        &[
+            "--opening",
+            "swap1",
+            "--size",
+            "11",
+            "--black",
+            "caro:3",
+            "--white",
+            "scoremap",
+            "--time",
+            "50ms",
+            "--depth",
+            "2",
+            "--seed",
+            "2",
+        ],
+        "",
+    );
+    assert!(
+        out.contains("the second player (scoremap) chooses take-"),
+        "{out}"
+    );
+    assert!(out.contains("result: "), "{out}");
 }
