@@ -337,30 +337,39 @@ impl App {
         let size = session.rules().size;
         let mut lines: Vec<Line<'_>> = Vec::new();
         let opening = session.opening();
-        if opening.opening() != Opening::Free {
-            lines.push(Line::from(format!("{} opening", opening.opening())));
+        let acting = match session.turn() {
+            Turn::Move { seat, .. } | Turn::Choose { seat, .. } => Some(seat),
+            Turn::Over => None,
+        };
+        let marker = |on: bool| if on { "▶ " } else { "  " };
+        if opening.opening() == Opening::Free {
+            for color in Color::ALL {
+                lines.push(Line::from(format!(
+                    "{}{} {color}: {}",
+                    marker(acting.is_some() && game.to_move() == color),
+                    stone(color),
+                    session.seat(color).name()
+                )));
+            }
+        } else {
+            lines.push(Line::from(format!("  {} opening", opening.opening())));
             for seat in Seat::ALL {
                 let colour = opening
                     .seat_of(Color::Black)
-                    .map(|b| if b == seat { " (black)" } else { " (white)" })
+                    .map(|b| {
+                        if b == seat {
+                            " (X black)"
+                        } else {
+                            " (O white)"
+                        }
+                    })
                     .unwrap_or_default();
                 lines.push(Line::from(format!(
-                    "  {seat}: {}{colour}",
+                    "{}{seat}: {}{colour}",
+                    marker(acting == Some(seat)),
                     session.player(seat).name()
                 )));
             }
-        }
-        for color in Color::ALL {
-            let turn = if !game.is_over() && game.to_move() == color {
-                "▶ "
-            } else {
-                "  "
-            };
-            lines.push(Line::from(format!(
-                "{turn}{} {color}: {}",
-                stone(color),
-                session.seat(color).name()
-            )));
         }
         lines.push(Line::from(format!(
             "  moves: {}{}",

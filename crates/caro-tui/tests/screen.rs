@@ -305,12 +305,36 @@ fn swap2_choices_by_key() {
     assert!(text(&screen.draw(&mut app)).contains("the second player chooses now"));
     keys(&mut app, "w");
     let b = screen.draw(&mut app);
-    assert!(text(&b).contains("first: human (black)"), "{}", text(&b));
-    assert!(text(&b).contains("second: human (white)"), "{}", text(&b));
+    assert!(text(&b).contains("first: human (X black)"), "{}", text(&b));
+    assert!(text(&b).contains("second: human (O white)"), "{}", text(&b));
     assert!(
         text(&b).contains("white (O, human) to move"),
         "{}",
         text(&b)
     );
     assert_eq!(app.session().game().moves().len(), 3);
+}
+
+#[test]
+fn renju_forbidden_points_show_on_blacks_turn() {
+    let size = BoardSize::square(15);
+    let rules = Rules::new(size, 5, Rule::Renju).unwrap();
+    let config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
+    let mut app = App::new(Session::new(config).unwrap());
+    for m in ["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"] {
+        let p = parse_pos(m, size).unwrap();
+        app.session_mut().play(p).unwrap();
+    }
+    let mut screen = Screen::new(90, 24);
+    let b = screen.draw(&mut app);
+    let (x, y) = screen_cell(&b, "j8", size);
+    assert_eq!(b[(x, y)].symbol(), "3", "{}", text(&b));
+    app.session_mut().set_cursor(parse_pos("j8", size).unwrap());
+    keys(&mut app, "\n");
+    let b = screen.draw(&mut app);
+    assert!(
+        text(&b).contains("j8 is forbidden for black (double-three)"),
+        "{}",
+        text(&b)
+    );
 }
