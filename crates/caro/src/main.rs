@@ -2,8 +2,10 @@
 
 mod bench;
 mod matchcmd;
+mod play;
 mod players;
 mod position;
+mod rulesargs;
 mod serve;
 
 use std::process::ExitCode;
@@ -24,6 +26,9 @@ enum Command {
     /// Inspect a position: the board, side to move, result, winning line,
     /// forbidden points and legal moves.
     Position(position::PositionArgs),
+    /// Play in the terminal: a full-screen board, or a plain line mode
+    /// (--plain, or when stdin or stdout is not a terminal).
+    Play(play::PlayArgs),
     /// Play a series between two computer players and report the score
     /// and Elo difference.
     Match(matchcmd::MatchArgs),
@@ -46,6 +51,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Position(args)) => position::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
         Some(Command::Match(args)) => matchcmd::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Brain) => {

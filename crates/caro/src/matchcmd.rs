@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use caro_core::notation::{format_move_list, parse_move_list};
 use caro_core::psq::{write_psq, PsqRecord};
-use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
+use caro_core::{BoardSize, Color, Game, Pos, Rules};
 use caro_engine::arena::{play_game, sprt_bounds, GameSettings, PlayedGame, Tally};
 use caro_engine::Limits;
 use clap::Args;
@@ -17,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use crate::players::{parse_player_with, EngineOptions};
+use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
 /// Options of `caro match`.
@@ -39,15 +40,8 @@ pub struct MatchArgs {
     /// Node limit per move.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Board size: a side or width x height.
-    #[arg(long, default_value = "15")]
-    size: String,
-    /// Stones in a row to win (default 5, or 3 on boards smaller than 5).
-    #[arg(long)]
-    k: Option<u8>,
-    /// Rule: freestyle, standard, renju, caro or caro-standard.
-    #[arg(long, default_value = "freestyle")]
-    rule: String,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Openings file: one move list per line (`h8 i9 j10`); `#` comments.
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -188,16 +182,8 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             .build_player(0)
             .map_err(|e| UsageError(format!("{}: {e}", source.name())))?;
     }
-    let size: BoardSize = args
-        .size
-        .parse()
-        .map_err(|e: caro_core::pos::SizeParseError| UsageError(e.to_string()))?;
-    let rule: Rule = args
-        .rule
-        .parse()
-        .map_err(|e: caro_core::RulesError| UsageError(e.to_string()))?;
-    let k = args.k.unwrap_or_else(|| Rules::default_k(size));
-    let rules = Rules::new(size, k, rule).map_err(|e| UsageError(e.to_string()))?;
+    let rules = args.rules.rules()?;
+    let (size, k, rule) = (rules.size, rules.k, rules.rule);
     if args.games == 0 {
         return Err(UsageError("--games must be at least 1".to_string()));
     }

@@ -9,20 +9,14 @@ use caro_core::{BoardSize, Color, Game, GameSetup, Outcome, Rule, Rules, SetupEr
 use clap::Args;
 use serde_json::{json, Value};
 
+use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
 /// Options of `caro position`.
 #[derive(Args, Debug)]
 pub struct PositionArgs {
-    /// Board size: a side (`15`) or width x height (`20x30`: columns x rows).
-    #[arg(long)]
-    size: Option<String>,
-    /// Stones in a row to win (default: 5, or 3 on boards smaller than 5).
-    #[arg(long)]
-    k: Option<String>,
-    /// Rule: freestyle, standard, renju, caro or caro-standard.
-    #[arg(long)]
-    rule: Option<String>,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Who moves first: black or white (renju: black).
     #[arg(long)]
     first: Option<String>,
@@ -97,39 +91,15 @@ struct Overrides {
 }
 
 fn parse_overrides(args: &PositionArgs) -> Result<Overrides, UsageError> {
-    let size = args
-        .size
-        .as_deref()
-        .map(|s| {
-            s.parse::<BoardSize>()
-                .map_err(|e| UsageError(e.to_string()))
-        })
-        .transpose()?;
-    let k = args
-        .k
-        .as_deref()
-        .map(|s| {
-            s.trim().parse::<u8>().map_err(|_| {
-                UsageError(format!(
-                    "bad win length k={s:?}: expected a number from 3 to 10"
-                ))
-            })
-        })
-        .transpose()?;
-    let rule = args
-        .rule
-        .as_deref()
-        .map(|s| s.parse::<Rule>().map_err(|e| UsageError(e.to_string())))
-        .transpose()?;
     let first = args
         .first
         .as_deref()
         .map(|s| s.parse::<Color>().map_err(|e| UsageError(e.to_string())))
         .transpose()?;
     Ok(Overrides {
-        size,
-        k,
-        rule,
+        size: args.rules.size()?,
+        k: args.rules.k()?,
+        rule: args.rules.rule()?,
         first,
     })
 }

@@ -1,0 +1,340 @@
+//! The full-screen board driven headless: keys and clicks go in through
+//! `App`, ratatui's `TestBackend` draws, and the tests read the buffer.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use caro_core::notation::parse_pos;
+use caro_core::{BoardSize, Color, Pos, Rule, Rules};
+use caro_engine::{Limits, PlayerSpec};
+use caro_tui::screen::{App, Flow};
+use caro_tui::session::{SeatKind, Session, SessionConfig};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color as Tint;
+use ratatui::Terminal;
+
+fn app(size: BoardSize, k: u8, black: SeatKind, white: SeatKind) -> App {
+    let rules = Rules::new(size, k, Rule::Freestyle).unwrap();
+    let mut config = SessionConfig::new(rules, black, white);
+    config.limits = Limits::depth(2);
+    App::new(Session::new(config).unwrap())
+}
+
+fn humans(side: u8) -> App {
+    let size = BoardSize::square(side);
+    app(
+        size,
+        Rules::default_k(size),
+        SeatKind::Human,
+        SeatKind::Human,
+    )
+}
+
+fn key(app: &mut App, code: KeyCode) -> Flow {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            '<' => KeyCode::Left,
+            '>' => KeyCode::Right,
+            '^' => KeyCode::Up,
+            'v' => KeyCode::Down,
+            c => KeyCode::Char(c),
+        };
+        key(app, code);
+    }
+}
+
+struct Screen {
+    terminal: Terminal<TestBackend>,
+}
+
+impl Screen {
+    fn new(width: u16, height: u16) -> Screen {
+        Screen {
+            terminal: Terminal::new(TestBackend::new(width, height)).unwrap(),
+        }
+    }
+
+    fn draw(&mut self, app: &mut App) -> Buffer {
+        self.terminal.draw(|f| app.render(f)).unwrap();
+        self.terminal.backend().buffer().clone()
+    }
+}
+
+fn lines(buffer: &Buffer) -> Vec<String> {
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+fn text(buffer: &Buffer) -> String {
+    lines(buffer).join("\n")
+}
+
+/// Index of the screen line showing board row `number` (counted from the
+/// bottom) of a board `height` rows high.
+fn row_index(buffer: &Buffer, number: u8, height: u8) -> Option<usize> {
+    let width = height.to_string().len();
+    let label = format!("│{number:>width$}");
+    lines(buffer).iter().position(|l| {
+        l.strip_prefix(&label)
+            .is_some_and(|rest| rest.starts_with([' ', '[', '(']))
+    })
+}
+
+/// The screen line showing board row `number` of a board `height` high.
+fn board_row(buffer: &Buffer, number: u8, height: u8) -> String {
+    let i = row_index(buffer, number, height)
+        .unwrap_or_else(|| panic!("no row {number} in\n{}", text(buffer)));
+    lines(buffer).swap_remove(i)
+}
+
+/// Where on screen the stone of `pos` is drawn (its middle character),
+/// with the board scrolled to its top-left corner.
+fn screen_cell(buffer: &Buffer, pos: &str, size: BoardSize) -> (u16, u16) {
+    let p = parse_pos(pos, size).unwrap();
+    let y = row_index(buffer, size.height - p.y, size.height).unwrap() as u16;
+    let label = size.height.to_string().len() as u16;
+    // Border, label, then three columns a point.
+    (1 + label + 3 * u16::from(p.x) + 1, y)
+}
+
+#[test]
+fn cursor_moves_and_enter_places_a_stone() {
+    let mut app = humans(15);
+    let mut screen = Screen::new(90, 24);
+    let b = screen.draw(&mut app);
+    assert!(board_row(&b, 8, 15).contains("[.]"), "{}", text(&b));
+    assert!(text(&b).contains("black (X, human) to move"));
+    keys(&mut app, "\n");
+    let b = screen.draw(&mut app);
+    assert!(board_row(&b, 8, 15).contains("[X]"), "{}", text(&b));
+    assert!(text(&b).contains("white (O, human) to move"));
+    // Right twice, up once with hjkl and arrows mixed: j9.
+    keys(&mut app, ">lk");
+    assert_eq!(
+        app.session().cursor(),
+        parse_pos("j9", BoardSize::square(15)).unwrap()
+    );
+    keys(&mut app, " ");
+    let b = screen.draw(&mut app);
+    assert!(board_row(&b, 9, 15).contains("[O]"), "{}", text(&b));
+    // The previous move is no longer marked as last.
+    assert!(board_row(&b, 8, 15).contains(" X "), "{}", text(&b));
+    let (x, y) = screen_cell(&b, "j9", BoardSize::square(15));
+    assert_eq!(b[(x, y)].symbol(), "O");
+    assert_eq!(b[(x, y)].bg, Tint::Yellow, "the last move is highlighted");
+    assert!(text(&b).contains("moves: 2, last j9"));
+}
+
+#[test]
+fn occupied_point_is_refused_with_the_reason() {
+    let mut app = humans(15);
+    let mut screen = Screen::new(90, 24);
+    keys(&mut app, "\n\n");
+    let b = screen.draw(&mut app);
+    assert!(text(&b).contains("h8 is already occupied"), "{}", text(&b));
+    assert_eq!(app.session().game().moves().len(), 1);
+}
+
+#[test]
+fn undo_and_redo_keys() {
+    let mut app = humans(15);
+    let mut screen = Screen::new(90, 24);
+    keys(&mut app, "\nl\n");
+    keys(&mut app, "u");
+    let b = screen.draw(&mut app);
+    assert!(!board_row(&b, 8, 15).contains('O'), "{}", text(&b));
+    assert!(text(&b).contains("took back 1 move"));
+    keys(&mut app, "r");
+    let b = screen.draw(&mut app);
+    assert!(board_row(&b, 8, 15).contains("X [O]"), "{}", text(&b));
+    assert!(text(&b).contains("replayed 1 move"));
+}
+
+#[test]
+fn a_win_is_announced_and_its_line_highlighted() {
+    let size = BoardSize::square(3);
+    let mut app = humans(3);
+    let mut screen = Screen::new(80, 20);
+    // X: b2 a2 c2 (cursor starts at b2); O: b3 b1.
+    keys(&mut app, "\n^\nvh\nvl\n^l\n");
+    let b = screen.draw(&mut app);
+    let all = text(&b);
+    assert!(all.contains("black wins: a2 b2 c2"), "{all}");
+    for point in ["a2", "b2", "c2"] {
+        let (x, y) = screen_cell(&b, point, size);
+        assert_eq!(b[(x, y)].symbol(), "X");
+        assert_eq!(b[(x, y)].bg, Tint::Green, "{point} is on the winning line");
+    }
+    let (x, y) = screen_cell(&b, "b3", size);
+    assert_ne!(b[(x, y)].bg, Tint::Green);
+    // Further moves are refused; n starts again.
+    keys(&mut app, "^\n");
+    assert!(text(&screen.draw(&mut app)).contains("the game is over"));
+    keys(&mut app, "n");
+    let b = screen.draw(&mut app);
+    assert!(app.session().game().moves().is_empty());
+    assert!(text(&b).contains("black (X, human) to move"));
+}
+
+#[test]
+fn a_click_places_a_stone_where_it_points() {
+    let size = BoardSize::square(15);
+    let mut app = humans(15);
+    let mut screen = Screen::new(90, 24);
+    let b = screen.draw(&mut app);
+    let (x, y) = screen_cell(&b, "c3", size);
+    app.handle_mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: x,
+        row: y,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(app.session().game().last_move(), parse_pos("c3", size).ok());
+    // A click off the board does nothing.
+    app.handle_mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 85,
+        row: 2,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(app.session().game().moves().len(), 1);
+}
+
+#[test]
+fn quitting_asks_first() {
+    let mut app = humans(15);
+    let mut screen = Screen::new(90, 24);
+    assert_eq!(key(&mut app, KeyCode::Char('q')), Flow::Continue);
+    assert!(text(&screen.draw(&mut app)).contains("quit? y / n"));
+    assert_eq!(key(&mut app, KeyCode::Char('n')), Flow::Continue);
+    assert!(!app.confirming_quit());
+    assert_eq!(key(&mut app, KeyCode::Char('q')), Flow::Continue);
+    assert_eq!(key(&mut app, KeyCode::Char('y')), Flow::Quit);
+}
+
+#[test]
+fn large_boards_scroll_with_the_cursor() {
+    let size = BoardSize::square(40);
+    let mut app = humans(40);
+    let mut screen = Screen::new(80, 20);
+    let b = screen.draw(&mut app);
+    // The centre is in view, the corners are not.
+    assert!(text(&b).contains("[.]"));
+    assert!(!text(&b).contains("│40 "));
+    for _ in 0..40 {
+        keys(&mut app, "hk");
+    }
+    let b = screen.draw(&mut app);
+    assert_eq!(app.session().cursor(), Pos::new(0, 0));
+    assert!(board_row(&b, 40, 40).starts_with("│40[.]"), "{}", text(&b));
+    keys(&mut app, "\n");
+    for _ in 0..40 {
+        keys(&mut app, "lj");
+    }
+    let b = screen.draw(&mut app);
+    assert!(board_row(&b, 1, 40).contains("[.]"), "{}", text(&b));
+    assert!(text(&b).contains("an"), "the last column's letters show");
+    assert!(row_index(&b, 40, size.height).is_none());
+}
+
+#[test]
+fn against_a_computer_it_replies_and_undo_takes_both_back() {
+    let size = BoardSize::square(3);
+    let minimax = SeatKind::Computer(Arc::new("minimax:4".parse::<PlayerSpec>().unwrap()));
+    let mut app = app(size, 3, SeatKind::Human, minimax);
+    let mut screen = Screen::new(80, 20);
+    keys(&mut app, "\n");
+    let b = screen.draw(&mut app);
+    assert!(text(&b).contains("white (O, minimax:4)"), "{}", text(&b));
+    // Let the engine thread answer.
+    let started = Instant::now();
+    while app.session().game().moves().len() < 2 && started.elapsed() < Duration::from_secs(60) {
+        app.tick(Instant::now());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let b = screen.draw(&mut app);
+    assert_eq!(app.session().game().moves().len(), 2);
+    assert!(text(&b).contains("white last search:"), "{}", text(&b));
+    assert!(text(&b).contains("depth"), "{}", text(&b));
+    assert!(text(&b).contains("black (X, human) to move"));
+    keys(&mut app, "u");
+    let b = screen.draw(&mut app);
+    assert!(app.session().game().moves().is_empty());
+    assert!(text(&b).contains("took back 2 moves"));
+    assert_eq!(app.session().game().to_move(), Color::Black);
+}
+
+#[test]
+fn swap2_choices_by_key() {
+    let size = BoardSize::square(15);
+    let rules = Rules::new(size, 5, Rule::Freestyle).unwrap();
+    let mut config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
+    config.opening = caro_core::opening::Opening::Swap2;
+    let mut app = App::new(Session::new(config).unwrap());
+    let mut screen = Screen::new(90, 24);
+    let b = screen.draw(&mut app);
+    assert!(
+        text(&b).contains("the first player (human) places a black stone (X)"),
+        "{}",
+        text(&b)
+    );
+    assert!(text(&b).contains("swap2 opening"));
+    keys(&mut app, "\nl\nl\n");
+    let b = screen.draw(&mut app);
+    assert!(
+        text(&b).contains(
+            "the second player (human) chooses: b take black, w take white, t place two more"
+        ),
+        "{}",
+        text(&b)
+    );
+    keys(&mut app, "h\n");
+    assert!(text(&screen.draw(&mut app)).contains("the second player chooses now"));
+    keys(&mut app, "w");
+    let b = screen.draw(&mut app);
+    assert!(text(&b).contains("first: human (X black)"), "{}", text(&b));
+    assert!(text(&b).contains("second: human (O white)"), "{}", text(&b));
+    assert!(
+        text(&b).contains("white (O, human) to move"),
+        "{}",
+        text(&b)
+    );
+    assert_eq!(app.session().game().moves().len(), 3);
+}
+
+#[test]
+fn renju_forbidden_points_show_on_blacks_turn() {
+    let size = BoardSize::square(15);
+    let rules = Rules::new(size, 5, Rule::Renju).unwrap();
+    let config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
+    let mut app = App::new(Session::new(config).unwrap());
+    for m in ["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"] {
+        let p = parse_pos(m, size).unwrap();
+        app.session_mut().play(p).unwrap();
+    }
+    let mut screen = Screen::new(90, 24);
+    let b = screen.draw(&mut app);
+    let (x, y) = screen_cell(&b, "j8", size);
+    assert_eq!(b[(x, y)].symbol(), "3", "{}", text(&b));
+    app.session_mut().set_cursor(parse_pos("j8", size).unwrap());
+    keys(&mut app, "\n");
+    let b = screen.draw(&mut app);
+    assert!(
+        text(&b).contains("j8 is forbidden for black (double-three)"),
+        "{}",
+        text(&b)
+    );
+}

@@ -1,0 +1,113 @@
+//! `caro play`: a game in the terminal, full screen or line by line.
+
+use std::io::IsTerminal;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use caro_core::opening::Opening;
+use caro_engine::Limits;
+use caro_tui::session::{SeatKind, Session, SessionConfig};
+use caro_tui::TuiError;
+use clap::Args;
+
+use crate::matchcmd::parse_duration;
+use crate::players::parse_player;
+use crate::rulesargs::RulesArgs;
+use crate::UsageError;
+
+/// Options of `caro play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Opening: free, swap1 or swap2 (with a swap opening --black names
+    /// the first player, who opens, and --white the second, who chooses).
+    #[arg(long, default_value = "free")]
+    opening: String,
+    /// Who plays black (moves first): human, random, scoremap, quintuple,
+    /// minimax:N, caro:N or pbrain:PATH.
+    #[arg(long, default_value = "human")]
+    black: String,
+    /// Who plays white: human or a computer player, as for --black.
+    #[arg(long, default_value = "caro:5")]
+    white: String,
+    /// Time per computer move, such as 1s or 200ms.
+    #[arg(long, default_value = "1s")]
+    time: String,
+    /// Depth limit per computer move (whichever of --time and --depth comes
+    /// first).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Pause between moves when two computers play in full screen.
+    #[arg(long, default_value = "500ms")]
+    delay: String,
+    /// Seed of the computer players (default: from the clock, so games
+    /// vary).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Line mode: print the board, read moves such as h8 line by line
+    /// (automatic when stdin or stdout is not a terminal).
+    #[arg(long)]
+    plain: bool,
+}
+
+/// `human`, or a computer player by name.
+fn seat(name: &str) -> Result<SeatKind, UsageError> {
+    if name.trim().eq_ignore_ascii_case("human") {
+        Ok(SeatKind::Human)
+    } else {
+        Ok(SeatKind::Computer(parse_player(name)?))
+    }
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+}
+
+/// The session the flags describe.
+fn config(args: &PlayArgs) -> Result<SessionConfig, UsageError> {
+    let rules = args.rules.rules()?;
+    let opening: Opening = args
+        .opening
+        .parse()
+        .map_err(|e: caro_core::opening::OpeningError| UsageError(e.to_string()))?;
+    let mut config = SessionConfig::new(rules, seat(&args.black)?, seat(&args.white)?);
+    config.opening = opening;
+    config.limits = Limits {
+        move_time: Some(parse_duration(&args.time)?),
+        depth: args.depth,
+        ..Limits::default()
+    };
+    config.computer_delay = parse_duration(&args.delay)?;
+    config.seed = args.seed.unwrap_or_else(clock_seed);
+    Ok(config)
+}
+
+fn usage(e: TuiError) -> UsageError {
+    UsageError(e.to_string())
+}
+
+/// Runs `caro play`.
+pub fn run(args: &PlayArgs) -> Result<(), UsageError> {
+    let mut config = config(args)?;
+    let plain = args.plain || !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal();
+    if plain {
+        // Nobody watches a pipe: computers move at once.
+        config.computer_delay = Duration::ZERO;
+        let mut session = Session::new(config).map_err(usage)?;
+        let stdin = std::io::stdin();
+        let stdout = std::io::stdout();
+        let input = stdin.lock();
+        let output = stdout.lock();
+        if stdin.is_terminal() {
+            caro_tui::plain::run_plain(&mut session, input, output).map_err(usage)
+        } else {
+            caro_tui::plain::run_plain_echoing(&mut session, input, output).map_err(usage)
+        }
+    } else {
+        let session = Session::new(config).map_err(usage)?;
+        caro_tui::screen::run_fullscreen(session).map_err(usage)
+    }
+}
