@@ -742,6 +742,10 @@ mod tests {
         g.resign(None).unwrap();
         let back = LiveGame::from_row(&g.to_row()).unwrap();
         assert_eq!(back.result_view(), g.result_view());
-        assert_eq!(back.result_view().unwrap().winner, Some("white"), "black, to move, resigned");
+        assert_eq!(
+            back.result_view().unwrap().winner,
+            Some("white"),
+            "black, to move, resigned"
+        );
     }
 }

@@ -217,6 +217,11 @@ async fn start_from_home(c: &Client, mode: &str, preset: &str) -> TestResult {
 async fn human_vs_human_won_by_five(c: &Client, base: &str) -> TestResult {
     open_home(c, base).await?;
     start_from_home(c, "hh", "15x15").await?;
+    // Computer-only controls are not shown in a game between people.
+    let shown = js(c, "return ['cc-controls', 'stop'].map(id => getComputedStyle(document.getElementById(id)).display)").await?;
+    if shown != json!(["none", "none"]) {
+        return Err(format!("computer controls shown to two people: {shown}").into());
+    }
     for i in 0..9u8 {
         let (x, y) = if i % 2 == 0 {
             (3 + i / 2, 7)
