@@ -1105,9 +1105,20 @@ impl CaroPlayer {
         if style.noise > 0 && best_score.abs() <= WIN_BOUND {
             choice = pick_with_noise(&scored, style.noise, &mut self.rng).unwrap_or(choice);
         }
+        let mut info = last;
+        if best_pv.first() != Some(&choice) {
+            // A weak level wandered from the best line: report the move it
+            // plays and that move's own score, not the line it left.
+            if let Some(info) = info.as_mut() {
+                info.pv = vec![s.state.pos(choice)];
+                if let Some(&(_, score)) = scored.iter().find(|&&(m, _)| m == choice) {
+                    info.score = to_score(score);
+                }
+            }
+        }
         Ok(Decision {
             best: s.state.pos(choice),
-            info: last,
+            info,
         })
     }
 }
@@ -1143,6 +1154,22 @@ mod tests {
         let mut sink = |_: &SearchInfo| {};
         let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
         p.choose(game, &mut ctx).unwrap().best
+    }
+
+    #[test]
+    fn a_weak_level_reports_the_move_it_plays() {
+        let g = game(Rule::Freestyle, 15, 5, "h8 i9 h9");
+        let mut wandered = false;
+        for seed in 0..12 {
+            let mut p = CaroPlayer::new(2, seed);
+            let mut sink = |_: &SearchInfo| {};
+            let mut ctx = Context::new(Limits::depth(2), StopFlag::new(), &mut sink);
+            let d = p.choose(&g, &mut ctx).unwrap();
+            let info = d.info.expect("a search report");
+            assert_eq!(info.pv.first(), Some(&d.best), "seed {seed}");
+            wandered |= info.pv.len() == 1;
+        }
+        assert!(wandered, "level 2 never left the best line in 12 games");
     }
 
     #[test]
