@@ -27,6 +27,7 @@ enum Command<'a> {
     Redo,
     New,
     Board,
+    Resign,
     Help,
     Quit,
     Move(&'a str),
@@ -38,6 +39,7 @@ fn command(line: &str) -> Command<'_> {
         "redo" | "r" => Command::Redo,
         "new" | "n" => Command::New,
         "board" | "b" => Command::Board,
+        "resign" => Command::Resign,
         "help" | "h" | "?" => Command::Help,
         "quit" | "q" | "exit" => Command::Quit,
         _ => Command::Move(line.trim()),
@@ -56,7 +58,7 @@ fn help(game: &Game) -> String {
         text.push('\n');
     }
     text.push_str(
-        "commands: undo (u), redo (r), new (n), board (b), help (h), quit (q)\n\
+        "commands: undo (u), redo (r), new (n), board (b), resign, help (h), quit (q)\n\
          against a computer, undo takes back its reply too\n\
          in a swap opening, choose with take-black, take-white or place-two (or black, white, two)\n",
     );
@@ -259,6 +261,13 @@ fn run<R: BufRead, W: Write>(
             }
             Command::Help => write!(out, "{}", help(session.game()))?,
             Command::Board => show_board = true,
+            Command::Resign => match session.resign() {
+                Ok(_) => show_board = true,
+                Err(PlayError::Move(caro_core::MoveError::GameOver)) => {
+                    writeln!(out, "the game is over: type undo, new or quit")?;
+                }
+                Err(e) => writeln!(out, "{e}")?,
+            },
             Command::New => {
                 session.new_game();
                 writeln!(out, "new game")?;
@@ -364,6 +373,24 @@ mod tests {
         assert!(out.contains("replayed 1 move"), "{out}");
         assert!(out.contains("new game"), "{out}");
         assert!(out.contains("3[X]. . 3"), "{out}");
+    }
+
+    #[test]
+    fn resigning_ends_the_game_for_the_person_to_move() {
+        let out = play(15, Rule::Freestyle, "h8\nresign\nresign\nh9\n");
+        assert!(out.contains("result: black wins by resignation"), "{out}");
+        assert!(out.contains("the game is over"), "{out}");
+    }
+
+    #[test]
+    fn renju_boards_mark_blacks_forbidden_points() {
+        let out = play(15, Rule::Renju, "f8\na1\ng8\na3\nh10\na5\nh9\na7\n");
+        assert!(out.contains("3"), "{out}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(" 8") && l.contains(". . . . . X X 3")),
+            "{out}"
+        );
     }
 
     #[test]

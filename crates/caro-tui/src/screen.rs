@@ -150,6 +150,11 @@ impl App {
                 self.session.redo();
             }
             KeyCode::Char('n') => self.session.new_game(),
+            KeyCode::Char('R') => {
+                if let Err(e) = self.session.resign() {
+                    self.session.set_notice(e.to_string());
+                }
+            }
             KeyCode::Char(c @ ('b' | 'w' | 't')) => {
                 let choice = match c {
                     'b' => Choice::TakeBlack,
@@ -401,6 +406,7 @@ impl App {
             ("arrows/hjkl", "move"),
             ("enter/space", "place (or click)"),
             ("u / r", "undo / redo"),
+            ("R", "resign"),
             ("n", "new game"),
             ("b / w / t", "swap choice"),
             ("p", "pause computers"),

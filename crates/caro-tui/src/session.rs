@@ -637,6 +637,34 @@ impl Session {
         self.notice = Some(format!("{verb} {n} {plural}"));
     }
 
+    /// The person at the board resigns: the one to move, or the only person
+    /// playing. A search running now is stopped.
+    ///
+    /// # Errors
+    /// [`PlayError::Move`] with `GameOver` when the game has ended,
+    /// [`PlayError::NotYourTurn`] when no person plays.
+    pub fn resign(&mut self) -> Result<Outcome, PlayError> {
+        if self.game.is_over() {
+            return Err(PlayError::Move(MoveError::GameOver));
+        }
+        let to_move = self.game.to_move();
+        let color = if self.is_human(to_move) {
+            to_move
+        } else if self.is_human(to_move.opponent()) {
+            to_move.opponent()
+        } else {
+            return Err(PlayError::NotYourTurn {
+                color: to_move,
+                player: self.seat(to_move).name(),
+            });
+        };
+        self.cancel();
+        self.not_before = None;
+        let outcome = self.game.resign_side(color)?;
+        self.notice = Some(format!("{color} resigned"));
+        Ok(outcome)
+    }
+
     /// Starts a new game with the same seats and opening (a search running
     /// now is stopped).
     pub fn new_game(&mut self) {

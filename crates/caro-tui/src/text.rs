@@ -55,6 +55,17 @@ pub fn info_text(info: &SearchInfo, size: BoardSize) -> String {
 #[must_use]
 pub fn board_text(game: &Game) -> String {
     let size = game.size();
+    // Renju: the points black may not play, marked 3, 4 or 6, while black
+    // is to move.
+    let forbidden: Vec<(Pos, char)> =
+        if game.rules().rule.has_fouls() && !game.is_over() && game.to_move() == Color::Black {
+            game.black_forbidden_points()
+                .into_iter()
+                .map(|(p, foul)| (p, foul.label().chars().next().unwrap_or('x')))
+                .collect()
+        } else {
+            Vec::new()
+        };
     let last = game.last_move();
     let label_width = size.height.to_string().len();
     let col_width = column_name(size.width - 1).len();
@@ -87,9 +98,13 @@ pub fn board_text(game: &Game) -> String {
             }
             out.push_str(&pad);
             out.push(sep);
-            out.push(match game.board().get(Pos::new(x, y)) {
+            let here = Pos::new(x, y);
+            out.push(match game.board().get(here) {
                 Some(c) => stone(c),
-                None => '.',
+                None => forbidden
+                    .iter()
+                    .find(|&&(p, _)| p == here)
+                    .map_or('.', |&(_, mark)| mark),
             });
         }
         out.push(if is_last(size.width - 1) { ']' } else { ' ' });

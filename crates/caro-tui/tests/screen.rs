@@ -338,3 +338,16 @@ fn renju_forbidden_points_show_on_blacks_turn() {
         text(&b)
     );
 }
+
+#[test]
+fn shift_r_resigns_for_the_person_to_move() {
+    let mut app = humans(15);
+    let mut screen = Screen::new(100, 30);
+    keys(&mut app, "\nR");
+    let all = text(&screen.draw(&mut app));
+    assert!(all.contains("black wins by resignation"), "{all}");
+    assert!(app.session().game().is_over());
+    keys(&mut app, "R");
+    assert!(text(&screen.draw(&mut app)).contains("the game is over"));
+    assert_eq!(app.session().game().moves().len(), 1);
+}
