@@ -666,12 +666,17 @@ impl<'a> Searcher<'a> {
 
     /// Root search: scores of every root move at `depth` (exact for the
     /// best, bounds for the rest).
+    /// Searches the root moves to `depth`; `None` when the search was
+    /// stopped first. A stopped iteration still leaves in `pv` the best
+    /// line among the moves it finished, and in `partial` that line's score
+    /// once at least the first move (the previous best) was finished.
     fn root(
         &mut self,
         moves: &mut [Scored],
         depth: i32,
         pv: &mut Vec<usize>,
         margin: i32,
+        partial: &mut Option<i32>,
     ) -> Option<i32> {
         // Moves are searched with a null window just below `best - margin`:
         // those that may score within `margin` of the best get an exact
@@ -697,6 +702,9 @@ impl<'a> Searcher<'a> {
             };
             self.state.undo();
             if self.abort != Abort::None {
+                if n > 0 {
+                    *partial = Some(best);
+                }
                 return None;
             }
             entry.1 = score;
@@ -1078,7 +1086,22 @@ impl CaroPlayer {
         for depth in 1..=max_depth {
             let iteration_start = Instant::now();
             let mut pv = Vec::new();
-            let Some(score) = s.root(&mut root_moves, depth as i32, &mut pv, margin) else {
+            let mut partial = None;
+            let Some(score) = s.root(&mut root_moves, depth as i32, &mut pv, margin, &mut partial)
+            else {
+                // Stopped in mid-iteration: the moves it finished were
+                // searched deeper than the last full iteration, so the best
+                // of them is kept (full strength only: weak levels choose
+                // among complete iterations).
+                if let (Some(score), 0) = (partial, margin) {
+                    if score > -WIN_BOUND && !pv.is_empty() {
+                        best_score = score;
+                        best_pv = pv;
+                        let report = info(&s, depth, best_score, &best_pv);
+                        (ctx.progress)(&report);
+                        last = Some(report);
+                    }
+                }
                 break;
             };
             best_score = score;
