@@ -74,6 +74,19 @@ pub enum ActionError {
     /// Resigning needs a person at the board.
     #[error("only a person can resign; in a computer game use New game")]
     NobodyToResign,
+    /// Online: the other player is to move.
+    #[error("it is not your turn: {0} is to move")]
+    OpponentsTurn(&'static str),
+    /// Online: the command needs a player's seat.
+    #[error("you are watching this game: only its two players can do that")]
+    NotAPlayer,
+    /// Online: there is no offer or request to answer.
+    #[error("there is no offer from your opponent to answer")]
+    NoOffer,
+    /// Online: the intent is not offered in online games (undo, redo,
+    /// pause… are agreed between the players instead).
+    #[error("not available in an online game: {0}")]
+    Online(&'static str),
 }
 
 impl ActionError {
@@ -90,6 +103,10 @@ impl ActionError {
             ActionError::NothingToUndo => "nothing_to_undo",
             ActionError::NothingToRedo => "nothing_to_redo",
             ActionError::NobodyToResign => "nobody_to_resign",
+            ActionError::OpponentsTurn(_) => "not_your_turn",
+            ActionError::NotAPlayer => "not_a_player",
+            ActionError::NoOffer => "no_offer",
+            ActionError::Online(_) => "online",
         }
     }
 }
@@ -205,6 +222,73 @@ pub struct GameView {
     pub created: i64,
     /// Unix seconds of the last change.
     pub updated: i64,
+    /// Whether this is an online game between two seat tokens.
+    pub online: bool,
+    /// Online: the pending offers and requests.
+    pub offers: Option<OffersView>,
+}
+
+/// The offers pending in an online game, as the page shows them.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct OffersView {
+    /// A takeback request: who asked, and the ply it was asked at.
+    pub takeback: Option<TakebackView>,
+    /// The colour offering a draw.
+    pub draw: Option<&'static str>,
+    /// The colours that asked for a rematch.
+    pub rematch: Vec<&'static str>,
+    /// The rematch's game id, once both asked.
+    pub next: Option<i64>,
+}
+
+/// A pending takeback request.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TakebackView {
+    /// The colour asking.
+    pub by: &'static str,
+    /// The ply the request was made at: accepting names it.
+    pub ply: usize,
+}
+
+/// An online game's seats and pending offers. The tokens are secrets: they
+/// are stored, never shown in a view.
+#[derive(Clone, Debug, Default)]
+pub struct Online {
+    /// Black's and white's seat tokens (hex).
+    pub tokens: [String; 2],
+    /// The address of the client that created the game.
+    pub owner: String,
+    /// A pending takeback request: the colour asking and the ply.
+    pub takeback: Option<(Color, usize)>,
+    /// The colour offering a draw.
+    pub draw: Option<Color>,
+    /// Which colours asked for a rematch (black, white).
+    pub rematch: [bool; 2],
+    /// The rematch, once created: its id and its tokens (black, white).
+    pub next: Option<(i64, [String; 2])>,
+}
+
+impl Online {
+    /// The colour whose token this is, if any. Compares every byte, so
+    /// the time taken does not tell how much of a guess was right.
+    #[must_use]
+    pub fn seat_of(&self, token: &str) -> Option<Color> {
+        let same = |a: &str, b: &str| {
+            !a.is_empty()
+                && a.len() == b.len()
+                && a.bytes()
+                    .zip(b.bytes())
+                    .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+                    == 0
+        };
+        if same(&self.tokens[0], token) {
+            Some(Color::Black)
+        } else if same(&self.tokens[1], token) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
 }
 
 /// A game on the server.
@@ -238,6 +322,10 @@ pub struct LiveGame {
     pub created: i64,
     /// Unix seconds of the last change.
     pub updated: i64,
+    /// Set for an online game (two seat tokens).
+    pub online: Option<Online>,
+    /// The players agreed a draw.
+    pub agreed_draw: bool,
 }
 
 /// Seconds since 1970.
@@ -296,6 +384,8 @@ impl LiveGame {
             failed: None,
             created: now,
             updated: now,
+            online: None,
+            agreed_draw: false,
         }
     }
 
@@ -309,7 +399,7 @@ impl LiveGame {
     /// failed engine).
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.game.is_over() || self.failed.is_some()
+        self.game.is_over() || self.failed.is_some() || self.agreed_draw
     }
 
     /// Whether both seats are computers.
@@ -485,6 +575,14 @@ impl LiveGame {
                 message: format!("{} loses: {reason}", loser.name()),
             });
         }
+        if self.agreed_draw && !self.game.is_over() {
+            return Some(ResultView {
+                winner: None,
+                reason: "agreed",
+                line: Vec::new(),
+                message: "draw agreed".to_string(),
+            });
+        }
         let outcome = self.game.outcome()?;
         let winner = outcome.winner().map(Color::name);
         let (reason, message) = match outcome {
@@ -564,6 +662,19 @@ impl LiveGame {
                 .map(|c| c.encode()),
             created: self.created,
             updated: self.updated,
+            online: self.online.is_some(),
+            offers: self.online.as_ref().map(|o| OffersView {
+                takeback: o
+                    .takeback
+                    .map(|(by, ply)| TakebackView { by: by.name(), ply }),
+                draw: o.draw.map(Color::name),
+                rematch: [Color::Black, Color::White]
+                    .into_iter()
+                    .filter(|&c| o.rematch[seat_index(c)])
+                    .map(Color::name)
+                    .collect(),
+                next: o.next.as_ref().map(|(id, _)| *id),
+            }),
         }
     }
 
@@ -587,7 +698,12 @@ impl LiveGame {
                 };
                 (winner.to_string(), ending)
             }
+            (None, None) if self.agreed_draw => ("draw".to_string(), "agreed".to_string()),
             (None, None) => (String::new(), String::new()),
+        };
+        let (black_token, white_token, owner) = match &self.online {
+            Some(o) => (o.tokens[0].clone(), o.tokens[1].clone(), o.owner.clone()),
+            None => Default::default(),
         };
         GameRow {
             id: self.id,
@@ -605,6 +721,9 @@ impl LiveGame {
             redo: write_moves(self.game.redo_moves()),
             result,
             ending,
+            black_token,
+            white_token,
+            owner,
         }
     }
 
@@ -650,9 +769,187 @@ impl LiveGame {
         let mut live = LiveGame::new(game, [seat(&row.black), seat(&row.white)], row.time_ms);
         live.id = row.id;
         live.failed = failed;
+        live.agreed_draw = row.ending == "agreed";
+        if !row.black_token.is_empty() && !row.white_token.is_empty() {
+            live.online = Some(Online {
+                tokens: [row.black_token.clone(), row.white_token.clone()],
+                owner: row.owner.clone(),
+                ..Online::default()
+            });
+        }
         live.created = row.created;
         live.updated = row.updated;
         Ok(live)
+    }
+}
+
+/// Online play: every intent names the colour of the seat it comes from
+/// (found from its token); the other seat must agree to a takeback or a
+/// draw.
+impl LiveGame {
+    /// The seat a token sits in, in an online game.
+    #[must_use]
+    pub fn online_seat(&self, token: Option<&str>) -> Option<Color> {
+        self.online.as_ref()?.seat_of(token?)
+    }
+
+    fn online_mut(&mut self) -> Result<&mut Online, ActionError> {
+        self.online
+            .as_mut()
+            .ok_or(ActionError::Online("this game is not an online game"))
+    }
+
+    fn clear_offers(&mut self) {
+        if let Some(o) = &mut self.online {
+            o.takeback = None;
+            o.draw = None;
+        }
+    }
+
+    /// The seat `color` plays `pos`, sent for ply `ply`.
+    ///
+    /// # Errors
+    /// [`ActionError`]: stale, over, the opponent's turn, or refused by
+    /// the rules; the game is unchanged.
+    pub fn online_move(&mut self, color: Color, ply: usize, pos: Pos) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        let to_move = self.game.to_move();
+        if to_move != color {
+            return Err(ActionError::OpponentsTurn(to_move.name()));
+        }
+        self.game.try_play(pos).map_err(ActionError::Move)?;
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` resigns.
+    ///
+    /// # Errors
+    /// [`ActionError::GameOver`].
+    pub fn online_resign(&mut self, color: Color) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        self.game
+            .resign_side(color)
+            .map_err(|_| ActionError::GameOver)?;
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` asks to take back its last move, at ply `ply`.
+    ///
+    /// # Errors
+    /// Stale, over, or [`ActionError::NothingToUndo`] when `color` has
+    /// not moved yet.
+    pub fn request_takeback(&mut self, color: Color, ply: usize) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        let n = self.game.moves().len();
+        if !(0..n).any(|i| self.game.color_of_move(i) == color) {
+            return Err(ActionError::NothingToUndo);
+        }
+        self.online_mut()?.takeback = Some((color, ply));
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` accepts the opponent's takeback request made at
+    /// ply `ply`: moves are taken back until the asker is to move again.
+    ///
+    /// # Errors
+    /// Stale, or [`ActionError::NoOffer`].
+    pub fn accept_takeback(&mut self, color: Color, ply: usize) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        let by = match self.online_mut()?.takeback {
+            Some((by, at)) if by != color && at == ply => by,
+            _ => return Err(ActionError::NoOffer),
+        };
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        self.game.undo();
+        while self.game.to_move() != by && !self.game.moves().is_empty() {
+            self.game.undo();
+        }
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` declines the opponent's takeback request.
+    ///
+    /// # Errors
+    /// [`ActionError::NoOffer`].
+    pub fn decline_takeback(&mut self, color: Color) -> Result<(), ActionError> {
+        let online = self.online_mut()?;
+        match online.takeback {
+            Some((by, _)) if by != color => online.takeback = None,
+            _ => return Err(ActionError::NoOffer),
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` offers a draw; when the opponent offered one
+    /// already, the game is drawn.
+    ///
+    /// # Errors
+    /// [`ActionError::GameOver`].
+    pub fn offer_draw(&mut self, color: Color) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        let online = self.online_mut()?;
+        match online.draw {
+            Some(by) if by != color => return self.accept_draw(color),
+            _ => online.draw = Some(color),
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` accepts the opponent's draw offer.
+    ///
+    /// # Errors
+    /// [`ActionError::NoOffer`] or [`ActionError::GameOver`].
+    pub fn accept_draw(&mut self, color: Color) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        match self.online_mut()?.draw {
+            Some(by) if by != color => {}
+            _ => return Err(ActionError::NoOffer),
+        }
+        self.agreed_draw = true;
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` asks for a rematch once the game is over. Returns
+    /// whether both have now asked and no rematch exists yet.
+    ///
+    /// # Errors
+    /// [`ActionError::Online`] while the game goes on.
+    pub fn offer_rematch(&mut self, color: Color) -> Result<bool, ActionError> {
+        if !self.is_over() {
+            return Err(ActionError::Online(
+                "a rematch is offered once the game is over",
+            ));
+        }
+        let online = self.online_mut()?;
+        online.rematch[seat_index(color)] = true;
+        let both = online.rematch == [true, true] && online.next.is_none();
+        self.touch();
+        Ok(both)
     }
 }
 
@@ -701,6 +998,53 @@ mod tests {
         assert_eq!(g.game.moves().len(), 2);
     }
 
+    fn online_game() -> LiveGame {
+        let mut g = game(5, [Seat::Human, Seat::Human]);
+        g.online = Some(Online {
+            tokens: ["b".repeat(32), "w".repeat(32)],
+            ..Online::default()
+        });
+        g
+    }
+
+    #[test]
+    fn online_seats_move_in_turn_and_agree_takebacks_and_draws() {
+        let mut g = online_game();
+        assert_eq!(g.online_seat(Some(&"w".repeat(32))), Some(Color::White));
+        assert_eq!(g.online_seat(Some("w")), None);
+        assert_eq!(g.online_seat(None), None);
+        assert!(matches!(
+            g.online_move(Color::White, 0, Pos::new(0, 0)),
+            Err(ActionError::OpponentsTurn("black"))
+        ));
+        g.online_move(Color::Black, 0, Pos::new(0, 0)).unwrap();
+        g.online_move(Color::White, 1, Pos::new(1, 1)).unwrap();
+        // Black asks after white replied: both moves go back.
+        g.request_takeback(Color::Black, 2).unwrap();
+        assert!(matches!(
+            g.accept_takeback(Color::Black, 2),
+            Err(ActionError::NoOffer)
+        ));
+        g.accept_takeback(Color::White, 2).unwrap();
+        assert_eq!(g.game.moves().len(), 0);
+        g.online_move(Color::Black, 0, Pos::new(2, 2)).unwrap();
+        g.request_takeback(Color::Black, 1).unwrap();
+        g.decline_takeback(Color::White).unwrap();
+        assert!(matches!(
+            g.accept_takeback(Color::White, 1),
+            Err(ActionError::NoOffer)
+        ));
+        g.offer_draw(Color::White).unwrap();
+        assert!(!g.is_over());
+        g.accept_draw(Color::Black).unwrap();
+        assert!(g.is_over());
+        assert_eq!(g.result_view().unwrap().reason, "agreed");
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert!(back.agreed_draw && back.online.is_some());
+        assert!(!g.offer_rematch(Color::Black).unwrap());
+        assert!(g.offer_rematch(Color::White).unwrap());
+    }
+
     #[test]
     fn stale_and_out_of_turn_commands_change_nothing() {
         let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
@@ -742,6 +1086,10 @@ mod tests {
         g.resign(None).unwrap();
         let back = LiveGame::from_row(&g.to_row()).unwrap();
         assert_eq!(back.result_view(), g.result_view());
-        assert_eq!(back.result_view().unwrap().winner, Some("black"));
+        assert_eq!(
+            back.result_view().unwrap().winner,
+            Some("white"),
+            "black, to move, resigned"
+        );
     }
 }
