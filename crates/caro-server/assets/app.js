@@ -661,7 +661,7 @@ function drawBoard() {
     ctx.stroke();
   }
   // Where a click would land.
-  if (hover && viewPly === null && !v.result && !isComputer(v.to_move)) {
+  if (hover && viewPly === null && !v.result && !isComputer(v.to_move) && !(v.online && v.you !== v.to_move)) {
     ctx.globalAlpha = 0.35;
     ctx.beginPath();
     ctx.arc(px(hover.x), py(hover.y), cell * 0.4, 0, 2 * Math.PI);
