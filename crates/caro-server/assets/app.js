@@ -42,6 +42,7 @@ const TEXT = {
     e_no_offer: "There is no offer to answer.", e_online: "Not available in an online game.",
     e_too_many_games: "You have too many unfinished online games: finish some first.", e_wait: "Not your turn.",
     closed: "Connection closed: {r}", reconnecting: "Connection lost; reconnecting…",
+    clock: "Clock (online)", no_clock: "none", timeout: "{l} ran out of time: {c} wins.",
   },
   vi: {
     nav_new: "Ván mới", nav_games: "Các ván đã lưu", home_title: "Cờ caro, Gomoku, Renju và tic-tac-toe",
@@ -81,6 +82,7 @@ const TEXT = {
     e_no_offer: "Không có lời đề nghị nào để trả lời.", e_online: "Không dùng được trong ván chơi qua mạng.",
     e_too_many_games: "Bạn có quá nhiều ván qua mạng chưa xong: hãy chơi xong vài ván trước.", e_wait: "Chưa đến lượt bạn.",
     closed: "Kết nối bị đóng: {r}", reconnecting: "Mất kết nối; đang kết nối lại…",
+    clock: "Đồng hồ (qua mạng)", no_clock: "không", timeout: "{l} hết giờ: {c} thắng.",
   },
 };
 let lang = localStorage.getItem("caro.lang") || ((navigator.language || "en").startsWith("vi") ? "vi" : "en");
@@ -200,6 +202,8 @@ function boardSettings(problems) {
 $("friend").addEventListener("click", async () => {
   const problems = [];
   const body = boardSettings(problems);
+  const [clockSeconds, increment] = $("clock").value.split("+").map(Number);
+  if (clockSeconds) { body.clock_seconds = clockSeconds; body.increment_seconds = increment; }
   if (problems.length) { $("setup-error").textContent = problems.join("\n"); return; }
   $("setup-error").textContent = "";
   try {
@@ -353,8 +357,10 @@ function send(command) {
 function isOnline() { return !!(current && current.online); }
 function opponent(c) { return c === "black" ? "white" : "black"; }
 
+let clockAt = 0;         // when the latest clock reading arrived
 function accept(view, first) {
   if (current && view.id === current.id && view.version < current.version) return;
+  clockAt = performance.now();
   const before = current;
   current = view;
   if (!first && before && before.id === view.id) {
@@ -382,6 +388,7 @@ function statusText() {
       case "five": return t("wins_five", { c, k: v.k });
       case "draw": return t("draw");
       case "agreed": return t("agreed");
+      case "time": return t("timeout", { c, l: colorName(r.winner === "black" ? "white" : "black") });
       case "resign": return t("resigned", { c, l: colorName(r.winner === "black" ? "white" : "black") });
       case "foul": return t("foul");
       default: return t("failed", { c, r: r.message });
@@ -443,6 +450,7 @@ function renderOnline() {
   $("takeback").hidden = !!v.result;
   $("draw").hidden = !!v.result;
   $("online-rematch").hidden = !v.result;
+  renderClocks();
   const o = v.offers || {};
   let text = "", yes = null, no = null;
   if (o.takeback && seated) {
@@ -462,6 +470,25 @@ function renderOnline() {
   offerAnswers = { yes, no };
 }
 let offerAnswers = { yes: null, no: null };
+function clockText(ms) {
+  const s = Math.ceil(Math.max(0, ms) / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(sec).padStart(2, "0");
+}
+// The server keeps the time; the page only counts down between readings.
+function renderClocks() {
+  const c = current && current.online && current.clock;
+  $("clocks").hidden = !c;
+  if (!c) return;
+  const passed = performance.now() - clockAt;
+  for (const color of ["black", "white"]) {
+    const el = $("clock-" + color);
+    const running = c.running === color;
+    el.textContent = colorName(color) + " " + clockText(c[color + "_ms"] - (running ? passed : 0));
+    el.classList.toggle("running", running);
+  }
+}
+setInterval(() => { if (current && current.clock && current.clock.running) renderClocks(); }, 250);
 $("offer-yes").addEventListener("click", () => { if (offerAnswers.yes) send(offerAnswers.yes); });
 $("offer-no").addEventListener("click", () => { if (offerAnswers.no) send(offerAnswers.no); });
 $("takeback").addEventListener("click", () => { if (current) send({ t: "takeback", ply: current.ply }); });

@@ -188,6 +188,10 @@ pub(crate) struct NewGame {
     time_ms: Option<u64>,
     /// Start from a position code's moves (its board and rule win).
     code: Option<String>,
+    /// Online games: each side's time, in seconds (none: no clock).
+    pub(crate) clock_seconds: Option<u64>,
+    /// Online games: seconds added after each move.
+    pub(crate) increment_seconds: Option<u64>,
 }
 
 fn seat(app: &App, name: Option<&str>, color: &str) -> ApiResult<Seat> {
@@ -265,6 +269,11 @@ async fn new_game(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(req) = body?;
+    if req.clock_seconds.is_some() || req.increment_seconds.is_some() {
+        return Err(ApiError::BadRequest(
+            "clocks are for online games (POST /api/online)".to_string(),
+        ));
+    }
     let game = build_game(&req)?;
     let seats = [
         seat(&app, req.black.as_deref(), "black")?,
@@ -378,6 +387,7 @@ fn act(
     let mut g = entry.lock();
     f(&mut g)?;
     app.save(&g)?;
+    online::arm_clock(app, &entry, &g);
     let busy = app.schedule(&entry, &mut g).err();
     entry.publish(&g);
     let mut view = serde_json::to_value(g.view()).unwrap_or_default();

@@ -2,7 +2,7 @@
 //! in each seat, the computer players, and what the page is shown. Pure
 //! logic with no I/O: the API and the engine pool drive it.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use caro_core::notation::format_pos;
 use caro_core::{BoardSize, Color, Game, MoveError, Outcome, Pos, Rule, Rules};
@@ -226,6 +226,8 @@ pub struct GameView {
     pub online: bool,
     /// Online: the pending offers and requests.
     pub offers: Option<OffersView>,
+    /// Online: the clock, if the game has one.
+    pub clock: Option<ClockView>,
 }
 
 /// The offers pending in an online game, as the page shows them.
@@ -250,6 +252,90 @@ pub struct TakebackView {
     pub ply: usize,
 }
 
+/// An online game's clock: each side's time, with an increment added
+/// after each of its moves. It starts with the first move; the side to
+/// move loses when its time runs out.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    /// Each side's time at the start, in milliseconds.
+    pub initial_ms: u64,
+    /// Added to a side's time after each of its moves.
+    pub increment_ms: u64,
+    /// Time left (black, white), as of when the running side's turn began.
+    pub left_ms: [u64; 2],
+    /// The side whose time runs, and since when. `None` before the first
+    /// move and once the game is over.
+    pub running: Option<(Color, Instant)>,
+}
+
+impl Clock {
+    /// A clock of `initial_ms` a side plus `increment_ms` a move.
+    #[must_use]
+    pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
+        Clock {
+            initial_ms,
+            increment_ms,
+            left_ms: [initial_ms; 2],
+            running: None,
+        }
+    }
+
+    /// The time `color` has left at `now`.
+    #[must_use]
+    pub fn left(&self, color: Color, now: Instant) -> u64 {
+        let base = self.left_ms[seat_index(color)];
+        match self.running {
+            Some((side, since)) if side == color => {
+                base.saturating_sub(now.saturating_duration_since(since).as_millis() as u64)
+            }
+            _ => base,
+        }
+    }
+
+    /// The stored form: `initial,increment,black,white` in milliseconds.
+    #[must_use]
+    pub fn to_text(&self, now: Instant) -> String {
+        format!(
+            "{},{},{},{}",
+            self.initial_ms,
+            self.increment_ms,
+            self.left(Color::Black, now),
+            self.left(Color::White, now)
+        )
+    }
+
+    /// Reads [`Clock::to_text`] (stopped; the game restarts it).
+    #[must_use]
+    pub fn from_text(text: &str) -> Option<Clock> {
+        let v: Vec<u64> = text
+            .split(',')
+            .map(|n| n.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        match v[..] {
+            [initial_ms, increment_ms, black, white] => Some(Clock {
+                initial_ms,
+                increment_ms,
+                left_ms: [black, white],
+                running: None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// An online game's clock, as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ClockView {
+    /// Black's time left, in milliseconds, when the view was made.
+    pub black_ms: u64,
+    /// White's time left.
+    pub white_ms: u64,
+    /// The side whose time runs, if any.
+    pub running: Option<&'static str>,
+    /// Added after each move.
+    pub increment_ms: u64,
+}
+
 /// An online game's seats and pending offers. The tokens are secrets: they
 /// are stored, never shown in a view.
 #[derive(Clone, Debug, Default)]
@@ -266,6 +352,8 @@ pub struct Online {
     pub rematch: [bool; 2],
     /// The rematch, once created: its id and its tokens (black, white).
     pub next: Option<(i64, [String; 2])>,
+    /// The clock, if the game has one.
+    pub clock: Option<Clock>,
 }
 
 impl Online {
@@ -326,6 +414,8 @@ pub struct LiveGame {
     pub online: Option<Online>,
     /// The players agreed a draw.
     pub agreed_draw: bool,
+    /// Online: the colour that ran out of time.
+    pub timed_out: Option<Color>,
 }
 
 /// Seconds since 1970.
@@ -386,6 +476,7 @@ impl LiveGame {
             updated: now,
             online: None,
             agreed_draw: false,
+            timed_out: None,
         }
     }
 
@@ -399,7 +490,7 @@ impl LiveGame {
     /// failed engine).
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.game.is_over() || self.failed.is_some() || self.agreed_draw
+        self.game.is_over() || self.failed.is_some() || self.agreed_draw || self.timed_out.is_some()
     }
 
     /// Whether both seats are computers.
@@ -575,6 +666,14 @@ impl LiveGame {
                 message: format!("{} loses: {reason}", loser.name()),
             });
         }
+        if let (Some(loser), false) = (self.timed_out, self.game.is_over()) {
+            return Some(ResultView {
+                winner: Some(loser.opponent().name()),
+                reason: "time",
+                line: Vec::new(),
+                message: format!("{} ran out of time", loser.name()),
+            });
+        }
         if self.agreed_draw && !self.game.is_over() {
             return Some(ResultView {
                 winner: None,
@@ -675,6 +774,19 @@ impl LiveGame {
                     .collect(),
                 next: o.next.as_ref().map(|(id, _)| *id),
             }),
+            clock: self
+                .online
+                .as_ref()
+                .and_then(|o| o.clock.as_ref())
+                .map(|c| {
+                    let now = Instant::now();
+                    ClockView {
+                        black_ms: c.left(Color::Black, now),
+                        white_ms: c.left(Color::White, now),
+                        running: c.running.map(|(side, _)| side.name()),
+                        increment_ms: c.increment_ms,
+                    }
+                }),
         }
     }
 
@@ -698,6 +810,13 @@ impl LiveGame {
                 };
                 (winner.to_string(), ending)
             }
+            (None, None) if self.timed_out.is_some() => {
+                let loser = self.timed_out.unwrap_or(Color::Black);
+                (
+                    loser.opponent().name().to_string(),
+                    format!("time {}", loser.name()),
+                )
+            }
             (None, None) if self.agreed_draw => ("draw".to_string(), "agreed".to_string()),
             (None, None) => (String::new(), String::new()),
         };
@@ -705,6 +824,12 @@ impl LiveGame {
             Some(o) => (o.tokens[0].clone(), o.tokens[1].clone(), o.owner.clone()),
             None => Default::default(),
         };
+        let clock = self
+            .online
+            .as_ref()
+            .and_then(|o| o.clock.as_ref())
+            .map(|c| c.to_text(Instant::now()))
+            .unwrap_or_default();
         GameRow {
             id: self.id,
             created: self.created,
@@ -724,6 +849,7 @@ impl LiveGame {
             black_token,
             white_token,
             owner,
+            clock,
         }
     }
 
@@ -770,12 +896,24 @@ impl LiveGame {
         live.id = row.id;
         live.failed = failed;
         live.agreed_draw = row.ending == "agreed";
+        if let Some(loser) = row.ending.strip_prefix("time ") {
+            live.timed_out =
+                Some(parse_color(loser).ok_or_else(|| damaged("timed-out colour".into()))?);
+        }
         if !row.black_token.is_empty() && !row.white_token.is_empty() {
+            let clock = if row.clock.is_empty() {
+                None
+            } else {
+                Some(Clock::from_text(&row.clock).ok_or_else(|| damaged("clock".into()))?)
+            };
             live.online = Some(Online {
                 tokens: [row.black_token.clone(), row.white_token.clone()],
                 owner: row.owner.clone(),
+                clock,
                 ..Online::default()
             });
+            // The clock runs on from where it was stored.
+            live.settle_clock(None, Instant::now());
         }
         live.created = row.created;
         live.updated = row.updated;
@@ -799,6 +937,54 @@ impl LiveGame {
             .ok_or(ActionError::Online("this game is not an online game"))
     }
 
+    /// Charges the running side for its time (adding the increment if it
+    /// is the side that just moved) and starts the clock of the side to
+    /// move; stops it before the first move and once the game is over.
+    pub fn settle_clock(&mut self, mover: Option<Color>, now: Instant) {
+        let running = !self.is_over() && !self.game.moves().is_empty();
+        let to_move = self.game.to_move();
+        let Some(clock) = self.online.as_mut().and_then(|o| o.clock.as_mut()) else {
+            return;
+        };
+        if let Some((side, _)) = clock.running {
+            let mut left = clock.left(side, now);
+            if mover == Some(side) {
+                left += clock.increment_ms;
+            }
+            clock.left_ms[seat_index(side)] = left;
+        }
+        clock.running = running.then_some((to_move, now));
+    }
+
+    /// When the side to move has run out of time at `now`, it loses.
+    /// Returns whether that happened.
+    pub fn flag_if_out_of_time(&mut self, now: Instant) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let Some((side, _)) = self
+            .online
+            .as_ref()
+            .and_then(|o| o.clock.as_ref())
+            .and_then(|c| c.running.filter(|&(side, _)| c.left(side, now) == 0))
+        else {
+            return false;
+        };
+        self.timed_out = Some(side);
+        self.settle_clock(None, now);
+        self.clear_offers();
+        self.touch();
+        true
+    }
+
+    /// How long until the running side's time is out, if a clock runs.
+    #[must_use]
+    pub fn time_to_flag(&self, now: Instant) -> Option<Duration> {
+        let clock = self.online.as_ref()?.clock.as_ref()?;
+        let (side, _) = clock.running?;
+        Some(Duration::from_millis(clock.left(side, now)))
+    }
+
     fn clear_offers(&mut self) {
         if let Some(o) = &mut self.online {
             o.takeback = None;
@@ -820,7 +1006,17 @@ impl LiveGame {
         if to_move != color {
             return Err(ActionError::OpponentsTurn(to_move.name()));
         }
+        let now = Instant::now();
+        if self
+            .online
+            .as_ref()
+            .and_then(|o| o.clock.as_ref())
+            .is_some_and(|c| c.running.is_some() && c.left(color, now) == 0)
+        {
+            return Err(ActionError::GameOver);
+        }
         self.game.try_play(pos).map_err(ActionError::Move)?;
+        self.settle_clock(Some(color), now);
         self.clear_offers();
         self.touch();
         Ok(())
@@ -837,6 +1033,7 @@ impl LiveGame {
         self.game
             .resign_side(color)
             .map_err(|_| ActionError::GameOver)?;
+        self.settle_clock(None, Instant::now());
         self.clear_offers();
         self.touch();
         Ok(())
@@ -879,6 +1076,7 @@ impl LiveGame {
         while self.game.to_move() != by && !self.game.moves().is_empty() {
             self.game.undo();
         }
+        self.settle_clock(None, Instant::now());
         self.clear_offers();
         self.touch();
         Ok(())
@@ -929,6 +1127,7 @@ impl LiveGame {
             _ => return Err(ActionError::NoOffer),
         }
         self.agreed_draw = true;
+        self.settle_clock(None, Instant::now());
         self.clear_offers();
         self.touch();
         Ok(())
@@ -1043,6 +1242,38 @@ mod tests {
         assert!(back.agreed_draw && back.online.is_some());
         assert!(!g.offer_rematch(Color::Black).unwrap());
         assert!(g.offer_rematch(Color::White).unwrap());
+    }
+
+    #[test]
+    fn the_side_to_move_loses_on_time_and_moves_add_the_increment() {
+        let mut g = online_game();
+        if let Some(o) = &mut g.online {
+            o.clock = Some(Clock::new(60_000, 2_000));
+        }
+        let now = Instant::now();
+        assert!(
+            !g.flag_if_out_of_time(now + Duration::from_secs(3600)),
+            "not started"
+        );
+        g.online_move(Color::Black, 0, Pos::new(0, 0)).unwrap();
+        let clock = g.online.as_ref().and_then(|o| o.clock.clone()).unwrap();
+        assert_eq!(
+            clock.left_ms,
+            [60_000, 60_000],
+            "the first move costs nothing"
+        );
+        assert_eq!(clock.running.map(|r| r.0), Some(Color::White));
+        g.online_move(Color::White, 1, Pos::new(1, 1)).unwrap();
+        let clock = g.online.as_ref().and_then(|o| o.clock.clone()).unwrap();
+        assert!(clock.left_ms[1] > 60_000, "white gained its increment");
+        let later = Instant::now() + Duration::from_secs(61);
+        assert!(!g.flag_if_out_of_time(Instant::now()));
+        assert!(g.flag_if_out_of_time(later));
+        assert_eq!(g.result_view().unwrap().winner, Some("white"));
+        assert_eq!(g.result_view().unwrap().reason, "time");
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert_eq!(back.timed_out, Some(Color::Black));
+        assert_eq!(back.view().clock.unwrap().black_ms, 0);
     }
 
     #[test]

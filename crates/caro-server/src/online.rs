@@ -26,7 +26,7 @@ use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::{build_game, entry, ApiError, ApiResult, NewGame};
-use crate::live::{ActionError, LiveGame, Online, Seat, DEFAULT_TIME_MS};
+use crate::live::{ActionError, Clock, LiveGame, Online, Seat, DEFAULT_TIME_MS};
 use crate::{App, Entry};
 
 /// Largest command a socket may send, in bytes.
@@ -35,6 +35,10 @@ pub const MAX_FRAME: usize = 4 * 1024;
 pub const MAX_RATE: u32 = 20;
 /// Most unfinished online games one client address may have created.
 pub const MAX_OPEN_GAMES: usize = 20;
+/// Longest clock a game may have: three hours a side.
+pub const MAX_CLOCK_SECONDS: u64 = 3 * 60 * 60;
+/// Largest increment a game may have.
+pub const MAX_INCREMENT_SECONDS: u64 = 60;
 /// Frames larger than this are dropped by the WebSocket layer itself,
 /// before they are read; between [`MAX_FRAME`] and this the socket is
 /// closed with a reason.
@@ -71,6 +75,24 @@ pub(crate) async fn create(
         }
     }
     let game = build_game(&req)?;
+    let clock = match (req.clock_seconds, req.increment_seconds) {
+        (None | Some(0), None | Some(0)) => None,
+        (Some(total), increment) if (1..=MAX_CLOCK_SECONDS).contains(&total) => {
+            let increment = increment.unwrap_or(0);
+            if increment > MAX_INCREMENT_SECONDS {
+                return Err(ApiError::BadRequest(format!(
+                    "increment_seconds must be at most {MAX_INCREMENT_SECONDS}, not {increment}"
+                )));
+            }
+            Some(Clock::new(total * 1000, increment * 1000))
+        }
+        (total, _) => {
+            return Err(ApiError::BadRequest(format!(
+                "clock_seconds must be from 1 to {MAX_CLOCK_SECONDS}, not {}",
+                total.unwrap_or(0)
+            )))
+        }
+    };
     let owner = peer.ip().to_string();
     let open = app.store.open_online_games(&owner)?;
     if open >= MAX_OPEN_GAMES {
@@ -83,6 +105,7 @@ pub(crate) async fn create(
     live.online = Some(Online {
         tokens: tokens.clone(),
         owner,
+        clock,
         ..Online::default()
     });
     let entry = app.insert(live)?;
@@ -117,7 +140,16 @@ pub(crate) async fn socket(
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let entry = entry(&app, id)?;
-    let you = entry.lock().online_seat(q.seat.as_deref());
+    let you = {
+        let mut g = entry.lock();
+        // A game loaded after a restart: its clock runs on from here.
+        if g.flag_if_out_of_time(Instant::now()) {
+            app.save(&g)?;
+            entry.publish(&g);
+        }
+        arm_clock(&app, &entry, &g);
+        g.online_seat(q.seat.as_deref())
+    };
     Ok(upgrade
         .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
@@ -305,6 +337,10 @@ fn apply(
     command: Command,
 ) -> Result<(), ApiError> {
     let mut g = entry.lock();
+    if g.flag_if_out_of_time(Instant::now()) {
+        app.save(&g)?;
+        entry.publish(&g);
+    }
     let color = you.ok_or(ActionError::NotAPlayer)?;
     match command {
         Command::Move { ply, x, y } => g.online_move(color, ply, Pos::new(x, y))?,
@@ -324,10 +360,16 @@ fn apply(
                     .as_ref()
                     .map(|o| o.owner.clone())
                     .unwrap_or_default();
+                let clock = g
+                    .online
+                    .as_ref()
+                    .and_then(|o| o.clock.as_ref())
+                    .map(|c| Clock::new(c.initial_ms, c.increment_ms));
                 let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], g.time_ms);
                 live.online = Some(Online {
                     tokens: tokens.clone(),
                     owner,
+                    clock,
                     ..Online::default()
                 });
                 let id = app.insert(live)?.lock().id;
@@ -338,6 +380,28 @@ fn apply(
         }
     }
     app.save(&g)?;
+    arm_clock(app, entry, &g);
     entry.publish(&g);
     Ok(())
+}
+
+/// While a clock runs, wakes when the side to move would run out of time
+/// and ends the game then, unless something happened in between.
+pub(crate) fn arm_clock(app: &Arc<App>, entry: &Arc<Entry>, g: &LiveGame) {
+    let Some(wait) = g.time_to_flag(Instant::now()) else {
+        return;
+    };
+    let generation = g.generation;
+    let app = Arc::clone(app);
+    let entry = Arc::clone(entry);
+    tokio::spawn(async move {
+        tokio::time::sleep(wait + Duration::from_millis(5)).await;
+        let mut g = entry.lock();
+        if g.generation == generation && g.flag_if_out_of_time(Instant::now()) {
+            if let Err(e) = app.save(&g) {
+                tracing::error!("saving game {}: {e}", g.id);
+            }
+            entry.publish(&g);
+        }
+    });
 }

@@ -64,6 +64,9 @@ pub struct GameRow {
     /// Online games: the address of the client that created it (for the
     /// cap on open games per client).
     pub owner: String,
+    /// Online games with a clock: `initial,increment,black,white` in
+    /// milliseconds; empty without a clock.
+    pub clock: String,
 }
 
 /// The games database.
@@ -94,14 +97,15 @@ CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 
 /// Columns added after the first release: `(name, definition)`. Added to
 /// an older database when it is opened, so existing games keep working.
-const ADDED_COLUMNS: [(&str, &str); 3] = [
+const ADDED_COLUMNS: [(&str, &str); 4] = [
     ("black_token", "TEXT NOT NULL DEFAULT ''"),
     ("white_token", "TEXT NOT NULL DEFAULT ''"),
     ("owner", "TEXT NOT NULL DEFAULT ''"),
+    ("clock", "TEXT NOT NULL DEFAULT ''"),
 ];
 
 const COLUMNS: &str =
-    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner";
+    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock";
 
 /// Adds the columns an older database lacks.
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
@@ -149,8 +153,8 @@ impl Store {
     pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
         let conn = self.conn();
         conn.execute(
-            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             params![
                 row.created,
                 row.updated,
@@ -168,7 +172,8 @@ impl Store {
                 row.ending,
                 row.black_token,
                 row.white_token,
-                row.owner
+                row.owner,
+                row.clock
             ],
         )?;
         Ok(conn.last_insert_rowid())
@@ -180,8 +185,8 @@ impl Store {
     /// [`StoreError::Sqlite`].
     pub fn update(&self, row: &GameRow) -> Result<(), StoreError> {
         self.conn().execute(
-            "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6 WHERE id = ?1",
-            params![row.id, row.updated, row.moves, row.redo, row.result, row.ending],
+            "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7 WHERE id = ?1",
+            params![row.id, row.updated, row.moves, row.redo, row.result, row.ending, row.clock],
         )?;
         Ok(())
     }
@@ -249,6 +254,7 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         black_token: r.get(15)?,
         white_token: r.get(16)?,
         owner: r.get(17)?,
+        clock: r.get(18)?,
     })
 }
 
@@ -276,6 +282,7 @@ mod tests {
             black_token: String::new(),
             white_token: String::new(),
             owner: String::new(),
+            clock: String::new(),
         }
     }
 

@@ -456,6 +456,10 @@ async fn vietnamese_text(c: &Client, base: &str) -> TestResult {
 /// the two windows play to black's win. A spectator page cannot move.
 async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult {
     open_home(c, base).await?;
+    c.find(Locator::Id("clock"))
+        .await?
+        .select_by_value("600+5")
+        .await?;
     c.find(Locator::Id("friend")).await?.click().await?;
     until(
         c,
@@ -467,6 +471,12 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         c,
         "black's seat",
         "return document.getElementById('seat-info').textContent === 'You play Black.'",
+    )
+    .await?;
+    until(
+        c,
+        "the clocks",
+        "return !document.getElementById('clocks').hidden && document.getElementById('clock-black').textContent === 'Black 10:00'",
     )
     .await?;
     let white_link = js(c, "return document.getElementById('link-white').value").await?;

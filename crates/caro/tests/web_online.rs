@@ -463,3 +463,56 @@ fn a_client_may_keep_only_so_many_online_games_open() {
     let (status, _) = post(&a, &server.url("/api/online"), &json!({"white": "caro:1"}));
     assert_eq!(status, 400);
 }
+
+#[test]
+fn the_side_to_move_loses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let a = agent();
+    let (status, body) = post(
+        &a,
+        &server.url("/api/online"),
+        &json!({"width": 15, "clock_seconds": 1, "increment_seconds": 0}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let clock = &body["game"]["clock"];
+    assert_eq!(
+        (clock["black_ms"].as_u64(), clock["running"].as_str()),
+        (Some(1000), None),
+        "the clock starts with the first move: {clock}"
+    );
+    let id = body["id"].as_i64().expect("id");
+    let bt = body["black"]["token"].as_str().expect("token");
+    let wt = body["white"]["token"].as_str().expect("token");
+    let mut black = Ws::open(&server, id, Some(bt));
+    let mut white = Ws::open(&server, id, Some(wt));
+    black.next();
+    white.next();
+    black.send(mv(0, 7, 7));
+    let started = white.at_ply(1);
+    assert_eq!(started["clock"]["running"], "white", "{started}");
+    // White never answers: the server ends the game by itself.
+    let over = black.until(|m| m["t"] == "game" && m["result"] != Value::Null);
+    assert_eq!(over["result"]["reason"], "time", "{over}");
+    assert_eq!(over["result"]["winner"], "black");
+    assert_eq!(over["clock"]["white_ms"], 0);
+    assert_eq!(over["clock"]["running"], Value::Null);
+    white.send(mv(1, 8, 8));
+    assert_eq!(white.error()["code"], "game_over");
+    // Stored: a restarted server says the same.
+    drop((black, white));
+    server.kill();
+    let server = Server::start(dir.path());
+    let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(view["result"]["reason"], "time", "{view}");
+
+    // Clocks are for online games, and within limits.
+    let (status, _) = post(&a, &server.url("/api/games"), &json!({"clock_seconds": 60}));
+    assert_eq!(status, 400);
+    let (status, _) = post(
+        &a,
+        &server.url("/api/online"),
+        &json!({"clock_seconds": 999_999}),
+    );
+    assert_eq!(status, 400);
+}
