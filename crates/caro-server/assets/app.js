@@ -31,6 +31,18 @@ const TEXT = {
     need_black: "Choose the black computer player.", need_white: "Choose the white computer player.",
     renju_first: "Under renju black moves first.", depth: "depth", score: "score", nodes: "nodes", nps: "nodes/s",
     line: "best line", copied: "Link copied: {u}", no_games: "No saved games yet.", ongoing: "unfinished",
+    friend: "Play a friend online", online_you: "You play {c}.", online_watch: "You are watching.",
+    link_white: "White's link: send it to your friend", link_black: "Black's link (yours)", link_watch: "Spectators' link",
+    copy: "Copy", copied_plain: "Copied.", waiting: "Waiting for {c}…", takeback: "Ask to take back",
+    offer_draw: "Offer a draw", online_rematch: "Rematch", accept: "Accept", decline: "Decline",
+    asks_takeback: "Your opponent asks to take back a move.", asked_takeback: "Takeback asked: waiting for your opponent.",
+    offers_draw: "Your opponent offers a draw.", offered_draw: "Draw offered: waiting for your opponent.",
+    wants_rematch: "Your opponent wants a rematch.", asked_rematch: "Rematch asked: waiting for your opponent.",
+    agreed: "Draw agreed.", e_not_a_player: "You are watching: only the two players can move.",
+    e_no_offer: "There is no offer to answer.", e_online: "Not available in an online game.",
+    e_too_many_games: "You have too many unfinished online games: finish some first.", e_wait: "Not your turn.",
+    closed: "Connection closed: {r}", reconnecting: "Connection lost; reconnecting…",
+    clock: "Clock (online)", no_clock: "none", timeout: "{l} ran out of time: {c} wins.",
   },
   vi: {
     nav_new: "Ván mới", nav_games: "Các ván đã lưu", home_title: "Cờ caro, Gomoku, Renju và tic-tac-toe",
@@ -59,6 +71,18 @@ const TEXT = {
     need_black: "Hãy chọn máy cầm quân đen.", need_white: "Hãy chọn máy cầm quân trắng.",
     renju_first: "Theo luật renju, quân đen đi trước.", depth: "độ sâu", score: "điểm", nodes: "nút", nps: "nút/giây",
     line: "biến chính", copied: "Đã chép liên kết: {u}", no_games: "Chưa có ván nào được lưu.", ongoing: "chưa xong",
+    friend: "Chơi với bạn qua mạng", online_you: "Bạn cầm quân {c}.", online_watch: "Bạn đang xem.",
+    link_white: "Liên kết quân trắng: gửi cho bạn của bạn", link_black: "Liên kết quân đen (của bạn)", link_watch: "Liên kết cho người xem",
+    copy: "Chép", copied_plain: "Đã chép.", waiting: "Đang chờ {c}…", takeback: "Xin đi lại",
+    offer_draw: "Cầu hòa", online_rematch: "Đấu lại", accept: "Đồng ý", decline: "Từ chối",
+    asks_takeback: "Đối thủ xin đi lại một nước.", asked_takeback: "Đã xin đi lại: đang chờ đối thủ.",
+    offers_draw: "Đối thủ cầu hòa.", offered_draw: "Đã cầu hòa: đang chờ đối thủ.",
+    wants_rematch: "Đối thủ muốn đấu lại.", asked_rematch: "Đã mời đấu lại: đang chờ đối thủ.",
+    agreed: "Hòa theo thỏa thuận.", e_not_a_player: "Bạn đang xem: chỉ hai người chơi mới được đi.",
+    e_no_offer: "Không có lời đề nghị nào để trả lời.", e_online: "Không dùng được trong ván chơi qua mạng.",
+    e_too_many_games: "Bạn có quá nhiều ván qua mạng chưa xong: hãy chơi xong vài ván trước.", e_wait: "Chưa đến lượt bạn.",
+    closed: "Kết nối bị đóng: {r}", reconnecting: "Mất kết nối; đang kết nối lại…",
+    clock: "Đồng hồ (qua mạng)", no_clock: "không", timeout: "{l} hết giờ: {c} thắng.",
   },
 };
 let lang = localStorage.getItem("caro.lang") || ((navigator.language || "en").startsWith("vi") ? "vi" : "en");
@@ -95,6 +119,7 @@ async function api(method, path, body) {
   return data;
 }
 function errorText(e) {
+  if (e.code === "not_your_turn" && current && current.online) return t("e_wait");
   const key = "e_" + (e.code || "");
   if (TEXT.en[key]) return t(key, { r: e.error || "" });
   return e.error || String(e);
@@ -158,6 +183,39 @@ function homeVisibility() {
 document.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", homeVisibility));
 $("preset").addEventListener("change", homeVisibility);
 $("rule").addEventListener("change", () => { if ($("rule").value === "renju") $("first").value = "black"; });
+
+// The board settings of the home page, or null after showing what is wrong.
+function boardSettings(problems) {
+  let width, height;
+  if ($("preset").value === "custom") { width = Number($("width").value); height = Number($("height").value); }
+  else [width, height] = $("preset").value.split("x").map(Number);
+  if (!(width >= 3 && width <= 60 && height >= 3 && height <= 60) || !Number.isInteger(width) || !Number.isInteger(height)) problems.push(t("need_size"));
+  const kText = $("k").value.trim();
+  const k = kText === "" ? 0 : Number(kText);
+  if (kText !== "" && !(Number.isInteger(k) && k >= 3 && k <= 10 && k <= Math.max(width, height))) problems.push(t("need_k"));
+  if ($("rule").value === "renju" && $("first").value !== "black") problems.push(t("renju_first"));
+  const body = { width, height, rule: $("rule").value, opening: $("opening").value, first: $("first").value };
+  if (k) body.k = k;
+  return body;
+}
+// Play a friend: the creator sits in black's seat and is shown the links.
+$("friend").addEventListener("click", async () => {
+  const problems = [];
+  const body = boardSettings(problems);
+  const [clockSeconds, increment] = $("clock").value.split("+").map(Number);
+  if (clockSeconds) { body.clock_seconds = clockSeconds; body.increment_seconds = increment; }
+  if (problems.length) { $("setup-error").textContent = problems.join("\n"); return; }
+  $("setup-error").textContent = "";
+  try {
+    const made = await api("POST", "/api/online", body);
+    localStorage.setItem("caro.seat." + made.id, made.black.token);
+    localStorage.setItem("caro.links." + made.id, JSON.stringify({
+      black: location.origin + made.black.url, white: location.origin + made.white.url,
+      watch: location.origin + made.spectator,
+    }));
+    go("/game/" + made.id);
+  } catch (e) { $("setup-error").textContent = errorText(e); }
+});
 
 $("setup").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -231,6 +289,8 @@ async function loadGames() {
 let current = null;      // the latest view from the server
 let viewPly = null;      // browsing history: number of moves shown, or null for live
 let events = null;
+let socket = null;       // an online game's WebSocket
+let watching = false;    // opened with ?watch: never use a stored seat
 let hover = null;
 let lastSoundPly = -1;
 let lastResult = null;
@@ -241,18 +301,66 @@ const prefs = {
   sound: localStorage.getItem("caro.sound") !== "off",
 };
 
-function closeEvents() { if (events) { events.close(); events = null; } current = null; }
+function closeEvents() {
+  if (events) { events.close(); events = null; }
+  if (socket) { const s = socket; socket = null; s.close(); }
+  current = null;
+}
 
 async function openGame(id) {
   viewPly = null; lastSoundPly = -1; lastResult = null;
   message("");
-  try { accept(await api("GET", "/api/games/" + id), true); } catch (e) { message(errorText(e)); return; }
+  const query = new URLSearchParams(location.search);
+  watching = query.has("watch");
+  if (query.get("seat")) {
+    // A seat link: keep the token here, out of the address bar.
+    localStorage.setItem("caro.seat." + id, query.get("seat"));
+    history.replaceState(null, "", "/game/" + id);
+  }
+  let view;
+  try { view = await api("GET", "/api/games/" + id); } catch (e) { message(errorText(e)); return; }
+  if (view.online) { view.you = "spectator"; accept(view, true); openSocket(id); return; }
+  accept(view, true);
   events = new EventSource("/api/games/" + id + "/events");
   events.addEventListener("game", (ev) => { try { accept(JSON.parse(ev.data)); } catch (_) { /* ignore a bad frame */ } });
 }
 
+// An online game: one WebSocket carries the game both ways.
+function openSocket(id) {
+  const token = watching ? null : localStorage.getItem("caro.seat." + id);
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/games/" + id + "/ws" +
+    (token ? "?seat=" + encodeURIComponent(token) : "");
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch (_) { return; }
+    if (m.t === "game") { accept(m); if (!current || !current.result) message(""); }
+    else if (m.t === "error") message(errorText(m));
+    else if (m.t === "rematch") {
+      localStorage.setItem("caro.seat." + m.id, m.seat);
+      go("/game/" + m.id);
+    }
+  };
+  ws.onclose = (ev) => {
+    if (socket !== ws) return; // closed on purpose
+    socket = null;
+    if (ev.code === 1007 || ev.code === 1008 || ev.code === 1009) { message(t("closed", { r: ev.reason })); return; }
+    message(t("reconnecting"));
+    setTimeout(() => { if (!socket && current && current.id === id && !$("game-page").hidden) openSocket(id); }, 1000);
+  };
+}
+function send(command) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
+  else message(t("reconnecting"));
+}
+function isOnline() { return !!(current && current.online); }
+function opponent(c) { return c === "black" ? "white" : "black"; }
+
+let clockAt = 0;         // when the latest clock reading arrived
 function accept(view, first) {
   if (current && view.id === current.id && view.version < current.version) return;
+  clockAt = performance.now();
   const before = current;
   current = view;
   if (!first && before && before.id === view.id) {
@@ -279,12 +387,17 @@ function statusText() {
     switch (r.reason) {
       case "five": return t("wins_five", { c, k: v.k });
       case "draw": return t("draw");
+      case "agreed": return t("agreed");
+      case "time": return t("timeout", { c, l: colorName(r.winner === "black" ? "white" : "black") });
       case "resign": return t("resigned", { c, l: colorName(r.winner === "black" ? "white" : "black") });
       case "foul": return t("foul");
       default: return t("failed", { c, r: r.message });
     }
   }
   const c = colorName(v.to_move);
+  if (v.online && (v.you === "black" || v.you === "white")) {
+    return v.to_move === v.you ? t("you_to_move", { c }) : t("waiting", { c });
+  }
   if (v.paused) return t("paused", { c });
   if (isComputer(v.to_move)) return t("thinking", { p: v[v.to_move], c });
   const humans = [v.black, v.white].filter((s) => s === "human").length;
@@ -309,6 +422,7 @@ function render() {
   $("undo").disabled = v.moves.length === 0;
   $("redo").disabled = v.redo.length === 0;
   $("psq-link").href = "/api/games/" + v.id + "/psq";
+  renderOnline();
   const th = $("thinking");
   if (v.thinking && v.busy) {
     th.hidden = false;
@@ -318,10 +432,83 @@ function render() {
   drawBoard();
 }
 
+function renderOnline() {
+  const v = current;
+  const online = !!v.online;
+  $("online").hidden = !online;
+  for (const id of ["undo", "redo", "new", "rematch"]) $(id).hidden = online;
+  $("resign").hidden = false;
+  if (!online) return;
+  const seated = v.you === "black" || v.you === "white";
+  $("seat-info").textContent = seated ? t("online_you", { c: colorName(v.you) }) : t("online_watch");
+  let links = null;
+  try { links = JSON.parse(localStorage.getItem("caro.links." + v.id) || "null"); } catch (_) { links = null; }
+  $("invite").hidden = !(links && seated && !v.result);
+  if (links) { $("link-white").value = links.white; $("link-black").value = links.black; $("link-watch").value = links.watch; }
+  $("online-buttons").hidden = !seated;
+  $("resign").hidden = !seated;
+  $("takeback").hidden = !!v.result;
+  $("draw").hidden = !!v.result;
+  $("online-rematch").hidden = !v.result;
+  renderClocks();
+  const o = v.offers || {};
+  let text = "", yes = null, no = null;
+  if (o.takeback && seated) {
+    if (o.takeback.by === v.you) text = t("asked_takeback");
+    else { text = t("asks_takeback"); yes = { t: "takeback-accept", ply: o.takeback.ply }; no = { t: "takeback-decline" }; }
+  } else if (o.draw && seated && !v.result) {
+    if (o.draw === v.you) text = t("offered_draw");
+    else { text = t("offers_draw"); yes = { t: "draw-accept" }; }
+  } else if (o.rematch && o.rematch.length && seated && v.result) {
+    if (o.rematch.includes(v.you)) text = t("asked_rematch");
+    else { text = t("wants_rematch"); yes = { t: "rematch" }; }
+  }
+  $("offer").hidden = !text;
+  $("offer-text").textContent = text + " ";
+  $("offer-yes").hidden = !yes;
+  $("offer-no").hidden = !no;
+  offerAnswers = { yes, no };
+}
+let offerAnswers = { yes: null, no: null };
+function clockText(ms) {
+  const s = Math.ceil(Math.max(0, ms) / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(sec).padStart(2, "0");
+}
+// The server keeps the time; the page only counts down between readings.
+function renderClocks() {
+  const c = current && current.online && current.clock;
+  $("clocks").hidden = !c;
+  if (!c) return;
+  const passed = performance.now() - clockAt;
+  for (const color of ["black", "white"]) {
+    const el = $("clock-" + color);
+    const running = c.running === color;
+    el.textContent = colorName(color) + " " + clockText(c[color + "_ms"] - (running ? passed : 0));
+    el.classList.toggle("running", running);
+  }
+}
+setInterval(() => { if (current && current.clock && current.clock.running) renderClocks(); }, 250);
+$("offer-yes").addEventListener("click", () => { if (offerAnswers.yes) send(offerAnswers.yes); });
+$("offer-no").addEventListener("click", () => { if (offerAnswers.no) send(offerAnswers.no); });
+$("takeback").addEventListener("click", () => { if (current) send({ t: "takeback", ply: current.ply }); });
+$("draw").addEventListener("click", () => send({ t: "draw-offer" }));
+$("online-rematch").addEventListener("click", () => send({ t: "rematch" }));
+document.querySelectorAll("button.copy").forEach((b) => b.addEventListener("click", async () => {
+  const input = $(b.dataset.for);
+  try { await navigator.clipboard.writeText(input.value); } catch (_) { input.select(); document.execCommand("copy"); }
+  message(t("copied_plain"));
+}));
+
 function message(text) { $("message").textContent = text; }
 
 async function intent(path, body) {
   if (!current) return;
+  if (current.online) {
+    if (path === "move") send({ t: "move", ply: body.ply, x: body.x, y: body.y });
+    else if (path === "resign") send({ t: "resign" });
+    return;
+  }
   try {
     accept(await api("POST", "/api/games/" + current.id + "/" + path, body === undefined ? {} : body));
     message("");
@@ -501,7 +688,7 @@ function drawBoard() {
     ctx.stroke();
   }
   // Where a click would land.
-  if (hover && viewPly === null && !v.result && !isComputer(v.to_move)) {
+  if (hover && viewPly === null && !v.result && !isComputer(v.to_move) && !(v.online && v.you !== v.to_move)) {
     ctx.globalAlpha = 0.35;
     ctx.beginPath();
     ctx.arc(px(hover.x), py(hover.y), cell * 0.4, 0, 2 * Math.PI);
@@ -531,6 +718,7 @@ canvas.addEventListener("click", (ev) => {
   const p = pointAt(ev);
   if (!p || !current) return;
   if (viewPly !== null) { viewPly = null; render(); return; }
+  if (isOnline() && current.you !== "black" && current.you !== "white") { message(t("e_not_a_player")); return; }
   intent("move", { ply: current.ply, x: p.x, y: p.y });
 });
 canvas.addEventListener("mousemove", (ev) => {

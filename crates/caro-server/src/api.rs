@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -22,7 +22,10 @@ use tokio_stream::wrappers::BroadcastStream;
 use crate::live::{parse_color, ActionError, LiveGame, Seat, DEFAULT_TIME_MS, MAX_TIME_MS};
 use crate::pool::Busy;
 use crate::store::StoreError;
-use crate::{assets, App, Entry};
+use crate::{assets, online, App, Entry};
+
+/// The header that carries a seat token on HTTP intents to an online game.
+pub const SEAT_HEADER: &str = "x-caro-seat";
 
 /// Largest request body: a PSQ of a full 60×60 game fits with room.
 pub const MAX_BODY: usize = 256 * 1024;
@@ -40,6 +43,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games", get(list_games).post(new_game))
         .route("/api/import", post(import_psq))
         .route("/api/games/{id}", get(get_game))
+        .route("/api/online", post(online::create))
+        .route("/api/games/{id}/ws", get(online::socket))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/psq", get(export_psq))
         .route("/api/games/{id}/move", post(play_move))
@@ -71,6 +76,12 @@ pub enum ApiError {
     /// The game refused the intent.
     #[error(transparent)]
     Action(#[from] ActionError),
+    /// Too many open online games from this client.
+    #[error("{0}")]
+    TooMany(String),
+    /// Something on the server failed (not the request's fault).
+    #[error("{0}")]
+    Internal(String),
     /// The engine pool is full.
     #[error(transparent)]
     Busy(#[from] Busy),
@@ -107,7 +118,10 @@ impl IntoResponse for ApiError {
             ApiError::Action(a @ ActionError::Move(_)) => {
                 (StatusCode::UNPROCESSABLE_ENTITY, a.code())
             }
+            ApiError::Action(a @ ActionError::NotAPlayer) => (StatusCode::FORBIDDEN, a.code()),
             ApiError::Action(a) => (StatusCode::CONFLICT, a.code()),
+            ApiError::TooMany(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_games"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Json { status, .. } => (*status, "bad_json"),
@@ -123,7 +137,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 async fn not_found() -> ApiError {
     ApiError::NotFound
@@ -161,10 +175,10 @@ async fn list_games(
 /// The home page's form.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NewGame {
+pub(crate) struct NewGame {
     /// `human` or a player's name.
-    black: Option<String>,
-    white: Option<String>,
+    pub(crate) black: Option<String>,
+    pub(crate) white: Option<String>,
     width: Option<u32>,
     height: Option<u32>,
     k: Option<u32>,
@@ -174,6 +188,10 @@ struct NewGame {
     time_ms: Option<u64>,
     /// Start from a position code's moves (its board and rule win).
     code: Option<String>,
+    /// Online games: each side's time, in seconds (none: no clock).
+    pub(crate) clock_seconds: Option<u64>,
+    /// Online games: seconds added after each move.
+    pub(crate) increment_seconds: Option<u64>,
 }
 
 fn seat(app: &App, name: Option<&str>, color: &str) -> ApiResult<Seat> {
@@ -197,7 +215,7 @@ fn dimension(value: Option<u32>, default: u32, what: &str) -> ApiResult<u8> {
     Ok(v as u8)
 }
 
-fn build_game(req: &NewGame) -> ApiResult<Game> {
+pub(crate) fn build_game(req: &NewGame) -> ApiResult<Game> {
     if let Some(code) = req.code.as_deref().filter(|c| !c.trim().is_empty()) {
         let code = PositionCode::decode(code.trim())
             .map_err(|e| ApiError::BadRequest(format!("position code: {e}")))?;
@@ -251,6 +269,11 @@ async fn new_game(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(req) = body?;
+    if req.clock_seconds.is_some() || req.increment_seconds.is_some() {
+        return Err(ApiError::BadRequest(
+            "clocks are for online games (POST /api/online)".to_string(),
+        ));
+    }
     let game = build_game(&req)?;
     let seats = [
         seat(&app, req.black.as_deref(), "black")?,
@@ -292,7 +315,7 @@ async fn import_psq(State(app): State<Arc<App>>, body: String) -> ApiResult<Resp
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
 
-fn entry(app: &App, id: i64) -> ApiResult<Arc<Entry>> {
+pub(crate) fn entry(app: &App, id: i64) -> ApiResult<Arc<Entry>> {
     app.entry(id)?.ok_or(ApiError::NoGame(id))
 }
 
@@ -364,6 +387,7 @@ fn act(
     let mut g = entry.lock();
     f(&mut g)?;
     app.save(&g)?;
+    online::arm_clock(app, &entry, &g);
     let busy = app.schedule(&entry, &mut g).err();
     entry.publish(&g);
     let mut view = serde_json::to_value(g.view()).unwrap_or_default();
@@ -381,13 +405,32 @@ struct MoveBody {
     y: u8,
 }
 
+/// The seat of the `X-Caro-Seat` token, in an online game.
+fn seat_from_header(g: &LiveGame, headers: &HeaderMap) -> Result<Color, ApiError> {
+    let token = headers.get(SEAT_HEADER).and_then(|v| v.to_str().ok());
+    Ok(g.online_seat(token).ok_or(ActionError::NotAPlayer)?)
+}
+
+/// Refuses intents that online games agree over their socket instead.
+fn not_online(g: &LiveGame, what: &'static str) -> Result<(), ApiError> {
+    if g.online.is_some() {
+        return Err(ActionError::Online(what).into());
+    }
+    Ok(())
+}
+
 async fn play_move(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
+    headers: HeaderMap,
     body: Result<Json<MoveBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(m) = body?;
     act(&app, id, |g| {
+        if g.online.is_some() {
+            let color = seat_from_header(g, &headers)?;
+            return Ok(g.online_move(color, m.ply, Pos::new(m.x, m.y))?);
+        }
         let to_move = g.game.to_move();
         if g.seat(to_move.opponent()).is_computer() && !app.pool.has_room() {
             return Err(Busy {
@@ -411,7 +454,10 @@ async fn undo(
     body: Result<Json<PlyBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
-    act(&app, id, |g| Ok(g.undo(b.ply)?))
+    act(&app, id, |g| {
+        not_online(g, "undo: ask your opponent for a takeback")?;
+        Ok(g.undo(b.ply)?)
+    })
 }
 
 async fn redo(
@@ -420,7 +466,10 @@ async fn redo(
     body: Result<Json<PlyBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
-    act(&app, id, |g| Ok(g.redo(b.ply)?))
+    act(&app, id, |g| {
+        not_online(g, "redo")?;
+        Ok(g.redo(b.ply)?)
+    })
 }
 
 #[derive(Deserialize, Default)]
@@ -432,6 +481,7 @@ struct ResignBody {
 async fn resign(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
+    headers: HeaderMap,
     body: Result<Json<ResignBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
@@ -441,7 +491,13 @@ async fn resign(
             ApiError::BadRequest(format!("color must be black or white, not {c:?}"))
         })?),
     };
-    act(&app, id, |g| Ok(g.resign(color)?))
+    act(&app, id, |g| {
+        if g.online.is_some() {
+            let seat = seat_from_header(g, &headers)?;
+            return Ok(g.online_resign(seat)?);
+        }
+        Ok(g.resign(color)?)
+    })
 }
 
 async fn stop(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
@@ -467,6 +523,7 @@ async fn pause(
 ) -> ApiResult<Response> {
     let Json(b) = body?;
     act(&app, id, |g| {
+        not_online(g, "pause")?;
         g.paused = b.paused;
         if b.paused {
             // The move being searched is dropped; resuming searches again.
@@ -478,6 +535,7 @@ async fn pause(
 
 async fn step(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
     act(&app, id, |g| {
+        not_online(g, "step")?;
         if g.is_over() {
             return Err(ActionError::GameOver.into());
         }
@@ -508,6 +566,7 @@ async fn speed(
         )));
     }
     act(&app, id, |g| {
+        not_online(g, "speed")?;
         g.delay_ms = b.delay_ms;
         Ok(())
     })
@@ -530,6 +589,7 @@ async fn rematch(
     let old = entry(&app, id)?;
     let (game, mut seats, time_ms, delay_ms) = {
         let g = old.lock();
+        not_online(&g, "rematch: ask for it over the game's socket")?;
         let game = Game::new(*g.game.rules(), g.game.first())
             .map_err(|e| ApiError::BadRequest(e.to_string()))?;
         (game, g.seats.clone(), g.time_ms, g.delay_ms)

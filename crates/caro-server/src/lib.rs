@@ -12,6 +12,7 @@
 mod api;
 mod assets;
 pub mod live;
+pub mod online;
 pub mod pool;
 pub mod store;
 
@@ -356,7 +357,8 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         })?;
     let addr = listener.local_addr()?;
     ready(addr);
-    axum::serve(listener, api::router(app)).await?;
+    let service = api::router(app).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service).await?;
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! in each seat, the computer players, and what the page is shown. Pure
 //! logic with no I/O: the API and the engine pool drive it.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use caro_core::notation::format_pos;
 use caro_core::{BoardSize, Color, Game, MoveError, Outcome, Pos, Rule, Rules};
@@ -74,6 +74,19 @@ pub enum ActionError {
     /// Resigning needs a person at the board.
     #[error("only a person can resign; in a computer game use New game")]
     NobodyToResign,
+    /// Online: the other player is to move.
+    #[error("it is not your turn: {0} is to move")]
+    OpponentsTurn(&'static str),
+    /// Online: the command needs a player's seat.
+    #[error("you are watching this game: only its two players can do that")]
+    NotAPlayer,
+    /// Online: there is no offer or request to answer.
+    #[error("there is no offer from your opponent to answer")]
+    NoOffer,
+    /// Online: the intent is not offered in online games (undo, redo,
+    /// pause… are agreed between the players instead).
+    #[error("not available in an online game: {0}")]
+    Online(&'static str),
 }
 
 impl ActionError {
@@ -90,6 +103,10 @@ impl ActionError {
             ActionError::NothingToUndo => "nothing_to_undo",
             ActionError::NothingToRedo => "nothing_to_redo",
             ActionError::NobodyToResign => "nobody_to_resign",
+            ActionError::OpponentsTurn(_) => "not_your_turn",
+            ActionError::NotAPlayer => "not_a_player",
+            ActionError::NoOffer => "no_offer",
+            ActionError::Online(_) => "online",
         }
     }
 }
@@ -205,6 +222,161 @@ pub struct GameView {
     pub created: i64,
     /// Unix seconds of the last change.
     pub updated: i64,
+    /// Whether this is an online game between two seat tokens.
+    pub online: bool,
+    /// Online: the pending offers and requests.
+    pub offers: Option<OffersView>,
+    /// Online: the clock, if the game has one.
+    pub clock: Option<ClockView>,
+}
+
+/// The offers pending in an online game, as the page shows them.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct OffersView {
+    /// A takeback request: who asked, and the ply it was asked at.
+    pub takeback: Option<TakebackView>,
+    /// The colour offering a draw.
+    pub draw: Option<&'static str>,
+    /// The colours that asked for a rematch.
+    pub rematch: Vec<&'static str>,
+    /// The rematch's game id, once both asked.
+    pub next: Option<i64>,
+}
+
+/// A pending takeback request.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TakebackView {
+    /// The colour asking.
+    pub by: &'static str,
+    /// The ply the request was made at: accepting names it.
+    pub ply: usize,
+}
+
+/// An online game's clock: each side's time, with an increment added
+/// after each of its moves. It starts with the first move; the side to
+/// move loses when its time runs out.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    /// Each side's time at the start, in milliseconds.
+    pub initial_ms: u64,
+    /// Added to a side's time after each of its moves.
+    pub increment_ms: u64,
+    /// Time left (black, white), as of when the running side's turn began.
+    pub left_ms: [u64; 2],
+    /// The side whose time runs, and since when. `None` before the first
+    /// move and once the game is over.
+    pub running: Option<(Color, Instant)>,
+}
+
+impl Clock {
+    /// A clock of `initial_ms` a side plus `increment_ms` a move.
+    #[must_use]
+    pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
+        Clock {
+            initial_ms,
+            increment_ms,
+            left_ms: [initial_ms; 2],
+            running: None,
+        }
+    }
+
+    /// The time `color` has left at `now`.
+    #[must_use]
+    pub fn left(&self, color: Color, now: Instant) -> u64 {
+        let base = self.left_ms[seat_index(color)];
+        match self.running {
+            Some((side, since)) if side == color => {
+                base.saturating_sub(now.saturating_duration_since(since).as_millis() as u64)
+            }
+            _ => base,
+        }
+    }
+
+    /// The stored form: `initial,increment,black,white` in milliseconds.
+    #[must_use]
+    pub fn to_text(&self, now: Instant) -> String {
+        format!(
+            "{},{},{},{}",
+            self.initial_ms,
+            self.increment_ms,
+            self.left(Color::Black, now),
+            self.left(Color::White, now)
+        )
+    }
+
+    /// Reads [`Clock::to_text`] (stopped; the game restarts it).
+    #[must_use]
+    pub fn from_text(text: &str) -> Option<Clock> {
+        let v: Vec<u64> = text
+            .split(',')
+            .map(|n| n.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        match v[..] {
+            [initial_ms, increment_ms, black, white] => Some(Clock {
+                initial_ms,
+                increment_ms,
+                left_ms: [black, white],
+                running: None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// An online game's clock, as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ClockView {
+    /// Black's time left, in milliseconds, when the view was made.
+    pub black_ms: u64,
+    /// White's time left.
+    pub white_ms: u64,
+    /// The side whose time runs, if any.
+    pub running: Option<&'static str>,
+    /// Added after each move.
+    pub increment_ms: u64,
+}
+
+/// An online game's seats and pending offers. The tokens are secrets: they
+/// are stored, never shown in a view.
+#[derive(Clone, Debug, Default)]
+pub struct Online {
+    /// Black's and white's seat tokens (hex).
+    pub tokens: [String; 2],
+    /// The address of the client that created the game.
+    pub owner: String,
+    /// A pending takeback request: the colour asking and the ply.
+    pub takeback: Option<(Color, usize)>,
+    /// The colour offering a draw.
+    pub draw: Option<Color>,
+    /// Which colours asked for a rematch (black, white).
+    pub rematch: [bool; 2],
+    /// The rematch, once created: its id and its tokens (black, white).
+    pub next: Option<(i64, [String; 2])>,
+    /// The clock, if the game has one.
+    pub clock: Option<Clock>,
+}
+
+impl Online {
+    /// The colour whose token this is, if any. Compares every byte, so
+    /// the time taken does not tell how much of a guess was right.
+    #[must_use]
+    pub fn seat_of(&self, token: &str) -> Option<Color> {
+        let same = |a: &str, b: &str| {
+            !a.is_empty()
+                && a.len() == b.len()
+                && a.bytes()
+                    .zip(b.bytes())
+                    .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+                    == 0
+        };
+        if same(&self.tokens[0], token) {
+            Some(Color::Black)
+        } else if same(&self.tokens[1], token) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
 }
 
 /// A game on the server.
@@ -238,6 +410,12 @@ pub struct LiveGame {
     pub created: i64,
     /// Unix seconds of the last change.
     pub updated: i64,
+    /// Set for an online game (two seat tokens).
+    pub online: Option<Online>,
+    /// The players agreed a draw.
+    pub agreed_draw: bool,
+    /// Online: the colour that ran out of time.
+    pub timed_out: Option<Color>,
 }
 
 /// Seconds since 1970.
@@ -296,6 +474,9 @@ impl LiveGame {
             failed: None,
             created: now,
             updated: now,
+            online: None,
+            agreed_draw: false,
+            timed_out: None,
         }
     }
 
@@ -309,7 +490,7 @@ impl LiveGame {
     /// failed engine).
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.game.is_over() || self.failed.is_some()
+        self.game.is_over() || self.failed.is_some() || self.agreed_draw || self.timed_out.is_some()
     }
 
     /// Whether both seats are computers.
@@ -485,6 +666,22 @@ impl LiveGame {
                 message: format!("{} loses: {reason}", loser.name()),
             });
         }
+        if let (Some(loser), false) = (self.timed_out, self.game.is_over()) {
+            return Some(ResultView {
+                winner: Some(loser.opponent().name()),
+                reason: "time",
+                line: Vec::new(),
+                message: format!("{} ran out of time", loser.name()),
+            });
+        }
+        if self.agreed_draw && !self.game.is_over() {
+            return Some(ResultView {
+                winner: None,
+                reason: "agreed",
+                line: Vec::new(),
+                message: "draw agreed".to_string(),
+            });
+        }
         let outcome = self.game.outcome()?;
         let winner = outcome.winner().map(Color::name);
         let (reason, message) = match outcome {
@@ -564,6 +761,32 @@ impl LiveGame {
                 .map(|c| c.encode()),
             created: self.created,
             updated: self.updated,
+            online: self.online.is_some(),
+            offers: self.online.as_ref().map(|o| OffersView {
+                takeback: o
+                    .takeback
+                    .map(|(by, ply)| TakebackView { by: by.name(), ply }),
+                draw: o.draw.map(Color::name),
+                rematch: [Color::Black, Color::White]
+                    .into_iter()
+                    .filter(|&c| o.rematch[seat_index(c)])
+                    .map(Color::name)
+                    .collect(),
+                next: o.next.as_ref().map(|(id, _)| *id),
+            }),
+            clock: self
+                .online
+                .as_ref()
+                .and_then(|o| o.clock.as_ref())
+                .map(|c| {
+                    let now = Instant::now();
+                    ClockView {
+                        black_ms: c.left(Color::Black, now),
+                        white_ms: c.left(Color::White, now),
+                        running: c.running.map(|(side, _)| side.name()),
+                        increment_ms: c.increment_ms,
+                    }
+                }),
         }
     }
 
@@ -587,8 +810,26 @@ impl LiveGame {
                 };
                 (winner.to_string(), ending)
             }
+            (None, None) if self.timed_out.is_some() => {
+                let loser = self.timed_out.unwrap_or(Color::Black);
+                (
+                    loser.opponent().name().to_string(),
+                    format!("time {}", loser.name()),
+                )
+            }
+            (None, None) if self.agreed_draw => ("draw".to_string(), "agreed".to_string()),
             (None, None) => (String::new(), String::new()),
         };
+        let (black_token, white_token, owner) = match &self.online {
+            Some(o) => (o.tokens[0].clone(), o.tokens[1].clone(), o.owner.clone()),
+            None => Default::default(),
+        };
+        let clock = self
+            .online
+            .as_ref()
+            .and_then(|o| o.clock.as_ref())
+            .map(|c| c.to_text(Instant::now()))
+            .unwrap_or_default();
         GameRow {
             id: self.id,
             created: self.created,
@@ -605,6 +846,10 @@ impl LiveGame {
             redo: write_moves(self.game.redo_moves()),
             result,
             ending,
+            black_token,
+            white_token,
+            owner,
+            clock,
         }
     }
 
@@ -650,9 +895,260 @@ impl LiveGame {
         let mut live = LiveGame::new(game, [seat(&row.black), seat(&row.white)], row.time_ms);
         live.id = row.id;
         live.failed = failed;
+        live.agreed_draw = row.ending == "agreed";
+        if let Some(loser) = row.ending.strip_prefix("time ") {
+            live.timed_out =
+                Some(parse_color(loser).ok_or_else(|| damaged("timed-out colour".into()))?);
+        }
+        if !row.black_token.is_empty() && !row.white_token.is_empty() {
+            let clock = if row.clock.is_empty() {
+                None
+            } else {
+                Some(Clock::from_text(&row.clock).ok_or_else(|| damaged("clock".into()))?)
+            };
+            live.online = Some(Online {
+                tokens: [row.black_token.clone(), row.white_token.clone()],
+                owner: row.owner.clone(),
+                clock,
+                ..Online::default()
+            });
+            // The clock runs on from where it was stored.
+            live.settle_clock(None, Instant::now());
+        }
         live.created = row.created;
         live.updated = row.updated;
         Ok(live)
+    }
+}
+
+/// Online play: every intent names the colour of the seat it comes from
+/// (found from its token); the other seat must agree to a takeback or a
+/// draw.
+impl LiveGame {
+    /// The seat a token sits in, in an online game.
+    #[must_use]
+    pub fn online_seat(&self, token: Option<&str>) -> Option<Color> {
+        self.online.as_ref()?.seat_of(token?)
+    }
+
+    fn online_mut(&mut self) -> Result<&mut Online, ActionError> {
+        self.online
+            .as_mut()
+            .ok_or(ActionError::Online("this game is not an online game"))
+    }
+
+    /// Charges the running side for its time (adding the increment if it
+    /// is the side that just moved) and starts the clock of the side to
+    /// move; stops it before the first move and once the game is over.
+    pub fn settle_clock(&mut self, mover: Option<Color>, now: Instant) {
+        let running = !self.is_over() && !self.game.moves().is_empty();
+        let to_move = self.game.to_move();
+        let Some(clock) = self.online.as_mut().and_then(|o| o.clock.as_mut()) else {
+            return;
+        };
+        if let Some((side, _)) = clock.running {
+            let mut left = clock.left(side, now);
+            if mover == Some(side) {
+                left += clock.increment_ms;
+            }
+            clock.left_ms[seat_index(side)] = left;
+        }
+        clock.running = running.then_some((to_move, now));
+    }
+
+    /// When the side to move has run out of time at `now`, it loses.
+    /// Returns whether that happened.
+    pub fn flag_if_out_of_time(&mut self, now: Instant) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let Some((side, _)) = self
+            .online
+            .as_ref()
+            .and_then(|o| o.clock.as_ref())
+            .and_then(|c| c.running.filter(|&(side, _)| c.left(side, now) == 0))
+        else {
+            return false;
+        };
+        self.timed_out = Some(side);
+        self.settle_clock(None, now);
+        self.clear_offers();
+        self.touch();
+        true
+    }
+
+    /// How long until the running side's time is out, if a clock runs.
+    #[must_use]
+    pub fn time_to_flag(&self, now: Instant) -> Option<Duration> {
+        let clock = self.online.as_ref()?.clock.as_ref()?;
+        let (side, _) = clock.running?;
+        Some(Duration::from_millis(clock.left(side, now)))
+    }
+
+    fn clear_offers(&mut self) {
+        if let Some(o) = &mut self.online {
+            o.takeback = None;
+            o.draw = None;
+        }
+    }
+
+    /// The seat `color` plays `pos`, sent for ply `ply`.
+    ///
+    /// # Errors
+    /// [`ActionError`]: stale, over, the opponent's turn, or refused by
+    /// the rules; the game is unchanged.
+    pub fn online_move(&mut self, color: Color, ply: usize, pos: Pos) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        let to_move = self.game.to_move();
+        if to_move != color {
+            return Err(ActionError::OpponentsTurn(to_move.name()));
+        }
+        let now = Instant::now();
+        if self
+            .online
+            .as_ref()
+            .and_then(|o| o.clock.as_ref())
+            .is_some_and(|c| c.running.is_some() && c.left(color, now) == 0)
+        {
+            return Err(ActionError::GameOver);
+        }
+        self.game.try_play(pos).map_err(ActionError::Move)?;
+        self.settle_clock(Some(color), now);
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` resigns.
+    ///
+    /// # Errors
+    /// [`ActionError::GameOver`].
+    pub fn online_resign(&mut self, color: Color) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        self.game
+            .resign_side(color)
+            .map_err(|_| ActionError::GameOver)?;
+        self.settle_clock(None, Instant::now());
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` asks to take back its last move, at ply `ply`.
+    ///
+    /// # Errors
+    /// Stale, over, or [`ActionError::NothingToUndo`] when `color` has
+    /// not moved yet.
+    pub fn request_takeback(&mut self, color: Color, ply: usize) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        let n = self.game.moves().len();
+        if !(0..n).any(|i| self.game.color_of_move(i) == color) {
+            return Err(ActionError::NothingToUndo);
+        }
+        self.online_mut()?.takeback = Some((color, ply));
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` accepts the opponent's takeback request made at
+    /// ply `ply`: moves are taken back until the asker is to move again.
+    ///
+    /// # Errors
+    /// Stale, or [`ActionError::NoOffer`].
+    pub fn accept_takeback(&mut self, color: Color, ply: usize) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        let by = match self.online_mut()?.takeback {
+            Some((by, at)) if by != color && at == ply => by,
+            _ => return Err(ActionError::NoOffer),
+        };
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        self.game.undo();
+        while self.game.to_move() != by && !self.game.moves().is_empty() {
+            self.game.undo();
+        }
+        self.settle_clock(None, Instant::now());
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` declines the opponent's takeback request.
+    ///
+    /// # Errors
+    /// [`ActionError::NoOffer`].
+    pub fn decline_takeback(&mut self, color: Color) -> Result<(), ActionError> {
+        let online = self.online_mut()?;
+        match online.takeback {
+            Some((by, _)) if by != color => online.takeback = None,
+            _ => return Err(ActionError::NoOffer),
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` offers a draw; when the opponent offered one
+    /// already, the game is drawn.
+    ///
+    /// # Errors
+    /// [`ActionError::GameOver`].
+    pub fn offer_draw(&mut self, color: Color) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        let online = self.online_mut()?;
+        match online.draw {
+            Some(by) if by != color => return self.accept_draw(color),
+            _ => online.draw = Some(color),
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` accepts the opponent's draw offer.
+    ///
+    /// # Errors
+    /// [`ActionError::NoOffer`] or [`ActionError::GameOver`].
+    pub fn accept_draw(&mut self, color: Color) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        match self.online_mut()?.draw {
+            Some(by) if by != color => {}
+            _ => return Err(ActionError::NoOffer),
+        }
+        self.agreed_draw = true;
+        self.settle_clock(None, Instant::now());
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// The seat `color` asks for a rematch once the game is over. Returns
+    /// whether both have now asked and no rematch exists yet.
+    ///
+    /// # Errors
+    /// [`ActionError::Online`] while the game goes on.
+    pub fn offer_rematch(&mut self, color: Color) -> Result<bool, ActionError> {
+        if !self.is_over() {
+            return Err(ActionError::Online(
+                "a rematch is offered once the game is over",
+            ));
+        }
+        let online = self.online_mut()?;
+        online.rematch[seat_index(color)] = true;
+        let both = online.rematch == [true, true] && online.next.is_none();
+        self.touch();
+        Ok(both)
     }
 }
 
@@ -699,6 +1195,85 @@ mod tests {
         assert_eq!(g.game.moves().len(), 0);
         g.redo(Some(0)).unwrap();
         assert_eq!(g.game.moves().len(), 2);
+    }
+
+    fn online_game() -> LiveGame {
+        let mut g = game(5, [Seat::Human, Seat::Human]);
+        g.online = Some(Online {
+            tokens: ["b".repeat(32), "w".repeat(32)],
+            ..Online::default()
+        });
+        g
+    }
+
+    #[test]
+    fn online_seats_move_in_turn_and_agree_takebacks_and_draws() {
+        let mut g = online_game();
+        assert_eq!(g.online_seat(Some(&"w".repeat(32))), Some(Color::White));
+        assert_eq!(g.online_seat(Some("w")), None);
+        assert_eq!(g.online_seat(None), None);
+        assert!(matches!(
+            g.online_move(Color::White, 0, Pos::new(0, 0)),
+            Err(ActionError::OpponentsTurn("black"))
+        ));
+        g.online_move(Color::Black, 0, Pos::new(0, 0)).unwrap();
+        g.online_move(Color::White, 1, Pos::new(1, 1)).unwrap();
+        // Black asks after white replied: both moves go back.
+        g.request_takeback(Color::Black, 2).unwrap();
+        assert!(matches!(
+            g.accept_takeback(Color::Black, 2),
+            Err(ActionError::NoOffer)
+        ));
+        g.accept_takeback(Color::White, 2).unwrap();
+        assert_eq!(g.game.moves().len(), 0);
+        g.online_move(Color::Black, 0, Pos::new(2, 2)).unwrap();
+        g.request_takeback(Color::Black, 1).unwrap();
+        g.decline_takeback(Color::White).unwrap();
+        assert!(matches!(
+            g.accept_takeback(Color::White, 1),
+            Err(ActionError::NoOffer)
+        ));
+        g.offer_draw(Color::White).unwrap();
+        assert!(!g.is_over());
+        g.accept_draw(Color::Black).unwrap();
+        assert!(g.is_over());
+        assert_eq!(g.result_view().unwrap().reason, "agreed");
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert!(back.agreed_draw && back.online.is_some());
+        assert!(!g.offer_rematch(Color::Black).unwrap());
+        assert!(g.offer_rematch(Color::White).unwrap());
+    }
+
+    #[test]
+    fn the_side_to_move_loses_on_time_and_moves_add_the_increment() {
+        let mut g = online_game();
+        if let Some(o) = &mut g.online {
+            o.clock = Some(Clock::new(60_000, 2_000));
+        }
+        let now = Instant::now();
+        assert!(
+            !g.flag_if_out_of_time(now + Duration::from_secs(3600)),
+            "not started"
+        );
+        g.online_move(Color::Black, 0, Pos::new(0, 0)).unwrap();
+        let clock = g.online.as_ref().and_then(|o| o.clock.clone()).unwrap();
+        assert_eq!(
+            clock.left_ms,
+            [60_000, 60_000],
+            "the first move costs nothing"
+        );
+        assert_eq!(clock.running.map(|r| r.0), Some(Color::White));
+        g.online_move(Color::White, 1, Pos::new(1, 1)).unwrap();
+        let clock = g.online.as_ref().and_then(|o| o.clock.clone()).unwrap();
+        assert!(clock.left_ms[1] > 60_000, "white gained its increment");
+        let later = Instant::now() + Duration::from_secs(61);
+        assert!(!g.flag_if_out_of_time(Instant::now()));
+        assert!(g.flag_if_out_of_time(later));
+        assert_eq!(g.result_view().unwrap().winner, Some("white"));
+        assert_eq!(g.result_view().unwrap().reason, "time");
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert_eq!(back.timed_out, Some(Color::Black));
+        assert_eq!(back.view().clock.unwrap().black_ms, 0);
     }
 
     #[test]

@@ -57,6 +57,16 @@ pub struct GameRow {
     /// How it ended: `five`, `resign`, `draw`, `foul`, `failed: …`, or
     /// empty.
     pub ending: String,
+    /// Online games: black's secret seat token (hex), empty otherwise.
+    pub black_token: String,
+    /// Online games: white's secret seat token.
+    pub white_token: String,
+    /// Online games: the address of the client that created it (for the
+    /// cap on open games per client).
+    pub owner: String,
+    /// Online games with a clock: `initial,increment,black,white` in
+    /// milliseconds; empty without a clock.
+    pub clock: String,
 }
 
 /// The games database.
@@ -85,8 +95,31 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 ";
 
+/// Columns added after the first release: `(name, definition)`. Added to
+/// an older database when it is opened, so existing games keep working.
+const ADDED_COLUMNS: [(&str, &str); 4] = [
+    ("black_token", "TEXT NOT NULL DEFAULT ''"),
+    ("white_token", "TEXT NOT NULL DEFAULT ''"),
+    ("owner", "TEXT NOT NULL DEFAULT ''"),
+    ("clock", "TEXT NOT NULL DEFAULT ''"),
+];
+
 const COLUMNS: &str =
-    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending";
+    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock";
+
+/// Adds the columns an older database lacks.
+fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    let mut stmt = conn.prepare("PRAGMA table_info(games)")?;
+    let have = stmt
+        .query_map([], |r| r.get::<_, String>(1))?
+        .collect::<Result<Vec<_>, _>>()?;
+    for (name, definition) in ADDED_COLUMNS {
+        if !have.iter().any(|h| h == name) {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {definition}"))?;
+        }
+    }
+    Ok(())
+}
 
 impl Store {
     /// Opens (creating if needed) the database file.
@@ -101,6 +134,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        migrate(&conn)?;
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -119,8 +153,8 @@ impl Store {
     pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
         let conn = self.conn();
         conn.execute(
-            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             params![
                 row.created,
                 row.updated,
@@ -135,7 +169,11 @@ impl Store {
                 row.moves,
                 row.redo,
                 row.result,
-                row.ending
+                row.ending,
+                row.black_token,
+                row.white_token,
+                row.owner,
+                row.clock
             ],
         )?;
         Ok(conn.last_insert_rowid())
@@ -147,8 +185,8 @@ impl Store {
     /// [`StoreError::Sqlite`].
     pub fn update(&self, row: &GameRow) -> Result<(), StoreError> {
         self.conn().execute(
-            "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6 WHERE id = ?1",
-            params![row.id, row.updated, row.moves, row.redo, row.result, row.ending],
+            "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7 WHERE id = ?1",
+            params![row.id, row.updated, row.moves, row.redo, row.result, row.ending, row.clock],
         )?;
         Ok(())
     }
@@ -167,6 +205,19 @@ impl Store {
             )
             .optional()?;
         Ok(row)
+    }
+
+    /// Online games created by `owner` that have not ended.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+        let n: i64 = self.conn().query_row(
+            "SELECT COUNT(*) FROM games WHERE owner = ?1 AND black_token <> '' AND result = ''",
+            [owner],
+            |r| r.get(0),
+        )?;
+        Ok(n.max(0) as usize)
     }
 
     /// The most recently changed games, newest first.
@@ -200,6 +251,10 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         redo: r.get(12)?,
         result: r.get(13)?,
         ending: r.get(14)?,
+        black_token: r.get(15)?,
+        white_token: r.get(16)?,
+        owner: r.get(17)?,
+        clock: r.get(18)?,
     })
 }
 
@@ -224,7 +279,44 @@ mod tests {
             redo: String::new(),
             result: String::new(),
             ending: String::new(),
+            black_token: String::new(),
+            white_token: String::new(),
+            owner: String::new(),
+            clock: String::new(),
         }
+    }
+
+    #[test]
+    fn an_old_database_gains_the_online_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite3");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, created INTEGER NOT NULL,
+                 updated INTEGER NOT NULL, black TEXT NOT NULL, white TEXT NOT NULL, width INTEGER NOT NULL,
+                 height INTEGER NOT NULL, k INTEGER NOT NULL, rule TEXT NOT NULL, first TEXT NOT NULL,
+                 time_ms INTEGER NOT NULL, moves TEXT NOT NULL, redo TEXT NOT NULL, result TEXT NOT NULL,
+                 ending TEXT NOT NULL);
+                 INSERT INTO games VALUES (1, 1, 1, 'human', 'human', 15, 15, 5, 'freestyle', 'black', 500, '7,7', '', '', '');",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let old = store.get(1).unwrap().unwrap();
+        assert_eq!(old.moves, "7,7");
+        assert_eq!(old.black_token, "");
+        let mut r = row();
+        r.black_token = "ab".into();
+        r.white_token = "cd".into();
+        r.owner = "10.0.0.1".into();
+        r.id = store.insert(&r).unwrap();
+        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+        assert_eq!(store.open_online_games("10.0.0.1").unwrap(), 1);
+        assert_eq!(store.open_online_games("10.0.0.2").unwrap(), 0);
+        drop(store);
+        // Opening again does not add the columns twice.
+        Store::open(&path).unwrap();
     }
 
     #[test]

@@ -456,6 +456,115 @@ async fn vietnamese_text(c: &Client, base: &str) -> TestResult {
     .await
 }
 
+/// Play a friend online: black creates the game from the home page and
+/// sends the white link; a second browser (its own profile) opens it, and
+/// the two windows play to black's win. A spectator page cannot move.
+async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    c.find(Locator::Id("clock"))
+        .await?
+        .select_by_value("600+5")
+        .await?;
+    c.find(Locator::Id("friend")).await?.click().await?;
+    until(
+        c,
+        "the seat links",
+        "return document.getElementById('link-white').value.includes('?seat=')",
+    )
+    .await?;
+    until(
+        c,
+        "black's seat",
+        "return document.getElementById('seat-info').textContent === 'You play Black.'",
+    )
+    .await?;
+    until(
+        c,
+        "the clocks",
+        "return !document.getElementById('clocks').hidden && document.getElementById('clock-black').textContent === 'Black 10:00'",
+    )
+    .await?;
+    let white_link = js(c, "return document.getElementById('link-white').value").await?;
+    let white_link = white_link.as_str().ok_or("no white link")?.to_string();
+    let watch_link = js(c, "return document.getElementById('link-watch').value").await?;
+    let watch_link = watch_link.as_str().ok_or("no spectator link")?.to_string();
+    let game_page = watch_link.trim_end_matches("?watch").to_string();
+
+    let browser = find_browser().ok_or("no browser")?;
+    let profile = tempfile::tempdir()?;
+    let (_driver, w) = connect(&browser, profile.path()).await;
+    let outcome = async {
+        w.goto(&white_link).await?;
+        until(
+            &w,
+            "white's seat",
+            "return document.getElementById('seat-info').textContent === 'You play White.'",
+        )
+        .await?;
+        if w.current_url().await?.as_str().contains("seat=") {
+            return Err("the seat token stayed in the address bar".into());
+        }
+        for i in 0..5u8 {
+            play(c, 3 + i, 7).await?;
+            wait_ply(&w, i64::from(i) * 2 + 1).await?;
+            if i == 0 {
+                // A spectator's page (no seat) sees the game but cannot move.
+                w.goto(&watch_link).await?;
+                until(
+                    &w,
+                    "the spectator's view",
+                    "return document.getElementById('seat-info').textContent === 'You are watching.'",
+                )
+                .await?;
+                wait_ply(&w, 1).await?;
+                click_point(&w, 9, 9).await?;
+                until(
+                    &w,
+                    "the spectator refused",
+                    "return document.getElementById('message').textContent.startsWith('You are watching')",
+                )
+                .await?;
+                // White comes back to its seat (kept in this browser).
+                w.goto(&game_page).await?;
+                until(
+                    &w,
+                    "white's seat again",
+                    "return document.getElementById('seat-info').textContent === 'You play White.'",
+                )
+                .await?;
+                wait_ply(&w, 1).await?;
+                if ply(c).await? != 1 {
+                    return Err("the spectator's click was played".into());
+                }
+            }
+            if i == 4 {
+                break;
+            }
+            play(&w, 3 + i, 9).await?;
+            wait_ply(c, i64::from(i) * 2 + 2).await?;
+        }
+        for (page, who) in [(c, "black"), (&w, "white")] {
+            until(
+                page,
+                &format!("black's win on {who}'s page"),
+                "return document.getElementById('status').dataset.result === 'black'",
+            )
+            .await?;
+        }
+        Ok::<(), Box<dyn Error>>(())
+    }
+    .await;
+    if outcome.is_err() {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../browser-failures");
+        let _ = std::fs::create_dir_all(&dir);
+        if let Ok(png) = w.screenshot().await {
+            let _ = std::fs::write(dir.join("two_windows_white.png"), png);
+        }
+    }
+    let _ = w.close().await;
+    outcome
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_web_app_in_a_real_browser() {
     let required = std::env::var("CARO_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
@@ -501,6 +610,7 @@ async fn the_web_app_in_a_real_browser() {
     scenario!(renju_forbidden_point_refused);
     scenario!(reload_restores_the_game);
     scenario!(vietnamese_text);
+    scenario!(two_windows_play_a_friend_online);
     let _ = client.close().await;
     assert!(
         failures.is_empty(),

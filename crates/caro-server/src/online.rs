@@ -1,0 +1,407 @@
+//! Play a friend online: a game between two secret seat tokens, played
+//! over a WebSocket per page.
+//!
+//! `POST /api/online` creates the game and answers with the two seat links
+//! and a spectator link. `GET /api/games/ID/ws?seat=TOKEN` opens a socket:
+//! the server sends the whole game at once (the view plus `"you"`), then
+//! every change. The page sends JSON commands naming the ply they apply
+//! to; a stale one is refused, never played twice. A socket that sends a
+//! frame over [`MAX_FRAME`] bytes, malformed JSON, or more than
+//! [`MAX_RATE`] messages a second is closed with a reason; the server and
+//! the other sockets carry on.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use caro_core::{Color, Game, Pos};
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::api::{build_game, entry, ApiError, ApiResult, NewGame};
+use crate::live::{ActionError, Clock, LiveGame, Online, Seat, DEFAULT_TIME_MS};
+use crate::{App, Entry};
+
+/// Largest command a socket may send, in bytes.
+pub const MAX_FRAME: usize = 4 * 1024;
+/// Most commands a socket may send in one second.
+pub const MAX_RATE: u32 = 20;
+/// Most unfinished online games one client address may have created.
+pub const MAX_OPEN_GAMES: usize = 20;
+/// Longest clock a game may have: three hours a side.
+pub const MAX_CLOCK_SECONDS: u64 = 3 * 60 * 60;
+/// Largest increment a game may have.
+pub const MAX_INCREMENT_SECONDS: u64 = 60;
+/// Frames larger than this are dropped by the WebSocket layer itself,
+/// before they are read; between [`MAX_FRAME`] and this the socket is
+/// closed with a reason.
+const HARD_FRAME_LIMIT: usize = 64 * 1024;
+
+/// A fresh seat token: 128 random bits in hex.
+fn new_token() -> Result<String, ApiError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| ApiError::Internal(format!("no random numbers: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Both seat tokens of a new game.
+fn new_tokens() -> Result<[String; 2], ApiError> {
+    Ok([new_token()?, new_token()?])
+}
+
+/// `POST /api/online`: a human vs human game between two seat links.
+pub(crate) async fn create(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(req) = body?;
+    for (color, seat) in [("black", &req.black), ("white", &req.white)] {
+        if seat
+            .as_deref()
+            .is_some_and(|s| !s.eq_ignore_ascii_case("human"))
+        {
+            return Err(ApiError::BadRequest(format!(
+                "{color}: an online game is between two people"
+            )));
+        }
+    }
+    let game = build_game(&req)?;
+    let clock = match (req.clock_seconds, req.increment_seconds) {
+        (None | Some(0), None | Some(0)) => None,
+        (Some(total), increment) if (1..=MAX_CLOCK_SECONDS).contains(&total) => {
+            let increment = increment.unwrap_or(0);
+            if increment > MAX_INCREMENT_SECONDS {
+                return Err(ApiError::BadRequest(format!(
+                    "increment_seconds must be at most {MAX_INCREMENT_SECONDS}, not {increment}"
+                )));
+            }
+            Some(Clock::new(total * 1000, increment * 1000))
+        }
+        (total, _) => {
+            return Err(ApiError::BadRequest(format!(
+                "clock_seconds must be from 1 to {MAX_CLOCK_SECONDS}, not {}",
+                total.unwrap_or(0)
+            )))
+        }
+    };
+    let owner = peer.ip().to_string();
+    let open = app.store.open_online_games(&owner)?;
+    if open >= MAX_OPEN_GAMES {
+        return Err(ApiError::TooMany(format!(
+            "you already have {open} unfinished online games; finish or resign some first"
+        )));
+    }
+    let tokens = new_tokens()?;
+    let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], DEFAULT_TIME_MS);
+    live.online = Some(Online {
+        tokens: tokens.clone(),
+        owner,
+        clock,
+        ..Online::default()
+    });
+    let entry = app.insert(live)?;
+    let view = entry.lock().view();
+    let id = view.id;
+    let seat = |t: &str| json!({ "token": t, "url": format!("/game/{id}?seat={t}") });
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id,
+            "game": view,
+            "black": seat(&tokens[0]),
+            "white": seat(&tokens[1]),
+            "spectator": format!("/game/{id}?watch"),
+        })),
+    )
+        .into_response())
+}
+
+/// The socket's query: the seat token, if any.
+#[derive(Deserialize)]
+pub(crate) struct SocketQuery {
+    seat: Option<String>,
+}
+
+/// `GET /api/games/ID/ws?seat=TOKEN`: a player's (or, without a valid
+/// token, a spectator's) live connection.
+pub(crate) async fn socket(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    Query(q): Query<SocketQuery>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let entry = entry(&app, id)?;
+    let you = {
+        let mut g = entry.lock();
+        // A game loaded after a restart: its clock runs on from here.
+        if g.flag_if_out_of_time(Instant::now()) {
+            app.save(&g)?;
+            entry.publish(&g);
+        }
+        arm_clock(&app, &entry, &g);
+        g.online_seat(q.seat.as_deref())
+    };
+    Ok(upgrade
+        .max_message_size(HARD_FRAME_LIMIT)
+        .max_frame_size(HARD_FRAME_LIMIT)
+        .on_upgrade(move |socket| session(app, entry, you, socket)))
+}
+
+/// A command from a page.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "t", rename_all = "kebab-case", deny_unknown_fields)]
+enum Command {
+    /// Play at (x, y), for ply `ply`.
+    Move { ply: usize, x: u8, y: u8 },
+    /// Resign.
+    Resign,
+    /// Ask to take back my last move (the game at ply `ply`).
+    Takeback { ply: usize },
+    /// Accept the opponent's takeback request made at ply `ply`.
+    TakebackAccept { ply: usize },
+    /// Decline the opponent's takeback request.
+    TakebackDecline,
+    /// Offer a draw (accepts the opponent's offer if there is one).
+    DrawOffer,
+    /// Accept the opponent's draw offer.
+    DrawAccept,
+    /// Ask for a rematch with colours swapped.
+    Rematch,
+}
+
+fn you_name(you: Option<Color>) -> &'static str {
+    you.map_or("spectator", Color::name)
+}
+
+/// A view JSON object with `"t": "game"` and `"you"` added.
+fn game_message(view_json: &str, you: Option<Color>) -> String {
+    match view_json.strip_prefix('{') {
+        Some(rest) => format!("{{\"t\":\"game\",\"you\":\"{}\",{rest}", you_name(you)),
+        None => view_json.to_string(),
+    }
+}
+
+fn state_message(entry: &Entry, you: Option<Color>) -> String {
+    let json = serde_json::to_string(&entry.lock().view()).unwrap_or_default();
+    game_message(&json, you)
+}
+
+/// The rematch message for this seat, once the rematch exists.
+fn rematch_message(entry: &Entry, you: Option<Color>) -> Option<String> {
+    let color = you?;
+    let g = entry.lock();
+    let (id, tokens) = g.online.as_ref()?.next.as_ref()?;
+    let new_color = color.opponent();
+    let token = &tokens[usize::from(new_color == Color::White)];
+    Some(json!({ "t": "rematch", "id": id, "seat": token, "you": new_color.name() }).to_string())
+}
+
+/// Closes a socket with a code and a reason, then reads what the client
+/// still sends until it answers the close (briefly): dropping unread data
+/// would reset the connection and lose the reason.
+async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
+    if socket.send(close(code, reason)).await.is_err() {
+        return;
+    }
+    let drain = async {
+        while let Some(Ok(msg)) = socket.recv().await {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), drain).await;
+}
+
+fn close(code: u16, reason: &str) -> Message {
+    // A close reason is at most 123 bytes.
+    let mut end = reason.len().min(120);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: reason[..end].to_string().into(),
+    }))
+}
+
+/// Counts a socket's commands per second.
+struct RateLimit {
+    window: Instant,
+    count: u32,
+}
+
+impl RateLimit {
+    fn allow(&mut self) -> bool {
+        if self.window.elapsed() >= Duration::from_secs(1) {
+            self.window = Instant::now();
+            self.count = 0;
+        }
+        self.count += 1;
+        self.count <= MAX_RATE
+    }
+}
+
+async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socket: WebSocket) {
+    let mut updates = entry.events.subscribe();
+    if socket
+        .send(Message::Text(state_message(&entry, you).into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let mut rematch_sent = false;
+    let mut rate = RateLimit {
+        window: Instant::now(),
+        count: 0,
+    };
+    loop {
+        if !rematch_sent {
+            if let Some(msg) = rematch_message(&entry, you) {
+                rematch_sent = true;
+                if socket.send(Message::Text(msg.into())).await.is_err() {
+                    return;
+                }
+            }
+        }
+        let out = tokio::select! {
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Binary(_))) => {
+                        close_with(&mut socket, 1003, "binary frames are not accepted").await;
+                        return;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                };
+                if !rate.allow() {
+                    close_with(&mut socket, 1008, &format!("more than {MAX_RATE} messages a second")).await;
+                    return;
+                }
+                if text.len() > MAX_FRAME {
+                    close_with(&mut socket, 1009, &format!("message over {MAX_FRAME} bytes")).await;
+                    return;
+                }
+                let command: Command = match serde_json::from_str(text.as_str()) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        close_with(&mut socket, 1007, &format!("malformed command: {e}")).await;
+                        return;
+                    }
+                };
+                match apply(&app, &entry, you, command) {
+                    Ok(()) => None,
+                    Err(e) => Some(error_message(&e)),
+                }
+            }
+            update = updates.recv() => match update {
+                Ok(json) => Some(game_message(&json, you)),
+                // Fell behind: the whole state replaces what was missed.
+                Err(RecvError::Lagged(_)) => Some(state_message(&entry, you)),
+                Err(RecvError::Closed) => return,
+            },
+        };
+        if let Some(text) = out {
+            if socket.send(Message::Text(text.into())).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+fn error_message(e: &ApiError) -> String {
+    let code = match e {
+        ApiError::Action(a) => a.code(),
+        ApiError::Store(_) | ApiError::Internal(_) => "storage",
+        _ => "bad_request",
+    };
+    json!({ "t": "error", "code": code, "error": e.to_string() }).to_string()
+}
+
+/// Applies a seat's command, stores and publishes the game.
+fn apply(
+    app: &Arc<App>,
+    entry: &Arc<Entry>,
+    you: Option<Color>,
+    command: Command,
+) -> Result<(), ApiError> {
+    let mut g = entry.lock();
+    if g.flag_if_out_of_time(Instant::now()) {
+        app.save(&g)?;
+        entry.publish(&g);
+    }
+    let color = you.ok_or(ActionError::NotAPlayer)?;
+    match command {
+        Command::Move { ply, x, y } => g.online_move(color, ply, Pos::new(x, y))?,
+        Command::Resign => g.online_resign(color)?,
+        Command::Takeback { ply } => g.request_takeback(color, ply)?,
+        Command::TakebackAccept { ply } => g.accept_takeback(color, ply)?,
+        Command::TakebackDecline => g.decline_takeback(color)?,
+        Command::DrawOffer => g.offer_draw(color)?,
+        Command::DrawAccept => g.accept_draw(color)?,
+        Command::Rematch => {
+            if g.offer_rematch(color)? {
+                let game = Game::new(*g.game.rules(), g.game.first())
+                    .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+                let tokens = new_tokens()?;
+                let owner = g
+                    .online
+                    .as_ref()
+                    .map(|o| o.owner.clone())
+                    .unwrap_or_default();
+                let clock = g
+                    .online
+                    .as_ref()
+                    .and_then(|o| o.clock.as_ref())
+                    .map(|c| Clock::new(c.initial_ms, c.increment_ms));
+                let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], g.time_ms);
+                live.online = Some(Online {
+                    tokens: tokens.clone(),
+                    owner,
+                    clock,
+                    ..Online::default()
+                });
+                let id = app.insert(live)?.lock().id;
+                if let Some(o) = &mut g.online {
+                    o.next = Some((id, tokens));
+                }
+            }
+        }
+    }
+    app.save(&g)?;
+    arm_clock(app, entry, &g);
+    entry.publish(&g);
+    Ok(())
+}
+
+/// While a clock runs, wakes when the side to move would run out of time
+/// and ends the game then, unless something happened in between.
+pub(crate) fn arm_clock(app: &Arc<App>, entry: &Arc<Entry>, g: &LiveGame) {
+    let Some(wait) = g.time_to_flag(Instant::now()) else {
+        return;
+    };
+    let generation = g.generation;
+    let app = Arc::clone(app);
+    let entry = Arc::clone(entry);
+    tokio::spawn(async move {
+        tokio::time::sleep(wait + Duration::from_millis(5)).await;
+        let mut g = entry.lock();
+        if g.generation == generation && g.flag_if_out_of_time(Instant::now()) {
+            if let Err(e) = app.save(&g) {
+                tracing::error!("saving game {}: {e}", g.id);
+            }
+            entry.publish(&g);
+        }
+    });
+}
