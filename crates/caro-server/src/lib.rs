@@ -43,6 +43,9 @@ pub struct Config {
     /// Searches that may wait for a thread before the server says it is
     /// busy.
     pub queue_limit: usize,
+    /// Most unfinished online games one client address may have open
+    /// (default [`online::MAX_OPEN_GAMES`]).
+    pub max_online_per_client: usize,
 }
 
 /// Why the server could not start.
@@ -161,6 +164,7 @@ pub struct App {
     catalog: Catalog,
     pool: EnginePool,
     games: Mutex<HashMap<i64, Arc<Entry>>>,
+    max_online_per_client: usize,
 }
 
 impl App {
@@ -178,6 +182,7 @@ impl App {
             store,
             catalog: Catalog::new(config.engines.clone()),
             pool: EnginePool::new(config.search_threads, config.queue_limit),
+            max_online_per_client: config.max_online_per_client,
             games: Mutex::new(HashMap::new()),
         }))
     }

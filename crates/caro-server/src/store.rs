@@ -2,7 +2,8 @@
 //! played, so a killed server loses nothing.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -72,6 +73,28 @@ pub struct GameRow {
 /// The games database.
 pub struct Store {
     conn: Mutex<Connection>,
+    /// Dropped with the store, which stops the checkpointer thread.
+    _checkpointer: Option<mpsc::Sender<()>>,
+}
+
+/// How often the background thread copies the write-ahead log into the
+/// database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+/// Copies the write-ahead log into the database from a thread of its own,
+/// on a second connection, so the fsync of a checkpoint never falls on a
+/// request that stores a move. Stops when `stop`'s sender is dropped.
+fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
+    // Wakes every CHECKPOINT_EVERY until the store is dropped.
+    while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
+        // PASSIVE never waits for writers; whatever it could not copy now
+        // is copied next time.
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::warn!("checkpoint: {e}");
+        }
+    }
+    // A last full copy, so a stopped server leaves a small log behind.
+    let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
 }
 
 const SCHEMA: &str = "
@@ -132,11 +155,28 @@ impl Store {
         // process is killed right after.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
         migrate(&conn)?;
+        // Checkpoints run on their own thread (see `checkpoint_loop`);
+        // without it, writes checkpoint automatically as SQLite's default.
+        let checkpointer = Connection::open(path)
+            .and_then(|c| c.busy_timeout(Duration::from_secs(5)).map(|()| c))
+            .ok()
+            .and_then(|c| {
+                let (tx, rx) = mpsc::channel();
+                std::thread::Builder::new()
+                    .name("sqlite-checkpoint".into())
+                    .spawn(move || checkpoint_loop(c, rx))
+                    .ok()
+                    .map(|_| tx)
+            });
+        if checkpointer.is_some() {
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        }
         Ok(Store {
             conn: Mutex::new(conn),
+            _checkpointer: checkpointer,
         })
     }
 
@@ -184,10 +224,20 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn update(&self, row: &GameRow) -> Result<(), StoreError> {
-        self.conn().execute(
-            "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7 WHERE id = ?1",
-            params![row.id, row.updated, row.moves, row.redo, row.result, row.ending, row.clock],
-        )?;
+        // Written after every move: the statement is parsed once.
+        self.conn()
+            .prepare_cached(
+                "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7 WHERE id = ?1",
+            )?
+            .execute(params![
+                row.id,
+                row.updated,
+                row.moves,
+                row.redo,
+                row.result,
+                row.ending,
+                row.clock
+            ])?;
         Ok(())
     }
 

@@ -31,6 +31,10 @@ pub struct ServeArgs {
     /// busy.
     #[arg(long, default_value_t = 64)]
     pub queue: usize,
+    /// Most unfinished online games one client address may open (raise it
+    /// behind a reverse proxy, where every player shares one address).
+    #[arg(long, default_value_t = caro_server::online::MAX_OPEN_GAMES)]
+    pub max_online_per_client: usize,
 }
 
 impl ServeArgs {
@@ -43,6 +47,7 @@ impl ServeArgs {
             engines: Vec::new(),
             threads: None,
             queue: 64,
+            max_online_per_client: caro_server::online::MAX_OPEN_GAMES,
         }
     }
 }
@@ -74,6 +79,7 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
         engines,
         search_threads: threads,
         queue_limit: args.queue,
+        max_online_per_client: args.max_online_per_client,
     };
     caro_server::serve_blocking(config, |addr| {
         println!(
