@@ -158,6 +158,36 @@ impl Entry {
     }
 }
 
+/// Games kept in memory before idle ones are dropped from the map (they
+/// stay in the store and are loaded again when asked for).
+const CACHED_GAMES: usize = 4096;
+
+/// Drops games nobody is using from the in-memory map once it holds more
+/// than [`CACHED_GAMES`]: no request, socket, timer or search holds the
+/// entry, nobody listens to its events, no search is running and no online
+/// offer waits for an answer (offers live in memory only). Every move is
+/// already in the store, so nothing is lost.
+fn evict_idle(games: &mut HashMap<i64, Arc<Entry>>) {
+    if games.len() < CACHED_GAMES {
+        return;
+    }
+    games.retain(|_, e| !is_idle(e));
+}
+
+fn is_idle(e: &Arc<Entry>) -> bool {
+    Arc::strong_count(e) == 1
+        && e.events.receiver_count() == 0
+        && e.game.try_lock().is_ok_and(|g| {
+            g.search.is_none()
+                && g.online.as_ref().is_none_or(|o| {
+                    o.takeback.is_none()
+                        && o.draw.is_none()
+                        && o.rematch == [false, false]
+                        && o.next.is_none()
+                })
+        })
+}
+
 /// The server's state, shared by every request and search.
 pub struct App {
     store: Store,
@@ -193,6 +223,7 @@ impl App {
         if let Some(e) = games.get(&id) {
             return Ok(Some(Arc::clone(e)));
         }
+        evict_idle(&mut games);
         let Some(row) = self.store.get(id)? else {
             return Ok(None);
         };
@@ -213,10 +244,9 @@ impl App {
             game: Mutex::new(live),
             events: broadcast::channel(64).0,
         });
-        self.games
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, Arc::clone(&entry));
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        evict_idle(&mut games);
+        games.insert(id, Arc::clone(&entry));
         Ok(entry)
     }
 
@@ -390,4 +420,51 @@ pub fn default_data_dir() -> PathBuf {
         return PathBuf::from(home).join(".local/share/caro");
     }
     PathBuf::from("caro-data")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::{Online, Seat};
+    use caro_core::{BoardSize, Color, Game, Rule, Rules};
+
+    fn entry(online: Option<Online>) -> Arc<Entry> {
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).expect("15x15 rules");
+        let game = Game::new(rules, Color::Black).expect("a 15x15 game");
+        let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], 1000);
+        live.online = online;
+        Arc::new(Entry {
+            game: Mutex::new(live),
+            events: broadcast::channel(4).0,
+        })
+    }
+
+    #[test]
+    fn only_games_nobody_uses_are_dropped_from_memory() {
+        let mut games = HashMap::new();
+        for id in 0..CACHED_GAMES as i64 {
+            games.insert(id, entry(None));
+        }
+        let held = Arc::clone(&games[&1]);
+        let _listener = games[&2].events.subscribe();
+        let offer = Online {
+            draw: Some(Color::White),
+            ..Online::default()
+        };
+        games.insert(3, entry(Some(offer)));
+        games.insert(4, entry(Some(Online::default())));
+        evict_idle(&mut games);
+        let mut kept: Vec<i64> = games.keys().copied().collect();
+        kept.sort_unstable();
+        assert_eq!(kept, vec![1, 2, 3]);
+        drop(held);
+    }
+
+    #[test]
+    fn a_small_map_is_left_alone() {
+        let mut games = HashMap::new();
+        games.insert(7, entry(None));
+        evict_idle(&mut games);
+        assert_eq!(games.len(), 1);
+    }
 }
