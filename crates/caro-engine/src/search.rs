@@ -848,14 +848,19 @@ fn level_style(level: u32) -> LevelStyle {
     // Each level searches deeper, thinks at least as long and wanders
     // less than the one below.
     const DEPTHS: [u32; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 10, MAX_DEPTH];
-    const NOISE: [i32; 10] = [300, 160, 100, 60, 40, 25, 15, 8, 0, 0];
+    // Evaluation units a level may give away at the root. The bottom three
+    // were set by 200-game matches between neighbours (BENCHMARKS.md,
+    // "Level ladder"): with 300/160/100 level 3 scored only 60% against
+    // level 2, whose depth-2 search hardly helps under that much noise.
+    const NOISE: [i32; 10] = [600, 220, 70, 60, 40, 25, 15, 8, 0, 0];
     let i = (level.clamp(1, 10) - 1) as usize;
     LevelStyle {
         max_depth: DEPTHS[i],
-        // Every level thinks about 1.5 times as long as the one below
-        // (level 1 about 1/38 of level 10), so the ladder holds at any
-        // time control; the low levels are held by their depth as well.
-        time_share: 1.5f64.powi(i as i32 - 9),
+        // Every level thinks twice as long as the one below (level 9
+        // half of level 10's time, level 1 a 512th), so the ladder holds
+        // at any time control; the low levels are held by their depth as
+        // well.
+        time_share: 2f64.powi(i as i32 - 9),
         noise: NOISE[i],
         root_vcf: level >= 4,
     }
