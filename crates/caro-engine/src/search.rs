@@ -150,12 +150,12 @@ impl<'a> Searcher<'a> {
         let (x0, y0, x1, y1) = self.state.area();
         let empty_board = self.state.board().stone_count() == 0;
         let mut out = Vec::with_capacity(((x1 - x0 + 1) * (y1 - y0 + 1)) as usize);
+        let board = self.state.board();
         for y in y0..=y1 {
-            for x in x0..=x1 {
-                let i = self.state.index(Pos::new(x as u8, y as u8));
-                if self.state.board().cell(i) == Cell::Empty
-                    && (empty_board || self.state.near(i) > 0)
-                {
+            // A row's cells are consecutive indices.
+            let row = self.state.index(Pos::new(x0 as u8, y as u8));
+            for i in row..=row + (x1 - x0) as usize {
+                if board.cell(i) == Cell::Empty && (empty_board || self.state.near(i) > 0) {
                     out.push(i);
                 }
             }
@@ -239,6 +239,53 @@ impl<'a> Searcher<'a> {
             s += ORDER_KILLER;
         }
         s + self.history[i][me.index()].min(ORDER_KILLER - 1)
+    }
+
+    /// Whether [`Searcher::generate`] would give more than one move and
+    /// force none: neither side has a five to make, the mover has no four
+    /// (outside caro an open four is played at once), and at least two
+    /// points are legal (and, against an open three, defend or counter).
+    /// Stops counting at two, so a leaf costs a partial scan only.
+    fn is_quiet_choice(&mut self) -> bool {
+        let me = self.state.to_move();
+        let opp = me.opponent();
+        if self.state.has(me, Pattern::Five) || self.state.has(opp, Pattern::Five) {
+            return false;
+        }
+        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
+        if !caro_rule && (self.state.has(me, Pattern::Flex4) || self.state.has(me, Pattern::Block4))
+        {
+            return false;
+        }
+        let opp_open_three = self.state.has(opp, Pattern::Flex4);
+        let mut found = 0;
+        let (x0, y0, x1, y1) = self.state.area();
+        let empty_board = self.state.board().stone_count() == 0;
+        // The points of `area_points`, without collecting them.
+        for y in y0..=y1 {
+            let row = self.state.index(Pos::new(x0 as u8, y as u8));
+            for i in row..=row + (x1 - x0) as usize {
+                if self.state.board().cell(i) != Cell::Empty
+                    || !(empty_board || self.state.near(i) > 0)
+                {
+                    continue;
+                }
+                if opp_open_three {
+                    let defends = self.state.patterns(i).count_at_least(opp, Pattern::Block4) > 0;
+                    let counters = self.state.patterns(i).count_at_least(me, Pattern::Block4) > 0;
+                    if !defends && !counters {
+                        continue;
+                    }
+                }
+                if self.state.is_legal(i) {
+                    found += 1;
+                    if found > 1 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     fn generate(&mut self, ply: usize, tt_move: Option<usize>) -> Gen {
@@ -565,6 +612,16 @@ impl<'a> Searcher<'a> {
                     return s;
                 }
             }
+        }
+        if depth <= 0 && self.is_quiet_choice() {
+            // The common leaf: no five or four to play or stop and more
+            // than one move, so nothing is searched deeper. Same result as
+            // below without scoring and sorting every move.
+            if let Some(first) = self.vcf(VCF_LEAF_DEPTH, ply) {
+                pv.push(first);
+                return WIN - (ply as i32 + 3);
+            }
+            return self.state.evaluate();
         }
         let (moves, forced) = match self.generate(ply, tt_move) {
             Gen::Win(i) => {

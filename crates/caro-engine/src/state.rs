@@ -70,6 +70,51 @@ pub enum Threat {
     Five,
 }
 
+/// The threat of four direction patterns (values 0..9 each), indexed
+/// `((d0 * 9 + d1) * 9 + d2) * 9 + d3`: [`State::threat`] is one lookup.
+static THREATS: [Threat; 9 * 9 * 9 * 9] = threat_table();
+
+const fn threat_table() -> [Threat; 9 * 9 * 9 * 9] {
+    let mut table = [Threat::None; 9 * 9 * 9 * 9];
+    let mut key = 0;
+    while key < table.len() {
+        let (mut fives, mut flex4, mut fours, mut threes) = (0, 0, 0, 0);
+        let mut rest = key;
+        let mut n = 0;
+        while n < 4 {
+            let v = (rest % 9) as u8;
+            rest /= 9;
+            if v == Pattern::Five as u8 {
+                fives += 1;
+            } else if v == Pattern::Flex4 as u8 {
+                flex4 += 1;
+            } else if v == Pattern::Block4 as u8 {
+                fours += 1;
+            } else if v == Pattern::Flex3 as u8 {
+                threes += 1;
+            }
+            n += 1;
+        }
+        table[key] = if fives > 0 {
+            Threat::Five
+        } else if flex4 > 0 || fours >= 2 {
+            Threat::OpenFour
+        } else if fours == 1 && threes > 0 {
+            Threat::FourThree
+        } else if fours == 1 {
+            Threat::Four
+        } else if threes >= 2 {
+            Threat::DoubleThree
+        } else if threes == 1 {
+            Threat::OpenThree
+        } else {
+            Threat::None
+        };
+        key += 1;
+    }
+    table
+}
+
 /// The search's board.
 #[derive(Clone)]
 pub struct State {
@@ -247,36 +292,9 @@ impl State {
     /// The threat a point holds for `color`.
     #[must_use]
     pub fn threat(&self, index: usize, color: Color) -> Threat {
-        let p = &self.patterns[index];
-        let d = p.dir[color.index()];
-        let mut fives = 0;
-        let mut flex4 = 0;
-        let mut fours = 0;
-        let mut threes = 0;
-        for v in d {
-            match Pattern::from_u8(v) {
-                Pattern::Five => fives += 1,
-                Pattern::Flex4 => flex4 += 1,
-                Pattern::Block4 => fours += 1,
-                Pattern::Flex3 => threes += 1,
-                _ => {}
-            }
-        }
-        if fives > 0 {
-            Threat::Five
-        } else if flex4 > 0 || fours >= 2 {
-            Threat::OpenFour
-        } else if fours == 1 && threes > 0 {
-            Threat::FourThree
-        } else if fours == 1 {
-            Threat::Four
-        } else if threes >= 2 {
-            Threat::DoubleThree
-        } else if threes == 1 {
-            Threat::OpenThree
-        } else {
-            Threat::None
-        }
+        let [a, b, c, d] = self.patterns[index].dir[color.index()];
+        let key = ((a as usize * 9 + b as usize) * 9 + c as usize) * 9 + d as usize;
+        THREATS[key]
     }
 
     /// Whether black playing the empty point `index` is a renju foul. A
@@ -434,10 +452,13 @@ impl State {
         }
         let size = self.rules.size;
         let p = self.board.pos(index);
+        let x0 = (p.x as i32 - NEAR).max(0);
+        let x1 = (p.x as i32 + NEAR).min(size.width as i32 - 1);
         for y in (p.y as i32 - NEAR).max(0)..=(p.y as i32 + NEAR).min(size.height as i32 - 1) {
-            for x in (p.x as i32 - NEAR).max(0)..=(p.x as i32 + NEAR).min(size.width as i32 - 1) {
-                let j = self.board.index(Pos::new(x as u8, y as u8));
-                self.near[j] = (self.near[j] as i32 + near_delta) as u8;
+            // A row's cells are consecutive indices.
+            let row = self.board.index(Pos::new(x0 as u8, y as u8));
+            for n in &mut self.near[row..=row + (x1 - x0) as usize] {
+                *n = (*n as i32 + near_delta) as u8;
             }
         }
     }
