@@ -1043,14 +1043,17 @@ impl CaroPlayer {
         }
         if style.root_vcf {
             // Threat searches get a share of the time, the rest is the
-            // main search's.
+            // main search's. The deadlines are cumulative: our VCF until
+            // 15% of the budget, our VCT until 30%, the check of every root
+            // move against the opponent's VCF until 50% (it once ended at
+            // 35%, before the VCT's 40%, and so checked one move only).
             let saved_deadline = s.deadline;
             let share = |part: f64| {
                 ctx.limits
                     .time_budget()
                     .map(|b| ctx.started + b.mul_f64(part))
             };
-            s.deadline = share(0.25);
+            s.deadline = share(0.15);
             let saved = s.node_limit;
             s.node_limit = Some(saved.map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
             let found = s.vcf(VCF_ROOT_DEPTH, 0);
@@ -1070,7 +1073,7 @@ impl CaroPlayer {
                 });
             }
             s.abort = Abort::None;
-            s.deadline = share(0.4);
+            s.deadline = share(0.3);
             // A threat sequence (VCT) found within a small budget is tried
             // first; the search still has to confirm it.
             s.node_limit = Some(s.nodes + VCT_ROOT_NODES).map(|n| saved.map_or(n, |l| l.min(n)));
@@ -1099,7 +1102,7 @@ impl CaroPlayer {
             s.deadline = ctx
                 .limits
                 .time_budget()
-                .map(|b| ctx.started + b.mul_f64(0.35))
+                .map(|b| ctx.started + b.mul_f64(0.5))
                 .or(saved_deadline);
             let mut safe = Vec::with_capacity(root_moves.len());
             let mut unsafe_moves = Vec::new();
