@@ -563,7 +563,11 @@ document.addEventListener("keydown", (ev) => {
     case "ArrowRight": next = Math.min(n, shown + 1); break;
     case "Home": next = 0; break;
     case "End": next = n; break;
-    case "u": $("undo").click(); return;
+    case "u":
+      // Online, undo is a takeback request to the opponent.
+      if (current.online) { if (!$("online-buttons").hidden && !$("takeback").hidden) $("takeback").click(); }
+      else $("undo").click();
+      return;
     case "r": $("redo").click(); return;
     case "?": $("help").hidden = !$("help").hidden; return;
     case "Escape": $("help").hidden = true; return;

@@ -542,6 +542,27 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
             }
             play(&w, 3 + i, 9).await?;
             wait_ply(c, i64::from(i) * 2 + 2).await?;
+            if i == 1 {
+                // `u` online asks the opponent to take a move back; white
+                // declines and the game goes on unchanged.
+                c.find(Locator::Css("body")).await?.send_keys("u").await?;
+                until(
+                    &w,
+                    "the takeback request on white's page",
+                    "return !document.getElementById('offer').hidden && document.getElementById('offer-text').textContent.startsWith('Your opponent asks to take back')",
+                )
+                .await?;
+                w.find(Locator::Id("offer-no")).await?.click().await?;
+                until(
+                    c,
+                    "the request answered",
+                    "return document.getElementById('offer').hidden",
+                )
+                .await?;
+                if ply(c).await? != 4 {
+                    return Err("a declined takeback changed the game".into());
+                }
+            }
         }
         for (page, who) in [(c, "black"), (&w, "white")] {
             until(
