@@ -400,7 +400,13 @@ fn check_position(
     let lines = ref_winning_lines(rb, rec.rules.k.into(), rec.rules.rule);
     let outcome = game.outcome().copied();
     if lines.is_empty() {
-        let expected = rb.is_full().then_some(Outcome::Draw);
+        // A full board is a draw; so, under renju, is black to move with
+        // every empty point forbidden: black has no legal move (the core
+        // draws the game then, see `Game`).
+        let black_stuck = rec.rules.rule == Rule::Renju
+            && to_move == Color::Black
+            && rb.empty_points().iter().all(|&p| ref_foul(rb, p).is_some());
+        let expected = (rb.is_full() || black_stuck).then_some(Outcome::Draw);
         prop_assert_eq!(outcome, expected, "result (no winning line) {}", ctx());
         return Ok(());
     }
@@ -1379,4 +1385,33 @@ fn reference_win_rules_on_hand_made_lines() {
     assert_eq!(wins("XXXXXX...", 5, Rule::CaroStandard), none);
     assert_eq!(wins("OXXXO....", 3, Rule::Caro), none);
     assert_eq!(wins("XXX", 3, Rule::CaroStandard), black(3));
+}
+
+/// Found by `games_small_boards_any_k`: on 11×5 renju the last empty point
+/// (g3) is forbidden for black, who is to move. The game is drawn, and the
+/// reference agrees that black has no legal move.
+#[test]
+fn renju_black_left_only_forbidden_points_is_a_draw() {
+    let rules = rules(11, 5, 5, Rule::Renju);
+    let moves = caro_core::notation::parse_move_list(
+        "g1 h2 f1 h1 i3 i2 j3 i1 g2 h4 i5 j1 h3 j4 e3 d4 k5 i4 h5 c5 f3 e2 d3 e4 k3 b3 a5 \
+         e1 d2 f2 a3 a2 b2 g5 c2 a1 b4 c4 j2 k4 b5 k1 g4 j5 d1 e5 f5 k2 b1 d5 c1 f4 a4 c3",
+        rules.size,
+    )
+    .expect("a move list");
+    let mut game = Game::new(rules, Color::Black).expect("11x5 renju");
+    let mut rb = RefBoard::new(rules.size);
+    for &m in &moves {
+        rb.set(m, Some(game.to_move()));
+        if let Err(e) = game.try_play(m) {
+            panic!("{m:?}: {e}");
+        }
+    }
+    assert_eq!(game.to_move(), Color::Black);
+    assert!(!rb.is_full());
+    assert!(rb
+        .empty_points()
+        .iter()
+        .all(|&p| ref_foul(&rb, p).is_some()));
+    assert_eq!(game.outcome(), Some(&Outcome::Draw));
 }
