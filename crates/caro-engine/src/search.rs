@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use caro_core::{Cell, Game, Pos, Rule};
+use caro_core::{Cell, Color, Game, Pos, Rule};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -241,6 +241,15 @@ impl<'a> Searcher<'a> {
         s + self.history[i][me.index()].min(ORDER_KILLER - 1)
     }
 
+    /// Whether `me` playing `i` answers the opponent's open three: it
+    /// blocks the three (a point where the opponent would make a four) or
+    /// makes a four of `me`'s own.
+    fn meets_open_three(&self, i: usize, me: Color) -> bool {
+        let p = self.state.patterns(i);
+        p.count_at_least(me.opponent(), Pattern::Block4) > 0
+            || p.count_at_least(me, Pattern::Block4) > 0
+    }
+
     /// Whether [`Searcher::generate`] would give more than one move and
     /// force none: neither side has a five to make, the mover has no four
     /// (outside caro an open four is played at once), and at least two
@@ -270,12 +279,8 @@ impl<'a> Searcher<'a> {
                 {
                     continue;
                 }
-                if opp_open_three {
-                    let defends = self.state.patterns(i).count_at_least(opp, Pattern::Block4) > 0;
-                    let counters = self.state.patterns(i).count_at_least(me, Pattern::Block4) > 0;
-                    if !defends && !counters {
-                        continue;
-                    }
+                if opp_open_three && !self.meets_open_three(i, me) {
+                    continue;
                 }
                 if self.state.is_legal(i) {
                     found += 1;
@@ -337,12 +342,8 @@ impl<'a> Searcher<'a> {
         let opp_open_three = self.state.has(opp, Pattern::Flex4);
         let mut moves: Vec<Scored> = Vec::with_capacity(points.len());
         for &i in &points {
-            if opp_open_three {
-                let defends = self.state.patterns(i).count_at_least(opp, Pattern::Block4) > 0;
-                let counters = self.state.patterns(i).count_at_least(me, Pattern::Block4) > 0;
-                if !defends && !counters {
-                    continue;
-                }
+            if opp_open_three && !self.meets_open_three(i, me) {
+                continue;
             }
             if !self.state.is_legal(i) {
                 continue;
@@ -540,7 +541,7 @@ impl<'a> Searcher<'a> {
             // The threat must be real: an open four the attacker may play.
             let real = points.iter().any(|&i| {
                 self.state.threat(i, attacker) == Threat::OpenFour
-                    && (attacker == caro_core::Color::White || !self.state.clone_is_foul(i))
+                    && (attacker == Color::White || !self.state.clone_is_foul(i))
             });
             if !real {
                 return false;
@@ -548,11 +549,7 @@ impl<'a> Searcher<'a> {
             let near: Vec<usize> = points
                 .iter()
                 .copied()
-                .filter(|&i| {
-                    let p = self.state.patterns(i);
-                    p.count_at_least(attacker, Pattern::Block4) > 0
-                        || p.count_at_least(defender, Pattern::Block4) > 0
-                })
+                .filter(|&i| self.meets_open_three(i, defender))
                 .collect();
             near.into_iter()
                 .filter(|&i| self.state.is_legal(i))
