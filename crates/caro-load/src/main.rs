@@ -38,10 +38,10 @@ struct Args {
     #[arg(long, default_value = "target/release/caro")]
     caro: PathBuf,
     /// Games played at once (two WebSocket clients each).
-    #[arg(long, default_value_t = 100)]
-    games: usize,
-    /// Board side.
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Board side (the server takes 3 to 60).
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u8).range(3..=60))]
     size: u8,
     /// Pause of each client before it answers (the server allows a socket
     /// 20 messages a second).
@@ -261,7 +261,7 @@ async fn run(args: Args) -> Result<bool, LoadError> {
 
     // Create the games first, so that all of them are played at once.
     let size = args.size;
-    let n = args.games;
+    let n = args.games as usize;
     let create_base = base.clone();
     let games: Vec<(i64, String, String)> = tokio::task::spawn_blocking(move || {
         let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
