@@ -152,6 +152,62 @@ pub struct State {
     marks: Vec<(usize, PointPatterns)>,
     /// Bounding box of the stones, as padded (x, y) pairs.
     bbox: Vec<(i32, i32, i32, i32)>,
+    /// Per colour, the points where a stone makes a four or a five on
+    /// some line, in no order: the threat solvers read them without
+    /// scanning the board.
+    four_points: [FourPoints; 2],
+}
+
+/// A set of points kept with their number of four-or-better lines.
+#[derive(Clone)]
+struct FourPoints {
+    members: Vec<u32>,
+    /// Position of each point in `members` (`u32::MAX` when absent).
+    slot: Vec<u32>,
+    /// Lines of each point at [`Pattern::Block4`], [`Pattern::Flex4`] or
+    /// [`Pattern::Five`].
+    lines: Vec<u8>,
+}
+
+impl FourPoints {
+    fn new(cells: usize) -> FourPoints {
+        FourPoints {
+            members: Vec::new(),
+            slot: vec![u32::MAX; cells],
+            lines: vec![0; cells],
+        }
+    }
+
+    /// One line of `index` went from pattern `old` to `new`.
+    #[inline]
+    fn change(&mut self, index: usize, old: u8, new: u8) {
+        let was = is_four_or_five(old);
+        if was == is_four_or_five(new) {
+            return;
+        }
+        if was {
+            self.lines[index] -= 1;
+            if self.lines[index] == 0 {
+                let at = self.slot[index] as usize;
+                self.members.swap_remove(at);
+                if let Some(&moved) = self.members.get(at) {
+                    self.slot[moved as usize] = at as u32;
+                }
+                self.slot[index] = u32::MAX;
+            }
+        } else {
+            if self.lines[index] == 0 {
+                self.slot[index] = self.members.len() as u32;
+                self.members.push(index as u32);
+            }
+            self.lines[index] += 1;
+        }
+    }
+}
+
+#[inline]
+fn is_four_or_five(p: u8) -> bool {
+    p == Pattern::Block4 as u8 || p == Pattern::Flex4 as u8 || p == Pattern::Five as u8
 }
 
 impl State {
@@ -184,6 +240,7 @@ impl State {
             log: Vec::new(),
             marks: Vec::new(),
             bbox: vec![(i32::MAX, i32::MAX, i32::MIN, i32::MIN)],
+            four_points: [FourPoints::new(n), FourPoints::new(n)],
         };
         s.build_wide();
         for p in rules.size.points() {
@@ -239,6 +296,16 @@ impl State {
         }
     }
 
+    /// The hash [`State::hash`] would give after the side to move plays
+    /// the empty point `index`, without playing it.
+    #[inline]
+    #[must_use]
+    pub fn hash_after(&self, index: usize) -> u64 {
+        self.hash()
+            ^ caro_core::zobrist::stone_key(self.board.pos(index), self.to_move)
+            ^ caro_core::zobrist::WHITE_TO_MOVE
+    }
+
     /// Patterns of a point.
     #[inline]
     #[must_use]
@@ -251,6 +318,14 @@ impl State {
     #[must_use]
     pub fn has(&self, color: Color, p: Pattern) -> bool {
         self.counts[color.index()][p as usize] > 0
+    }
+
+    /// The empty points where a stone of `color` makes a four or a five
+    /// on some line (in no particular order).
+    #[inline]
+    #[must_use]
+    pub fn four_points(&self, color: Color) -> &[u32] {
+        &self.four_points[color.index()].members
     }
 
     /// Stones within [`NEAR`] of a point.
@@ -351,6 +426,13 @@ impl State {
         self.to_move = c.opponent();
     }
 
+    /// Gives the move to the other side without a stone (a pass, for
+    /// threat searches that ask what one side could do if it moved twice).
+    /// A second pass gives it back.
+    pub fn pass(&mut self) {
+        self.to_move = self.to_move.opponent();
+    }
+
     /// Takes back the last move.
     pub fn undo(&mut self) {
         if let Some(index) = self.history.pop() {
@@ -424,6 +506,7 @@ impl State {
             self.value[c] += PATTERN_VALUE[old] - PATTERN_VALUE[cur];
             self.counts[c][cur] -= 1;
             self.counts[c][old] += 1;
+            self.four_points[c].change(j, cur as u8, old as u8);
             self.patterns[j].dir[c][d] = old as u8;
         }
         for c in 0..2 {
@@ -431,6 +514,7 @@ impl State {
                 let old = saved.dir[c][d] as usize;
                 self.value[c] += PATTERN_VALUE[old];
                 self.counts[c][old] += 1;
+                self.four_points[c].change(index, 0, old as u8);
             }
         }
         self.patterns[index] = saved;
@@ -516,6 +600,7 @@ impl State {
                 let old = self.patterns[index].dir[c][d] as usize;
                 self.value[c] -= PATTERN_VALUE[old];
                 self.counts[c][old] -= 1;
+                self.four_points[c].change(index, old as u8, 0);
                 self.patterns[index].dir[c][d] = 0;
             }
         }
@@ -553,6 +638,7 @@ impl State {
                 self.value[c] += PATTERN_VALUE[new] - PATTERN_VALUE[old];
                 self.counts[c][old] -= 1;
                 self.counts[c][new] += 1;
+                self.four_points[c].change(index, old as u8, new as u8);
                 self.patterns[index].dir[c][d] = new as u8;
                 if !self.marks.is_empty() {
                     self.log.push((index as u32, c as u8, d as u8, old as u8));
@@ -651,27 +737,52 @@ mod tests {
     /// and undo.
     #[test]
     fn incremental_matches_scratch() {
-        let g = game(Rule::Freestyle, "h8 i9 h9 h10 g8 i8 i7 g9 j6 f9");
-        let mut s = State::new(&game(Rule::Freestyle, ""));
-        for &m in g.moves() {
-            let i = s.index(m);
-            s.play(i);
+        // The second game has fours for black (g8 and l8 make fives).
+        for moves in ["h8 i9 h9 h10 g8 i8 i7 g9 j6 f9", "h8 a1 i8 a3 j8 a5 k8 b2"] {
+            let g = game(Rule::Freestyle, moves);
+            let mut s = State::new(&game(Rule::Freestyle, ""));
+            for &m in g.moves() {
+                let i = s.index(m);
+                s.play(i);
+            }
+            let fresh = State::new(&g);
+            for p in g.size().points() {
+                let i = s.index(p);
+                assert_eq!(s.patterns[i].dir, fresh.patterns[i].dir, "{p:?}");
+                assert_eq!(s.near[i], fresh.near[i]);
+            }
+            assert_eq!(s.value, fresh.value);
+            assert_eq!(s.counts, fresh.counts);
+            for color in [Color::Black, Color::White] {
+                let from_patterns: Vec<u32> = g
+                    .size()
+                    .points()
+                    .map(|p| s.index(p))
+                    .filter(|&i| {
+                        s.board.cell(i) == Cell::Empty
+                            && s.patterns[i].dir[color.index()]
+                                .iter()
+                                .any(|&v| is_four_or_five(v))
+                    })
+                    .map(|i| i as u32)
+                    .collect();
+                for state in [&s, &fresh] {
+                    let mut kept = state.four_points(color).to_vec();
+                    kept.sort_unstable();
+                    assert_eq!(kept, from_patterns, "{moves}: {color:?}");
+                }
+            }
+            for _ in 0..g.moves().len() {
+                s.undo();
+            }
+            let empty = State::new(&game(Rule::Freestyle, ""));
+            assert_eq!(s.value, empty.value);
+            assert_eq!(s.counts, empty.counts);
+            assert_eq!(s.hash(), empty.hash());
+            assert!(
+                s.four_points(Color::Black).is_empty() && s.four_points(Color::White).is_empty()
+            );
         }
-        let fresh = State::new(&g);
-        for p in g.size().points() {
-            let i = s.index(p);
-            assert_eq!(s.patterns[i].dir, fresh.patterns[i].dir, "{p:?}");
-            assert_eq!(s.near[i], fresh.near[i]);
-        }
-        assert_eq!(s.value, fresh.value);
-        assert_eq!(s.counts, fresh.counts);
-        for _ in 0..g.moves().len() {
-            s.undo();
-        }
-        let empty = State::new(&game(Rule::Freestyle, ""));
-        assert_eq!(s.value, empty.value);
-        assert_eq!(s.counts, empty.counts);
-        assert_eq!(s.hash(), empty.hash());
     }
 
     #[test]

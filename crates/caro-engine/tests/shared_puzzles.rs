@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use caro_core::notation::{format_pos, parse_pos};
 use caro_core::{BoardSize, Color, Game, GameSetup, Pos, Rule};
-use caro_engine::search::solve_vcf;
+use caro_engine::search::{solve_vcf, solve_vct};
 
 fn records(file: &str) -> Option<Vec<HashMap<String, String>>> {
     let Some(dir) = std::env::var_os("CARO_POSITIONS") else {
@@ -119,16 +119,18 @@ fn vct_positions_have_no_pure_vcf() {
     }
 }
 
-/// The VCT puzzles the solver wins today. The others (quintet's deep
-/// "bench" positions and the fukumi move) are listed as not yet solved in
-/// BENCHMARKS.md; when the solver improves, add them here.
-const VCT_SOLVED: [&str; 5] = [
-    "quintet:test_vct_black",
-    "quintet:test_vct_white",
-    "quintet:test_vct_counter",
-    "quintet:test_vct_forbidden_breaker",
-    "quintet:test_vct_dual_forbiddens",
+/// VCT puzzles the solver does not prove yet within the test's budget:
+/// quintet's three slowest "bench" positions (14 and more attacker moves
+/// with two or three threes; see BENCHMARKS.md). When the solver proves
+/// one, the test fails until it is taken off this list.
+const VCT_NOT_YET: [&str; 3] = [
+    "quintet:bench_vct_black",
+    "quintet:bench_vct_unstable",
+    "quintet:bench_vct_small_but_long",
 ];
+
+/// Node budget of one puzzle (a few seconds in a debug build).
+const VCT_NODES: u64 = 3_000_000;
 
 #[test]
 fn vct_puzzles_are_solved() {
@@ -136,29 +138,73 @@ fn vct_puzzles_are_solved() {
         return;
     };
     let mut failures = Vec::new();
-    for r in recs
-        .iter()
-        .filter(|r| VCT_SOLVED.contains(&r["id"].as_str()))
-    {
+    for r in &recs {
+        let id = r["id"].as_str();
+        let not_yet = VCT_NOT_YET.contains(&id);
+        if not_yet && std::env::var_os("CARO_SLOW_PUZZLES").is_none() {
+            eprintln!("{id}: not tried (not solved yet; CARO_SLOW_PUZZLES=1 tries it)");
+            continue;
+        }
         let game = puzzle_game(r);
         let t = Instant::now();
-        let found = caro_engine::search::solve_vct(&game, 4, 2_000_000);
+        let found = solve_vct(&game, VCT_NODES);
         eprintln!(
-            "{} {} ms {:?}",
-            r["id"],
+            "{id} {} ms {:?}",
             t.elapsed().as_millis(),
             found.map(|m| format_pos(m, game.size()))
         );
-        match found {
-            None => failures.push(format!("{}: no VCT found", r["id"])),
-            Some(m) => {
+        match (found, not_yet) {
+            (None, false) => failures.push(format!("{id}: no VCT found")),
+            (Some(_), true) => failures.push(format!("{id}: solved now, take it off VCT_NOT_YET")),
+            (Some(m), false) => {
                 let mut g = game.clone();
-                assert!(g.try_play(m).is_ok(), "{}", r["id"]);
+                assert!(g.try_play(m).is_ok(), "{id}");
                 // The winning move is a threat: the side to move had no VCF
-                // (ref_vcf=none), so it must be a three or a four.
-                assert!(!g.is_over(), "{}", r["id"]);
+                // (ref_vcf=none), so the game goes on.
+                assert!(!g.is_over(), "{id}");
             }
+            (None, true) => {}
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The solver's proof is checked one move deep against every reply, not
+/// only the defences it generates itself: after its first move, whatever
+/// the defender plays, the attacker still wins by threats. (On the short
+/// puzzles; a reply that ends the game must not be a defender's win.)
+#[test]
+fn every_reply_to_a_short_vct_still_loses() {
+    let Some(recs) = records("vct.txt") else {
+        return;
+    };
+    for r in recs
+        .iter()
+        .filter(|r| r["src_depth"].parse::<u32>().is_ok_and(|d| d <= 5))
+        .filter(|r| r["id"] != "quintet:test_vct_black")
+    {
+        let id = &r["id"];
+        let game = puzzle_game(r);
+        let m = solve_vct(&game, VCT_NODES).unwrap_or_else(|| panic!("{id}: no VCT"));
+        let mut after = game.clone();
+        after.try_play(m).unwrap();
+        let attacker = game.to_move();
+        let mut escapes = Vec::new();
+        for reply in after.legal_moves() {
+            let mut g = after.clone();
+            g.try_play(reply).unwrap();
+            let lost = match g.outcome() {
+                Some(o) => o.winner() == Some(attacker),
+                None => solve_vct(&g, VCT_NODES).is_some(),
+            };
+            if !lost {
+                escapes.push(format_pos(reply, game.size()));
+            }
+        }
+        assert!(
+            escapes.is_empty(),
+            "{id}: after {} these replies escape: {escapes:?}",
+            format_pos(m, game.size())
+        );
+    }
 }
