@@ -44,6 +44,35 @@ pub struct PositionArgs {
     /// Player used by --best (default caro:10).
     #[arg(long)]
     player: Option<String>,
+    /// Look for a forced win of the side to move by continuous fours (VCF)
+    /// and then by continuous threats (VCT).
+    #[arg(long)]
+    solve: bool,
+    /// Node budget of each --solve search.
+    #[arg(long, default_value_t = 5_000_000)]
+    solve_nodes: u64,
+}
+
+/// What `--solve` found.
+struct Solved {
+    /// "vcf" or "vct", and the first move of the win; `None` when neither
+    /// was found within the budget.
+    win: Option<(&'static str, caro_core::Pos)>,
+    millis: u128,
+}
+
+fn solve(game: &Game, args: &PositionArgs) -> Option<Solved> {
+    if !args.solve || game.is_over() {
+        return None;
+    }
+    let started = std::time::Instant::now();
+    let win = caro_engine::search::solve_vcf(game, 150, args.solve_nodes)
+        .map(|m| ("vcf", m))
+        .or_else(|| caro_engine::search::solve_vct(game, args.solve_nodes).map(|m| ("vct", m)));
+    Some(Solved {
+        win,
+        millis: started.elapsed().as_millis(),
+    })
 }
 
 /// The engine's answer for `--best`.
@@ -217,6 +246,14 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
     let legal = game.legal_moves().len();
     let moves: Vec<String> = game.moves().iter().map(|&p| format_pos(p, size)).collect();
     let best = search_best(&game, args)?;
+    let solved = solve(&game, args);
+    let solve_json = solved.as_ref().map(|s| {
+        json!({
+            "win": s.win.map(|(kind, _)| kind),
+            "move": s.win.map(|(_, m)| format_pos(m, size)),
+            "ms": s.millis,
+        })
+    });
     let best_json = best.as_ref().map(|b| {
         json!({
             "move": format_pos(b.best, size),
@@ -242,6 +279,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
             "moves": moves,
             "code": PositionCode::from_game(&game, "free").map(|c| c.encode()).ok(),
             "best": best_json,
+            "solve": solve_json,
         });
         println!("{value}");
         return Ok(());
@@ -283,6 +321,21 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
     }
     if !game.is_over() {
         println!("legal moves: {legal}");
+    }
+    if let Some(s) = solved {
+        let side = game.to_move().name();
+        match s.win {
+            Some((kind, m)) => println!(
+                "solve: {side} wins by {} starting {} ({} ms)",
+                kind.to_uppercase(),
+                format_pos(m, size),
+                s.millis
+            ),
+            None => println!(
+                "solve: no win by fours or threats found for {side} within {} nodes ({} ms)",
+                args.solve_nodes, s.millis
+            ),
+        }
     }
     if let Some(b) = best {
         match b.info {

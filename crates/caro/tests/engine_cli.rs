@@ -104,6 +104,36 @@ fn position_best_finds_the_winning_move() {
 }
 
 #[test]
+fn position_solve_finds_a_win_by_threats() {
+    // Okabe's 5-moves-to-end problem No. 2 (renju-note/quintet's
+    // test_vct_black): black has no VCF but wins by threats from f10.
+    let out = caro(&[
+        "position",
+        "--rule",
+        "renju",
+        "--moves",
+        "h8 g8 h9 h7 h10 i9 i7 i11 j9 j8",
+        "--solve",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v = last_json(&out);
+    assert_eq!(v["solve"]["win"], "vct", "{v}");
+    assert_eq!(v["solve"]["move"], "f10", "{v}");
+}
+
+#[test]
+fn position_solve_says_when_there_is_no_win() {
+    let out = caro(&["position", "--moves", "h8 i9", "--solve"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("solve: no win by fours or threats found for black"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bench_prints_a_signature() {
     let out = caro(&["bench", "--depth", "2", "--json"]);
     assert!(out.status.success());
