@@ -225,45 +225,40 @@ impl Searcher<'_> {
         }
     }
 
+    /// The side to move must stop the other side's `fives`: the stops, or
+    /// `none_left` when there is none.
+    fn stops_or(&mut self, fives: &[usize], none_left: Expansion) -> Expansion {
+        let stops = self.stops_of_fives(fives);
+        if stops.is_empty() {
+            none_left
+        } else {
+            Expansion::Moves(stops.into_iter().map(|i| (i, 1)).collect())
+        }
+    }
+
     /// The attacker to move: a five wins; the defender's four must be
     /// stopped; a VCF wins. Otherwise every move that may build a threat
     /// (a three or better on one line, or twos on two) is tried, narrowed
     /// to those that spoil the defender's own VCF threat, if it has one.
     fn attacker_moves(&mut self, ply: usize) -> Expansion {
         let me = self.state.to_move();
-        let opp = me.opponent();
-        let points = self.area_points();
-        if self.state.has(me, Pattern::Five) {
-            if let Some(&i) = points
-                .iter()
-                .find(|&&i| self.state.threat(i, me) == Threat::Five)
-            {
-                return Expansion::Proven(i as u32);
-            }
+        let fours = self.scan_fours();
+        if let Some(&i) = fours.my_fives.first() {
+            return Expansion::Proven(i as u32);
         }
         if ply >= MAX_DFPN_PLY {
             return Expansion::Disproven;
         }
-        if self.state.has(opp, Pattern::Five) {
-            let fives: Vec<usize> = points
-                .iter()
-                .copied()
-                .filter(|&i| self.state.threat(i, opp) == Threat::Five)
-                .collect();
-            let stops = self.stops_of_fives(&fives);
-            return if stops.is_empty() {
-                Expansion::Disproven
-            } else {
-                Expansion::Moves(stops.into_iter().map(|i| (i, 1)).collect())
-            };
+        if !fours.opp_fives.is_empty() {
+            return self.stops_or(&fours.opp_fives, Expansion::Disproven);
         }
         if let Some(m) = self.vcf(VCT_VCF_DEPTH, ply) {
             return Expansion::Proven(m as u32);
         }
         let spoilers = self.vcf_threat_defences(VCT_VCF_DEPTH, ply);
-        let mut moves: Vec<(usize, i32)> = points
-            .iter()
-            .copied()
+        let mut moves: Vec<(usize, i32)> = self
+            .area_points()
+            .into_iter()
             .filter(|&i| may_build_threat(self.state.patterns(i), me))
             .filter(|i| spoilers.as_ref().is_none_or(|s| s.binary_search(i).is_ok()))
             .map(|i| (i, self.order_score(i, ply, None)))
@@ -288,23 +283,12 @@ impl Searcher<'_> {
     /// refutes, and the defender's moves are those that may spoil the
     /// threat.
     fn defender_moves(&mut self, ply: usize) -> Expansion {
-        let me = self.state.to_move();
-        let attacker = me.opponent();
-        if self.state.has(me, Pattern::Five) {
+        let fours = self.scan_fours();
+        if !fours.my_fives.is_empty() {
             return Expansion::Disproven;
         }
-        if self.state.has(attacker, Pattern::Five) {
-            let fives: Vec<usize> = self
-                .area_points()
-                .into_iter()
-                .filter(|&i| self.state.threat(i, attacker) == Threat::Five)
-                .collect();
-            let stops = self.stops_of_fives(&fives);
-            return if stops.is_empty() {
-                Expansion::Proven(NO_MOVE)
-            } else {
-                Expansion::Moves(stops.into_iter().map(|i| (i, 1)).collect())
-            };
+        if !fours.opp_fives.is_empty() {
+            return self.stops_or(&fours.opp_fives, Expansion::Proven(NO_MOVE));
         }
         if ply >= MAX_DFPN_PLY {
             return Expansion::Disproven;
