@@ -92,9 +92,8 @@ enum Abort {
     Stopped,
 }
 
-/// The search proper, for one move.
-/// Points of the area where the side to move makes a five, where the
-/// opponent does, and where the side to move makes a four (not a five).
+/// Points where the side to move makes a five, where the opponent does,
+/// and where the side to move makes a four (not a five), in board order.
 #[derive(Default)]
 struct Fours {
     my_fives: Vec<usize>,
@@ -102,6 +101,7 @@ struct Fours {
     my_fours: Vec<usize>,
 }
 
+/// The search proper, for one move.
 struct Searcher<'a> {
     state: State,
     tt: &'a mut Tt,
@@ -118,7 +118,7 @@ struct Searcher<'a> {
     vcf_fails: std::collections::HashMap<u64, u32>,
     /// While set, [`Searcher::vcf`] collects here every point a defence
     /// against the win it finds would have to touch (see
-    /// [`Searcher::vcf_defence_points`]).
+    /// [`Searcher::vcf_threat_defences`]).
     vcf_trace: Option<Vec<usize>>,
 }
 
@@ -177,7 +177,7 @@ impl<'a> Searcher<'a> {
         out
     }
 
-    /// The five and four points of both sides, in board order.
+    /// The five and four points of both sides, from the state's set.
     fn scan_fours(&self) -> Fours {
         let me = self.state.to_move();
         let five = Pattern::Five as u8;
@@ -229,17 +229,7 @@ impl<'a> Searcher<'a> {
                     if self.state.patterns(f).get(opp, d) != Pattern::Five {
                         continue;
                     }
-                    for forward in [false, true] {
-                        let mut j = f;
-                        for _ in 0..=k {
-                            j = if forward { j + step } else { j - step };
-                            match self.state.board().cell(j) {
-                                Cell::Wall => break,
-                                Cell::Empty => candidates.push(j),
-                                _ => {}
-                            }
-                        }
-                    }
+                    candidates.extend(self.empty_along(f, step, k + 1));
                 }
             }
         }
@@ -501,13 +491,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// Whether the side not to move threatens a VCF of at most `depth`
-    /// fours (would win by them if it could move now), and if so the points where
-    /// a move of the side to move may spoil it: every point of the VCF
-    /// found (its fours, the blocks, the five points), the points that
-    /// would turn a block into a four, around a forbidden block the points
-    /// that may change it, under caro the points that may cap a five, and
-    /// the side to move's own fours. Sorted, each once. A move elsewhere
-    /// leaves that VCF standing.
+    /// fours (would win by them if it could move now), and if so the
+    /// points where a move of the side to move may spoil it: every point
+    /// of the VCF found (its fours, the blocks, the five points), the
+    /// points that would turn a block into a four, around a forbidden
+    /// block the points that may change it, under caro the points that may
+    /// cap a five, and the side to move's own fours. Sorted, each once. A
+    /// move elsewhere leaves that VCF standing.
     fn vcf_threat_defences(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
         let defender = self.state.to_move();
         self.state.pass();
@@ -525,12 +515,7 @@ impl<'a> Searcher<'a> {
             let lines = std::mem::replace(&mut self.vcf_trace, outer);
             points.extend(lines.unwrap_or_default());
         }
-        points.extend(self.area_points().into_iter().filter(|&i| {
-            self.state
-                .patterns(i)
-                .count_at_least(defender, Pattern::Block4)
-                > 0
-        }));
+        points.extend(self.state.four_points(defender).iter().map(|&i| i as usize));
         points.retain(|&i| self.state.board().cell(i) == Cell::Empty);
         points.sort_unstable();
         points.dedup();
@@ -545,22 +530,32 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The empty points up to `reach` cells from `i` both ways along the
+    /// line of `step`, up to the board's edge.
+    fn empty_along(&self, i: usize, step: usize, reach: usize) -> Vec<usize> {
+        let board = self.state.board();
+        let mut out = Vec::new();
+        for forward in [false, true] {
+            let mut j = i;
+            for _ in 0..reach {
+                j = if forward { j + step } else { j - step };
+                match board.cell(j) {
+                    Cell::Wall => break,
+                    Cell::Empty => out.push(j),
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
     /// Adds to the VCF trace the empty points within `k` of `i` on its
     /// four lines.
     fn trace_lines(&mut self, i: usize) {
         let k = self.state.rules().k as usize;
-        let offsets = self.state.board().dir_offsets();
-        for step in offsets {
-            for forward in [false, true] {
-                let mut j = i;
-                for _ in 0..k {
-                    j = if forward { j + step } else { j - step };
-                    match self.state.board().cell(j) {
-                        Cell::Wall => break,
-                        Cell::Empty => self.trace(j),
-                        _ => {}
-                    }
-                }
+        for step in self.state.board().dir_offsets() {
+            for j in self.empty_along(i, step, k) {
+                self.trace(j);
             }
         }
     }
@@ -569,24 +564,13 @@ impl<'a> Searcher<'a> {
     /// points that would make that block a four (a stone there before
     /// the attack would let the block gain the move back).
     fn trace_counter_fours(&mut self, r: usize, defender: Color) {
-        let offsets = self.state.board().dir_offsets();
-        for (d, &step) in offsets.iter().enumerate() {
-            for forward in [false, true] {
-                let mut j = r;
-                for _ in 0..4 {
-                    j = if forward { j + step } else { j - step };
-                    match self.state.board().cell(j) {
-                        Cell::Wall => break,
-                        Cell::Empty => {
-                            if matches!(
-                                self.state.patterns(j).get(defender, d),
-                                Pattern::Block4 | Pattern::Flex4 | Pattern::Five
-                            ) {
-                                self.trace(j);
-                            }
-                        }
-                        _ => {}
-                    }
+        for (d, step) in self.state.board().dir_offsets().into_iter().enumerate() {
+            for j in self.empty_along(r, step, 4) {
+                if matches!(
+                    self.state.patterns(j).get(defender, d),
+                    Pattern::Block4 | Pattern::Flex4 | Pattern::Five
+                ) {
+                    self.trace(j);
                 }
             }
         }
