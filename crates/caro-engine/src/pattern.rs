@@ -71,22 +71,41 @@ pub const WALL: u8 = 3;
 /// Largest k that gets a lookup table; larger k use a map.
 pub const MAX_TABLE_K: u8 = 7;
 
-/// Number of distinct half-line ids for win length `k` (see [`half_id`]).
+/// Number of distinct half-line ids for win length `k` (see [`half_id`]):
+/// `2 * (2^k - 1)` blocked halves and `2^k` open ones. Dense ids keep the
+/// tables small (8,836 entries for k = 5), so lookups stay in the cache.
 #[inline]
 #[must_use]
 pub const fn half_count(k: u8) -> u64 {
-    3u64 << (k as u64 + 1)
+    3 * (1u64 << k) - 2
 }
 
 /// The id of one half of a line, read outward from the point: `len`
 /// cells before the first blocker, `mask` with bit `i` set where cell `i`
 /// (0 = nearest) holds an own stone, and the blocker: 0 none (all `k`
 /// cells open), 1 the edge, 2 an opponent stone. Cells past the blocker
-/// cannot matter and are not part of the id.
+/// cannot matter and are not part of the id. Blocked halves come first
+/// (by length, then mask, then blocker), open halves after them.
 #[inline]
 #[must_use]
-pub const fn half_id(len: u32, mask: u64, blocker: u8) -> u64 {
-    ((1u64 << len) | mask) * 3 + blocker as u64
+pub const fn half_id(len: u32, mask: u64, blocker: u8, k: u8) -> u64 {
+    if blocker == 0 {
+        2 * ((1u64 << k) - 1) + mask
+    } else {
+        ((1u64 << len) - 1 + mask) * 2 + (blocker as u64 - 1)
+    }
+}
+
+/// The (len, mask, blocker) of a half id: the inverse of [`half_id`].
+#[must_use]
+pub const fn half_parts(id: u64, k: u8) -> (u32, u64, u8) {
+    let blocked = 2 * ((1u64 << k) - 1);
+    if id >= blocked {
+        return (k as u32, id - blocked, 0);
+    }
+    let v = id / 2 + 1;
+    let len = 63 - v.leading_zeros();
+    (len, v - (1u64 << len), (id % 2) as u8 + 1)
 }
 
 /// A table key from the two halves (left, right).
@@ -347,10 +366,8 @@ pub fn key_to_line(key: u64, k: u8) -> Vec<u8> {
     let mut line = vec![WALL; 2 * ku + 1];
     line[ku] = EMPTY;
     for (half, id) in [(0, key / h), (1, key % h)] {
-        let blocker = (id % 3) as u8;
-        let bits = id / 3;
-        let len = (63 - bits.max(1).leading_zeros()) as usize;
-        let len = len.min(ku);
+        let (len, bits, blocker) = half_parts(id, k);
+        let len = len as usize;
         for i in 0..=len.min(ku - 1) {
             let v = if i < len {
                 if bits >> i & 1 == 1 {
@@ -434,10 +451,29 @@ mod tests {
     }
 
     #[test]
+    fn half_ids_are_dense_and_decode() {
+        for k in 3..=MAX_TABLE_K {
+            let mut seen = vec![false; half_count(k) as usize];
+            for len in 0..=k as u32 {
+                let blockers: &[u8] = if len == k as u32 { &[0] } else { &[1, 2] };
+                for mask in 0..1u64 << len {
+                    for &blocker in blockers {
+                        let id = half_id(len, mask, blocker, k);
+                        assert!(!seen[id as usize], "k={k}: id {id} twice");
+                        seen[id as usize] = true;
+                        assert_eq!(half_parts(id, k), (len, mask, blocker));
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s), "k={k}: ids leave gaps");
+        }
+    }
+
+    #[test]
     fn keys_decode_to_their_lines() {
         // Left: nearest own, then empty, then opponent. Right: open.
-        let left = half_id(2, 0b01, 2);
-        let right = half_id(5, 0b00011, 0);
+        let left = half_id(2, 0b01, 2, 5);
+        let right = half_id(5, 0b00011, 0, 5);
         assert_eq!(key_to_line(key_of(left, right, 5), 5), line("##O.X*XX..."));
     }
 }

@@ -683,7 +683,7 @@ impl State {
                             break;
                         }
                     }
-                    half_id(len, mask, blocker) as u16
+                    half_id(len, mask, blocker, k as u8) as u16
                 })
                 .collect();
             self.half_ids[color] = table;
