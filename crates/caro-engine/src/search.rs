@@ -855,8 +855,14 @@ pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
 /// none or none was proven within the limit.
 #[must_use]
 pub fn solve_vct(game: &Game, node_limit: u64) -> Option<Pos> {
+    solve_vct_counted(game, node_limit).0
+}
+
+/// [`solve_vct`], with the number of nodes the search took.
+#[must_use]
+pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
     if game.is_over() {
-        return None;
+        return (None, 0);
     }
     let mut tt = Tt::new(1);
     let mut sink = |_: &SearchInfo| {};
@@ -866,7 +872,8 @@ pub fn solve_vct(game: &Game, node_limit: u64) -> Option<Pos> {
     };
     let ctx = Context::new(limits, crate::player::StopFlag::new(), &mut sink);
     let mut s = Searcher::new(game, &mut tt, &ctx);
-    s.vct_dfpn(0).map(|i| s.state.pos(i))
+    let win = s.vct_dfpn(0).map(|i| s.state.pos(i));
+    (win, s.nodes)
 }
 
 /// A search score as a [`Score`].

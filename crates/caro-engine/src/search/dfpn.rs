@@ -19,10 +19,21 @@
 //! that may lift the foul, under caro the points that may cap a five, and
 //! the defender's own fours. A defence elsewhere leaves that VCF standing.
 //!
+//! The root is searched first with a budget of threes: at most one, two,
+//! then three of the attacker's moves may be threats that are not fours
+//! (a block of the defender's four costs nothing), and a node whose
+//! budget is spent wins by VCF or not at all. Most wins by threats need
+//! few threes, and the budget prunes the tree hard (`test_vct_fukumi_move`
+//! 509k nodes without it, 109k with it; `test_vct_black` 42k, 3k). Each
+//! budgeted search takes at most an eighth of the nodes left, then the
+//! search without a budget runs; a proof found with a budget holds with a
+//! larger one, a disproof with a smaller one, and both are reused.
+//!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
-//! position's hash; the search descends into the most proving child with
-//! Nagai's thresholds and the 1 + ε trick of Pawlewicz and Lew, so a child
-//! is left only when its numbers grow a quarter past its sibling's. An
+//! position's hash and budget; the search descends into the most proving
+//! child with Nagai's thresholds and the 1 + ε trick of Pawlewicz and Lew,
+//! so a child is left only when its numbers grow a quarter past its
+//! sibling's. An
 //! attacker's move starts with a proof number by the threat it makes
 //! (fours 1, threes 2, quiet moves 8). Stones are only ever added, so the
 //! graph has no cycles. An interrupted search stores nothing for the node
@@ -57,6 +68,16 @@ const THREAT_DEPTH: u32 = 3;
 /// anyway. Deeper costs more than it saves (`test_vct_fukumi_move`:
 /// 1.6 s at 12, 1.0 s at 4).
 const DEFENDER_VCF_DEPTH: u32 = 4;
+/// The searches at the root, each allowing the attacker at most this many
+/// moves that are not fours on any line (threes and quiet threats) before
+/// it must win by fours: most wins by threats need only a few, and a
+/// small budget prunes the tree hard. The last is as good as no limit.
+const THREE_LIMITS: [u32; 4] = [1, 2, 3, UNLIMITED];
+/// A search with a budget of threes takes at most this part of the nodes
+/// left.
+const BUDGETED_SHARE: u64 = 8;
+/// A budget of threes that is never used up.
+const UNLIMITED: u32 = u32::MAX;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
 
@@ -81,19 +102,59 @@ enum Expansion {
     Proven(u32),
     /// The attacker cannot win from here by threats.
     Disproven,
-    /// Moves to search, each with the number its child starts with before
-    /// it is searched: the proof number of an attacker's move (how hard
-    /// its threat looks to follow up), the disproof number of a defence.
-    Moves(Vec<(usize, u32)>),
+    /// Moves to search.
+    Moves(Vec<Child>),
+}
+
+/// One move of a node.
+#[derive(Clone, Copy)]
+struct Child {
+    /// The point played.
+    at: usize,
+    /// The number the child starts with before it is searched: the proof
+    /// number of an attacker's move (how hard its threat looks to follow
+    /// up), the disproof number of a defence.
+    initial: u32,
+    /// Whether the move uses up one of the attacker's threes: a threat
+    /// that is not a four (a forced block uses none).
+    three: bool,
+}
+
+impl Child {
+    /// A move that starts with the numbers of an unknown node and uses no
+    /// three: a defence, or the attacker's block of a four.
+    fn plain(at: usize) -> Child {
+        Child {
+            at,
+            initial: 1,
+            three: false,
+        }
+    }
+}
+
+/// What is known for good of one position, whatever the budget of threes
+/// it is searched with.
+#[derive(Clone, Copy)]
+struct Solved {
+    /// The smallest budget it was proven with (a proof holds with more),
+    /// and the winning move then.
+    proven: Option<(u32, u32)>,
+    /// The largest budget it was disproven with (a disproof holds with
+    /// less).
+    disproven: Option<u32>,
 }
 
 /// The proof-number table of one df-pn search.
 pub(super) struct ProofTable {
     attacker: Color,
+    /// Numbers of nodes still open, by [`budget_key`].
     numbers: HashMap<u64, Numbers>,
+    /// Proofs and disproofs, by the position's hash alone.
+    solved: HashMap<u64, Solved>,
     /// The moves of every node expanded so far (a node is visited many
-    /// times; its threat searches run once).
-    moves: HashMap<u64, Rc<[(usize, u32)]>>,
+    /// times; its threat searches run once), by [`budget_key`] with the
+    /// budget 0 or 1: only an empty budget changes a node's moves.
+    moves: HashMap<u64, Rc<[Child]>>,
 }
 
 impl ProofTable {
@@ -102,22 +163,65 @@ impl ProofTable {
         ProofTable {
             attacker,
             numbers: HashMap::new(),
+            solved: HashMap::new(),
             moves: HashMap::new(),
         }
     }
 
-    fn get(&self, key: u64) -> Numbers {
-        self.numbers.get(&key).copied().unwrap_or(UNKNOWN)
+    /// The numbers of a position searched with `threes` threes left, if
+    /// it has been searched.
+    fn lookup(&self, hash: u64, threes: u32) -> Option<Numbers> {
+        if let Some(solved) = self.solved.get(&hash) {
+            if let Some((_, best)) = solved.proven.filter(|&(at, _)| at <= threes) {
+                return Some(Numbers {
+                    pn: 0,
+                    dn: INF,
+                    best,
+                });
+            }
+            if solved.disproven.is_some_and(|at| at >= threes) {
+                return Some(Numbers {
+                    pn: INF,
+                    dn: 0,
+                    best: NO_MOVE,
+                });
+            }
+        }
+        self.numbers.get(&budget_key(hash, threes)).copied()
+    }
+
+    fn get(&self, hash: u64, threes: u32) -> Numbers {
+        self.lookup(hash, threes).unwrap_or(UNKNOWN)
     }
 
     /// The numbers of a child of an OR node (`or_node`) or of an AND node,
     /// `initial` if it has not been searched yet.
-    fn child(&self, key: u64, or_node: bool, initial: u32) -> Numbers {
-        self.numbers.get(&key).copied().unwrap_or(Numbers {
+    fn child(&self, hash: u64, threes: u32, or_node: bool, initial: u32) -> Numbers {
+        self.lookup(hash, threes).unwrap_or(Numbers {
             pn: if or_node { initial } else { 1 },
             dn: if or_node { 1 } else { initial },
             best: NO_MOVE,
         })
+    }
+
+    /// Records a position's numbers.
+    fn store(&mut self, hash: u64, threes: u32, numbers: Numbers) {
+        if numbers.pn == 0 || numbers.dn == 0 {
+            self.numbers.remove(&budget_key(hash, threes));
+            let solved = self.solved.entry(hash).or_insert(Solved {
+                proven: None,
+                disproven: None,
+            });
+            if numbers.pn == 0 {
+                if solved.proven.is_none_or(|(at, _)| threes < at) {
+                    solved.proven = Some((threes, numbers.best));
+                }
+            } else if solved.disproven.is_none_or(|at| threes > at) {
+                solved.disproven = Some(threes);
+            }
+        } else {
+            self.numbers.insert(budget_key(hash, threes), numbers);
+        }
     }
 }
 
@@ -126,26 +230,50 @@ impl Searcher<'_> {
     /// move, if the df-pn search proves one within the searcher's limits.
     pub(super) fn vct_dfpn(&mut self, ply: usize) -> Option<usize> {
         let mut table = ProofTable::new(self.state.to_move());
-        self.mid(&mut table, INF - 1, INF - 1, ply);
-        let root = table.get(self.state.hash());
-        (root.pn == 0 && root.best != NO_MOVE).then_some(root.best as usize)
+        let outer_limit = self.node_limit;
+        for threes in THREE_LIMITS {
+            // A budgeted search may take only a share of the nodes left,
+            // so that the searches after it get their turn.
+            if threes != UNLIMITED {
+                self.node_limit =
+                    outer_limit.map(|l| self.nodes + l.saturating_sub(self.nodes) / BUDGETED_SHARE);
+            }
+            self.mid(&mut table, INF - 1, INF - 1, ply, threes);
+            self.node_limit = outer_limit;
+            let root = table.get(self.state.hash(), threes);
+            if root.pn == 0 && root.best != NO_MOVE {
+                return Some(root.best as usize);
+            }
+            if self.abort != Abort::None {
+                // Its own share ran out: go on with the next search.
+                let own_share = !self.stop.is_set()
+                    && self.deadline.is_none_or(|d| std::time::Instant::now() < d)
+                    && outer_limit.is_none_or(|l| self.nodes < l);
+                if !own_share {
+                    return None;
+                }
+                self.abort = Abort::None;
+            }
+        }
+        None
     }
 
     /// One df-pn visit: searches below the node until its proof number
     /// reaches `thpn` or its disproof number `thdn`, and stores its numbers.
-    fn mid(&mut self, table: &mut ProofTable, thpn: u32, thdn: u32, ply: usize) {
+    fn mid(&mut self, table: &mut ProofTable, thpn: u32, thdn: u32, ply: usize, threes: u32) {
         self.nodes += 1;
         if self.check_abort() {
             return;
         }
         self.seldepth = self.seldepth.max(ply);
-        let key = self.state.hash();
+        let hash = self.state.hash();
+        let moves_key = budget_key(hash, threes.min(1));
         let or_node = self.state.to_move() == table.attacker;
-        let moves = if let Some(moves) = table.moves.get(&key) {
+        let moves = if let Some(moves) = table.moves.get(&moves_key) {
             Rc::clone(moves)
         } else {
             let expansion = if or_node {
-                self.attacker_moves(ply)
+                self.attacker_moves(ply, threes)
             } else {
                 self.defender_moves(ply)
             };
@@ -159,7 +287,7 @@ impl Searcher<'_> {
                         dn: INF,
                         best,
                     };
-                    table.numbers.insert(key, proven);
+                    table.store(hash, threes, proven);
                     return;
                 }
                 Expansion::Disproven => {
@@ -168,27 +296,34 @@ impl Searcher<'_> {
                         dn: 0,
                         best: NO_MOVE,
                     };
-                    table.numbers.insert(key, disproven);
+                    table.store(hash, threes, disproven);
                     return;
                 }
                 Expansion::Moves(moves) => {
-                    let moves: Rc<[(usize, u32)]> = moves.into();
-                    table.moves.insert(key, Rc::clone(&moves));
+                    let moves: Rc<[Child]> = moves.into();
+                    table.moves.insert(moves_key, Rc::clone(&moves));
                     moves
                 }
             }
         };
-        let child_keys: Vec<u64> = moves
+        let child_threes: Vec<u32> = moves
             .iter()
-            .map(|&(m, _)| self.state.hash_after(m))
+            .map(|c| {
+                if c.three && threes != UNLIMITED {
+                    threes.saturating_sub(1)
+                } else {
+                    threes
+                }
+            })
             .collect();
+        let child_hashes: Vec<u64> = moves.iter().map(|c| self.state.hash_after(c.at)).collect();
         loop {
             // At an OR node the attacker picks the child with the smallest
             // proof number and needs every child disproved; an AND node the
             // other way round. "mine" is the number the node minimises.
             let (mut least, mut second, mut total, mut at) = (INF, INF, 0u32, 0);
-            for (n, &ck) in child_keys.iter().enumerate() {
-                let c = table.child(ck, or_node, moves[n].1);
+            for (n, &ch) in child_hashes.iter().enumerate() {
+                let c = table.child(ch, child_threes[n], or_node, moves[n].initial);
                 let (mine, other) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
                 if mine < least {
                     second = least;
@@ -205,15 +340,20 @@ impl Searcher<'_> {
                 (total, least)
             };
             let best = if or_node && pn == 0 {
-                moves[at].0 as u32
+                moves[at].at as u32
             } else {
                 NO_MOVE
             };
-            table.numbers.insert(key, Numbers { pn, dn, best });
+            table.store(hash, threes, Numbers { pn, dn, best });
             if pn >= thpn || dn >= thdn {
                 return;
             }
-            let child = table.child(child_keys[at], or_node, moves[at].1);
+            let child = table.child(
+                child_hashes[at],
+                child_threes[at],
+                or_node,
+                moves[at].initial,
+            );
             // 1 + ε: stay with this child until it is a quarter worse than
             // the second best.
             let sibling_bound = second.saturating_add(second / 4).saturating_add(1).min(INF);
@@ -222,8 +362,8 @@ impl Searcher<'_> {
             } else {
                 (thpn - pn + child.pn, thdn.min(sibling_bound))
             };
-            self.state.play(moves[at].0);
-            self.mid(table, child_thpn, child_thdn, ply + 1);
+            self.state.play(moves[at].at);
+            self.mid(table, child_thpn, child_thdn, ply + 1, child_threes[at]);
             self.state.undo();
             if self.abort != Abort::None {
                 return;
@@ -238,7 +378,7 @@ impl Searcher<'_> {
         if stops.is_empty() {
             none_left
         } else {
-            Expansion::Moves(stops.into_iter().map(|i| (i, 1)).collect())
+            Expansion::Moves(stops.into_iter().map(Child::plain).collect())
         }
     }
 
@@ -246,7 +386,7 @@ impl Searcher<'_> {
     /// stopped; a VCF wins. Otherwise every move that may build a threat
     /// (a three or better on one line, or twos on two) is tried, narrowed
     /// to those that spoil the defender's own VCF threat, if it has one.
-    fn attacker_moves(&mut self, ply: usize) -> Expansion {
+    fn attacker_moves(&mut self, ply: usize, threes: u32) -> Expansion {
         let me = self.state.to_move();
         let fours = self.scan_fours();
         if let Some(&i) = fours.my_fives.first() {
@@ -260,6 +400,9 @@ impl Searcher<'_> {
         }
         if let Some(m) = self.vcf(VCT_VCF_DEPTH, ply) {
             return Expansion::Proven(m as u32);
+        }
+        if threes == 0 {
+            return Expansion::Disproven;
         }
         let spoilers = self.vcf_threat_defences(DEFENDER_VCF_DEPTH, ply);
         let mut moves: Vec<(usize, i32)> = self
@@ -278,7 +421,14 @@ impl Searcher<'_> {
         Expansion::Moves(
             moves
                 .into_iter()
-                .map(|(i, _)| (i, threat_cost(self.state.threat(i, me))))
+                .map(|(i, _)| {
+                    let threat = self.state.threat(i, me);
+                    Child {
+                        at: i,
+                        initial: threat_cost(threat),
+                        three: !makes_four(threat),
+                    }
+                })
                 .collect(),
         )
     }
@@ -310,8 +460,23 @@ impl Searcher<'_> {
             return Expansion::Proven(NO_MOVE);
         }
         replies.sort_by_cached_key(|&i| std::cmp::Reverse(self.order_score(i, ply, None)));
-        Expansion::Moves(replies.into_iter().map(|i| (i, 1)).collect())
+        Expansion::Moves(replies.into_iter().map(Child::plain).collect())
     }
+}
+
+/// Whether a threat is a four (or better): it does not use up one of the
+/// line's threes.
+fn makes_four(t: Threat) -> bool {
+    matches!(
+        t,
+        Threat::Five | Threat::OpenFour | Threat::FourThree | Threat::Four
+    )
+}
+
+/// The table key of a position searched with `threes` threes left: the
+/// same position with another budget is another node.
+fn budget_key(hash: u64, threes: u32) -> u64 {
+    hash ^ u64::from(threes).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Whether a stone of `me` here may take part in a threat: it makes a
