@@ -23,11 +23,24 @@
 //! then three of the attacker's moves may be threats that are not fours
 //! (a block of the defender's four costs nothing), and a node whose
 //! budget is spent wins by VCF or not at all. Most wins by threats need
-//! few threes, and the budget prunes the tree hard (`test_vct_fukumi_move`
-//! 509k nodes without it, 109k with it; `test_vct_black` 42k, 3k). Each
-//! budgeted search takes at most an eighth of the nodes left, then the
-//! search without a budget runs; a proof found with a budget holds with a
-//! larger one, a disproof with a smaller one, and both are reused.
+//! few threes, and the budget prunes the tree hard. Each budgeted search
+//! takes at most a sixteenth of the nodes left, then the search without a
+//! budget runs; a proof found with a budget holds with a larger one, a
+//! disproof with a smaller one, and both are reused.
+//!
+//! Each attacker's move adds [`EDGE_COST`] to its node's proof number
+//! (Nagai's df-pn+ idea), so a line of fours that only delays looks
+//! harder than a short threat, where without it every four-and-block
+//! chain would look one step from a proof.
+//!
+//! Nodes to solve (`solve_vct`, 3M-node limit), from neither to both:
+//!
+//! | record | plain | budgets (an eighth each) | edge cost | both |
+//! |---|---|---|---|---|
+//! | `test_vct_black` | 41,572 | 3,263 | 5,758 | 3,282 |
+//! | `test_vct_counter` | 10,284 | 1,092 | 7,332 | 1,092 |
+//! | `test_vct_fukumi_move` | 508,881 | 108,541 | 60,799 | 70,664 |
+//! | `bench_vct_white` | 1,494,684 | 2,144,620 | 887,475 | 1,253,739 |
 //!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
 //! position's hash and budget; the search descends into the most proving
@@ -74,9 +87,11 @@ const DEFENDER_VCF_DEPTH: u32 = 4;
 const THREE_LIMITS: [u32; 4] = [1, 2, 3, UNLIMITED];
 /// A search with a budget of threes takes at most this part of the nodes
 /// left.
-const BUDGETED_SHARE: u64 = 8;
+const BUDGETED_SHARE: u64 = 16;
 /// A budget of threes that is never used up.
 const UNLIMITED: u32 = u32::MAX;
+/// What one attacker's move adds to the proof number of its node.
+const EDGE_COST: u32 = 2;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
 
@@ -323,7 +338,11 @@ impl Searcher<'_> {
             let (mut least, mut second, mut total, mut at) = (INF, INF, 0u32, 0);
             for (n, &ch) in child_hashes.iter().enumerate() {
                 let c = table.child(ch, child_threes[n], or_node, moves[n].initial);
-                let (mine, other) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+                let (mine, other) = if or_node {
+                    (with_edge(c.pn), c.dn)
+                } else {
+                    (c.dn, c.pn)
+                };
                 if mine < least {
                     second = least;
                     least = mine;
@@ -357,7 +376,10 @@ impl Searcher<'_> {
             // the second best.
             let sibling_bound = second.saturating_add(second / 4).saturating_add(1).min(INF);
             let (child_thpn, child_thdn) = if or_node {
-                (thpn.min(sibling_bound), thdn - dn + child.dn)
+                (
+                    thpn.min(sibling_bound) - (with_edge(child.pn) - child.pn),
+                    thdn - dn + child.dn,
+                )
             } else {
                 (thpn - pn + child.pn, thdn.min(sibling_bound))
             };
@@ -460,6 +482,17 @@ impl Searcher<'_> {
         }
         replies.sort_by_cached_key(|&i| std::cmp::Reverse(self.order_score(i, ply, None)));
         Expansion::Moves(replies.into_iter().map(Child::plain).collect())
+    }
+}
+
+/// An attacker's move seen from its node: the child's proof number plus
+/// the move's own cost, so that a long chain of moves (fours that only
+/// delay) looks harder than a short one.
+fn with_edge(pn: u32) -> u32 {
+    if pn == 0 || pn >= INF {
+        pn
+    } else {
+        (pn + EDGE_COST).min(INF - 1)
     }
 }
 
