@@ -40,7 +40,7 @@
 //! | `test_vct_black` | 41,572 | 3,263 | 5,758 | 3,282 |
 //! | `test_vct_counter` | 10,284 | 1,092 | 7,332 | 1,092 |
 //! | `test_vct_fukumi_move` | 508,881 | 108,541 | 60,799 | 70,664 |
-//! | `bench_vct_white` | 1,494,684 | 2,144,620 | 887,475 | 1,253,739 |
+//! | `bench_vct_white` | 1,494,684 | 2,144,620 | 887,475 | 1,461,428 |
 //!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
 //! position's hash and budget; the search descends into the most proving
@@ -66,8 +66,11 @@ use super::{Abort, Searcher, VCT_VCF_DEPTH};
 use crate::pattern::Pattern;
 use crate::state::{PointPatterns, Threat};
 
+/// A proof or disproof number. Wide, so that sums over a graph whose
+/// transpositions count many times over never reach [`INF`] by growth.
+type Number = u64;
 /// "Infinite" proof or disproof number.
-const INF: u32 = 1 << 28;
+const INF: Number = 1 << 48;
 /// Moves past the root after which a line is given up (disproved).
 const MAX_DFPN_PLY: usize = 160;
 /// Fours a threat may take: the defender must answer a move after which
@@ -91,7 +94,7 @@ const BUDGETED_SHARE: u64 = 16;
 /// A budget of threes that is never used up.
 const UNLIMITED: u32 = u32::MAX;
 /// What one attacker's move adds to the proof number of its node.
-const EDGE_COST: u32 = 2;
+const EDGE_COST: Number = 2;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
 
@@ -99,8 +102,8 @@ const NO_MOVE: u32 = u32::MAX;
 /// attacker's node) the move that wins.
 #[derive(Clone, Copy)]
 struct Numbers {
-    pn: u32,
-    dn: u32,
+    pn: Number,
+    dn: Number,
     best: u32,
 }
 
@@ -128,7 +131,7 @@ struct Child {
     /// The number the child starts with before it is searched: the proof
     /// number of an attacker's move (how hard its threat looks to follow
     /// up), the disproof number of a defence.
-    initial: u32,
+    initial: Number,
     /// Whether the move uses up one of the attacker's threes: a threat
     /// that is not a four (a forced block uses none).
     three: bool,
@@ -210,7 +213,7 @@ impl ProofTable {
 
     /// The numbers of a child of an OR node (`or_node`) or of an AND node,
     /// `initial` if it has not been searched yet.
-    fn child(&self, hash: u64, threes: u32, or_node: bool, initial: u32) -> Numbers {
+    fn child(&self, hash: u64, threes: u32, or_node: bool, initial: Number) -> Numbers {
         self.lookup(hash, threes).unwrap_or(Numbers {
             pn: if or_node { initial } else { 1 },
             dn: if or_node { 1 } else { initial },
@@ -274,7 +277,7 @@ impl Searcher<'_> {
 
     /// One df-pn visit: searches below the node until its proof number
     /// reaches `thpn` or its disproof number `thdn`, and stores its numbers.
-    fn mid(&mut self, table: &mut ProofTable, thpn: u32, thdn: u32, ply: usize, threes: u32) {
+    fn mid(&mut self, table: &mut ProofTable, thpn: Number, thdn: Number, ply: usize, threes: u32) {
         self.nodes += 1;
         if self.check_abort() {
             return;
@@ -335,7 +338,7 @@ impl Searcher<'_> {
             // At an OR node the attacker picks the child with the smallest
             // proof number and needs every child disproved; an AND node the
             // other way round. "mine" is the number the node minimises.
-            let (mut least, mut second, mut total, mut at) = (INF, INF, 0u32, 0);
+            let (mut least, mut second, mut total, mut at) = (INF, INF, 0 as Number, 0);
             for (n, &ch) in child_hashes.iter().enumerate() {
                 let c = table.child(ch, child_threes[n], or_node, moves[n].initial);
                 let (mine, other) = if or_node {
@@ -488,7 +491,7 @@ impl Searcher<'_> {
 /// An attacker's move seen from its node: the child's proof number plus
 /// the move's own cost, so that a long chain of moves (fours that only
 /// delay) looks harder than a short one.
-fn with_edge(pn: u32) -> u32 {
+fn with_edge(pn: Number) -> Number {
     if pn == 0 || pn >= INF {
         pn
     } else {
@@ -529,7 +532,7 @@ fn may_build_threat(p: &PointPatterns, me: Color) -> bool {
 
 /// How hard an attacker's move looks to follow up, by the threat it makes:
 /// the proof number its child starts with.
-fn threat_cost(t: Threat) -> u32 {
+fn threat_cost(t: Threat) -> Number {
     match t {
         Threat::Five | Threat::OpenFour | Threat::FourThree | Threat::Four => 1,
         Threat::DoubleThree | Threat::OpenThree => 2,
