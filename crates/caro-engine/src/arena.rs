@@ -95,6 +95,9 @@ pub struct GameSettings {
     /// Each side's clock for the whole game (`None`: no clock). A side whose
     /// clock runs out loses on time.
     pub match_time: Option<std::time::Duration>,
+    /// Threads of black's and of white's searches, where set (over
+    /// `limits.threads`).
+    pub threads: [Option<usize>; 2],
 }
 
 /// A finished game.
@@ -139,6 +142,7 @@ pub fn play_game(
         let mut sink = |_: &SearchInfo| {};
         let mut limits = settings.limits;
         limits.time_left = clocks[side.index()];
+        limits.threads = settings.threads[side.index()].or(limits.threads);
         let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
         let choice = player.choose(&game, &mut ctx);
         let took = started.elapsed();
@@ -350,6 +354,7 @@ mod tests {
             rules,
             opening: Vec::new(),
             limits: Limits::default(),
+            threads: [None; 2],
             forfeit_after: None,
             match_time: None,
         };
@@ -385,6 +390,7 @@ mod tests {
             rules,
             opening: Vec::new(),
             limits: Limits::default(),
+            threads: [None; 2],
             forfeit_after: None,
             match_time: Some(std::time::Duration::from_millis(150)),
         };

@@ -20,6 +20,10 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Maximum depth (plies) to search.
     pub depth: Option<u32>,
+    /// Threads the search may use (one when unset). `caro` at level 10
+    /// runs helpers that share its hash table (lazy SMP); with more than
+    /// one thread a search is no longer reproducible node for node.
+    pub threads: Option<usize>,
 }
 
 impl Limits {

@@ -66,6 +66,8 @@ const VCF_FAIL_CACHE: usize = 1 << 20;
 const CHECK_EVERY: u64 = 256;
 /// Hash table size of a player, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
+/// Most threads one search uses.
+pub const MAX_THREADS: usize = 64;
 /// Ordering bonus of the hash move.
 const ORDER_TT: i32 = 1 << 28;
 /// Ordering bonus of the killer moves.
@@ -104,7 +106,7 @@ struct Fours {
 /// The search proper, for one move.
 struct Searcher<'a> {
     state: State,
-    tt: &'a mut Tt,
+    tt: &'a Tt,
     nodes: u64,
     node_limit: Option<u64>,
     deadline: Option<Instant>,
@@ -123,7 +125,7 @@ struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    fn new(game: &Game, tt: &'a mut Tt, ctx: &Context<'_>) -> Searcher<'a> {
+    fn new(game: &Game, tt: &'a Tt, ctx: &Context<'_>) -> Searcher<'a> {
         let state = State::new(game);
         let n = state.board().cell_count();
         Searcher {
@@ -810,14 +812,14 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[doc(hidden)]
 #[must_use]
 pub fn bench_generate(game: &Game, times: u64) -> usize {
-    let mut tt = Tt::new(1);
+    let tt = Tt::new(1);
     let mut sink = |_: &SearchInfo| {};
     let ctx = Context::new(
         crate::player::Limits::default(),
         crate::player::StopFlag::new(),
         &mut sink,
     );
-    let mut s = Searcher::new(game, &mut tt, &ctx);
+    let mut s = Searcher::new(game, &tt, &ctx);
     let mut found = 0;
     for _ in 0..times {
         found = match s.generate(0, None) {
@@ -838,14 +840,14 @@ pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
     if game.is_over() {
         return None;
     }
-    let mut tt = Tt::new(1);
+    let tt = Tt::new(1);
     let mut sink = |_: &SearchInfo| {};
     let limits = crate::player::Limits {
         nodes: Some(node_limit),
         ..crate::player::Limits::default()
     };
     let ctx = Context::new(limits, crate::player::StopFlag::new(), &mut sink);
-    let mut s = Searcher::new(game, &mut tt, &ctx);
+    let mut s = Searcher::new(game, &tt, &ctx);
     s.vcf(max_fours, 0).map(|i| s.state.pos(i))
 }
 
@@ -864,14 +866,14 @@ pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
     if game.is_over() {
         return (None, 0);
     }
-    let mut tt = Tt::new(1);
+    let tt = Tt::new(1);
     let mut sink = |_: &SearchInfo| {};
     let limits = crate::player::Limits {
         nodes: Some(node_limit),
         ..crate::player::Limits::default()
     };
     let ctx = Context::new(limits, crate::player::StopFlag::new(), &mut sink);
-    let mut s = Searcher::new(game, &mut tt, &ctx);
+    let mut s = Searcher::new(game, &tt, &ctx);
     let win = s.vct_dfpn(0).map(|i| s.state.pos(i));
     (win, s.nodes)
 }
@@ -990,7 +992,7 @@ impl CaroPlayer {
             return Err(EngineError::GameOver);
         }
         self.tt.new_search();
-        let mut s = Searcher::new(game, &mut self.tt, ctx);
+        let mut s = Searcher::new(game, &self.tt, ctx);
         let info = |s: &Searcher<'_>, depth: u32, score: i32, pv: &[usize]| SearchInfo {
             depth,
             seldepth: s.seldepth as u32,
@@ -1152,47 +1154,64 @@ impl CaroPlayer {
         let mut best_score = 0;
         let mut last: Option<SearchInfo> = None;
         let mut scored = root_moves.clone();
-        for depth in 1..=max_depth {
-            let iteration_start = Instant::now();
-            let mut pv = Vec::new();
-            let mut partial = None;
-            let Some(score) = s.root(&mut root_moves, depth as i32, &mut pv, margin, &mut partial)
-            else {
-                // Stopped in mid-iteration: the moves it finished were
-                // searched deeper than the last full iteration, so the best
-                // of them is kept (full strength only: weak levels choose
-                // among complete iterations).
-                if let (Some(score), 0) = (partial, margin) {
-                    if score > -WIN_BOUND && !pv.is_empty() {
-                        best_score = score;
-                        best_pv = pv;
-                        let report = info(&s, depth, best_score, &best_pv);
-                        (ctx.progress)(&report);
-                        last = Some(report);
-                    }
-                }
-                break;
-            };
-            best_score = score;
-            best_pv = pv;
-            // Best first for the next iteration, keep the rest in order.
-            root_moves.sort_by_key(|&(_, sc)| std::cmp::Reverse(sc));
-            scored.clone_from(&root_moves);
-            let report = info(&s, depth, best_score, &best_pv);
-            (ctx.progress)(&report);
-            last = Some(report);
-            if best_score.abs() > WIN_BOUND {
-                break;
+        // Full strength with more than one thread: helpers search the same
+        // root moves and share the hash table (lazy SMP); the main thread's
+        // iterations alone decide the move.
+        let helpers = if margin == 0 && style.max_depth == MAX_DEPTH {
+            ctx.limits.threads.unwrap_or(1).clamp(1, MAX_THREADS) - 1
+        } else {
+            0
+        };
+        let helper_stop = crate::player::StopFlag::new();
+        std::thread::scope(|scope| {
+            for id in 0..helpers {
+                let (tt, moves, stop) = (s.tt, root_moves.clone(), helper_stop.clone());
+                scope.spawn(move || help(game, tt, stop, moves, id, max_depth));
             }
-            if let Some(deadline) = s.deadline {
-                // Stop early when the next iteration will not finish.
-                let now = Instant::now();
-                let spent = now.duration_since(iteration_start);
-                if now + spent * 2 >= deadline {
+            for depth in 1..=max_depth {
+                let iteration_start = Instant::now();
+                let mut pv = Vec::new();
+                let mut partial = None;
+                let Some(score) =
+                    s.root(&mut root_moves, depth as i32, &mut pv, margin, &mut partial)
+                else {
+                    // Stopped in mid-iteration: the moves it finished were
+                    // searched deeper than the last full iteration, so the best
+                    // of them is kept (full strength only: weak levels choose
+                    // among complete iterations).
+                    if let (Some(score), 0) = (partial, margin) {
+                        if score > -WIN_BOUND && !pv.is_empty() {
+                            best_score = score;
+                            best_pv = pv;
+                            let report = info(&s, depth, best_score, &best_pv);
+                            (ctx.progress)(&report);
+                            last = Some(report);
+                        }
+                    }
+                    break;
+                };
+                best_score = score;
+                best_pv = pv;
+                // Best first for the next iteration, keep the rest in order.
+                root_moves.sort_by_key(|&(_, sc)| std::cmp::Reverse(sc));
+                scored.clone_from(&root_moves);
+                let report = info(&s, depth, best_score, &best_pv);
+                (ctx.progress)(&report);
+                last = Some(report);
+                if best_score.abs() > WIN_BOUND {
                     break;
                 }
+                if let Some(deadline) = s.deadline {
+                    // Stop early when the next iteration will not finish.
+                    let now = Instant::now();
+                    let spent = now.duration_since(iteration_start);
+                    if now + spent * 2 >= deadline {
+                        break;
+                    }
+                }
             }
-        }
+            helper_stop.stop();
+        });
         let mut choice = best_pv.first().copied().unwrap_or(root_moves[0].0);
         if style.noise > 0 && best_score.abs() <= WIN_BOUND {
             choice = pick_with_noise(&scored, style.noise, &mut self.rng).unwrap_or(choice);
@@ -1212,6 +1231,31 @@ impl CaroPlayer {
             best: s.state.pos(choice),
             info,
         })
+    }
+}
+
+/// A lazy-SMP helper: searches the root moves by iterative deepening
+/// (odd helpers a ply ahead) until `stop` is set, for the entries it
+/// leaves in the shared table.
+fn help(
+    game: &Game,
+    tt: &Tt,
+    stop: crate::player::StopFlag,
+    mut moves: Vec<Scored>,
+    id: usize,
+    max_depth: u32,
+) {
+    let mut sink = |_: &SearchInfo| {};
+    let ctx = Context::new(crate::player::Limits::default(), stop, &mut sink);
+    let mut s = Searcher::new(game, tt, &ctx);
+    for depth in 1 + (id % 2) as u32..=max_depth {
+        let (mut pv, mut partial) = (Vec::new(), None);
+        if s.root(&mut moves, depth as i32, &mut pv, 0, &mut partial)
+            .is_none()
+        {
+            break;
+        }
+        moves.sort_by_key(|&(_, sc)| std::cmp::Reverse(sc));
     }
 }
 
@@ -1313,5 +1357,40 @@ mod tests {
         let mut ctx = Context::new(Limits::default(), stop, &mut sink);
         let d = p.choose(&g, &mut ctx).unwrap();
         assert!(g.check(d.best).is_ok());
+    }
+
+    /// With helper threads a depth-limited search ends (the helpers stop
+    /// when the main thread is done) with a full-depth result, and a stop
+    /// from another thread ends helpers and all.
+    #[test]
+    fn helper_threads_search_and_stop() {
+        let quiet = game(Rule::Freestyle, 15, 5, "h8 i9 h9 h10");
+        let limits = Limits {
+            depth: Some(5),
+            threads: Some(3),
+            ..Limits::default()
+        };
+        let mut p = CaroPlayer::new(10, 1);
+        let mut sink = |_: &SearchInfo| {};
+        let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
+        let d = p.choose(&quiet, &mut ctx).unwrap();
+        assert!(quiet.check(d.best).is_ok());
+        assert_eq!(d.info.map(|i| i.depth), Some(5));
+
+        let open = game(Rule::Freestyle, 15, 5, "h8 i9 h9 h10 g8");
+        let stop = StopFlag::new();
+        let stopper = stop.clone();
+        let limits = Limits {
+            threads: Some(2),
+            ..Limits::default()
+        };
+        let handle = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stopper.stop();
+        });
+        let mut ctx = Context::new(limits, stop, &mut sink);
+        let d = p.choose(&open, &mut ctx).unwrap();
+        assert!(open.check(d.best).is_ok());
+        handle.join().unwrap();
     }
 }

@@ -46,7 +46,8 @@ pub struct Settings {
     pub max_nodes: Option<u64>,
     /// The rule for the next game (and the current one).
     pub rule: Rule,
-    /// Threads the manager allows (the search uses one).
+    /// Threads the manager allows (INFO thread_num); `caro` at level 10
+    /// searches with that many.
     pub threads: u32,
     /// Hash table size in MiB.
     pub hash_mb: usize,
@@ -88,6 +89,7 @@ impl Settings {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             },
+            threads: Some(self.threads as usize),
         }
     }
 }
@@ -940,6 +942,19 @@ mod tests {
         );
         assert_eq!(out[0], "OK");
         assert!(out[1] == "4,5" || out[1] == "9,5", "{out:?}");
+    }
+
+    #[test]
+    fn thread_num_reaches_the_search() {
+        let mut b = brain();
+        assert_eq!(b.settings().limits().threads, Some(1));
+        let out = feed(
+            &mut b,
+            "INFO thread_num 2\nINFO timeout_turn 300\nSTART 15\nTURN 8,8",
+        );
+        assert_eq!(b.settings().limits().threads, Some(2));
+        assert_eq!(out[0], "OK");
+        assert!(out[1].contains(','), "{out:?}");
     }
 
     #[test]

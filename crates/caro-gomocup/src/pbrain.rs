@@ -338,6 +338,9 @@ impl PbrainPlayer {
         if let Some(n) = ctx.limits.nodes {
             engine.send(&format!("INFO max_node {n}"))?;
         }
+        if let Some(t) = ctx.limits.threads {
+            engine.send(&format!("INFO thread_num {t}"))?;
+        }
         Ok(())
     }
 

@@ -40,6 +40,10 @@ pub struct MatchArgs {
     /// Node limit per move.
     #[arg(long)]
     nodes: Option<u64>,
+    /// Threads of each search: one number for both players, or A's and
+    /// B's (`2,1`). caro uses more than one at level 10 only.
+    #[arg(long)]
+    threads: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
     /// Openings file: one move list per line (`h8 i9 j10`); `#` comments.
@@ -117,6 +121,24 @@ pub fn parse_duration(text: &str) -> Result<Duration, UsageError> {
     Ok(Duration::from_secs_f64(v * scale))
 }
 
+/// `--threads`: `N` for both players or `A,B`, each from 1 to 64.
+fn parse_threads(text: &str) -> Result<[Option<usize>; 2], UsageError> {
+    let one = |t: &str| match t.trim().parse::<usize>() {
+        Ok(n) if (1..=caro_engine::search::MAX_THREADS).contains(&n) => Ok(Some(n)),
+        _ => Err(UsageError(format!(
+            "--threads takes N or A,B with each from 1 to {}, not {text:?}",
+            caro_engine::search::MAX_THREADS
+        ))),
+    };
+    match text.split_once(',') {
+        Some((a, b)) => Ok([one(a)?, one(b)?]),
+        None => {
+            let n = one(text)?;
+            Ok([n, n])
+        }
+    }
+}
+
 fn random_opening(rules: &Rules, plies: usize, rng: &mut StdRng) -> Vec<Pos> {
     loop {
         let mut game = match Game::new(*rules, Color::Black) {
@@ -192,7 +214,14 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         time_left: None,
         nodes: args.nodes,
         depth: args.depth,
+        threads: None,
     };
+    let threads = args
+        .threads
+        .as_deref()
+        .map(parse_threads)
+        .transpose()?
+        .unwrap_or([None; 2]);
     let openings: Vec<Vec<Pos>> = match &args.openings {
         Some(path) => read_openings(path, size)?,
         None => {
@@ -223,6 +252,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         limits,
         forfeit_after: None,
         match_time,
+        threads: [None; 2],
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
@@ -249,6 +279,11 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             }
             settings.opening = openings[(n / 2) % openings.len()].clone();
             let a_is_black = n % 2 == 0;
+            settings.threads = if a_is_black {
+                threads
+            } else {
+                [threads[1], threads[0]]
+            };
             let players = source_a
                 .build_player(seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64))
                 .and_then(|a| {

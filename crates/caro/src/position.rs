@@ -44,6 +44,9 @@ pub struct PositionArgs {
     /// Player used by --best (default caro:10).
     #[arg(long)]
     player: Option<String>,
+    /// Threads for --best (caro uses more than one at level 10 only).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
     /// Look for a forced win of the side to move by continuous fours (VCF)
     /// and then by continuous threats (VCT).
     #[arg(long)]
@@ -94,6 +97,7 @@ fn search_best(game: &Game, args: &PositionArgs) -> Result<Option<Best>, UsageEr
     let limits = caro_engine::Limits {
         move_time: time,
         depth: args.depth,
+        threads: Some(usize::from(args.threads)),
         ..caro_engine::Limits::default()
     };
     let mut player = source

@@ -72,6 +72,28 @@ fn a_match_reports_its_totals_and_saves_every_game() {
 }
 
 #[test]
+fn level_ten_plays_with_helper_threads() {
+    let out = caro(&[
+        "match",
+        "caro:10",
+        "caro:9",
+        "--games",
+        "2",
+        "--time",
+        "30ms",
+        "--threads",
+        "2,1",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(last_json(&out)["games"], 2);
+}
+
+#[test]
 fn match_refuses_bad_players_and_options() {
     for args in [
         vec!["match", "caro:11", "random"],
@@ -79,6 +101,8 @@ fn match_refuses_bad_players_and_options() {
         vec!["match", "random", "random", "--time", "soon"],
         vec!["match", "random", "random", "--size", "2"],
         vec!["match", "random", "random", "--rule", "chess"],
+        vec!["match", "random", "random", "--threads", "0"],
+        vec!["match", "random", "random", "--threads", "2,many"],
     ] {
         let out = caro(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

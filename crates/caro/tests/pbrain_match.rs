@@ -60,6 +60,8 @@ fn caro_plays_itself_through_the_protocol() {
         // Timing is measured in BENCHMARKS.md, not asserted here.
         "--tolerance",
         "10s",
+        "--threads",
+        "2,1",
         "--engine-log",
         logs.to_str().unwrap(),
         "--psq",
@@ -75,6 +77,8 @@ fn caro_plays_itself_through_the_protocol() {
         .collect();
     assert!(log.contains("> START 15") && log.contains("< OK"), "{log}");
     assert!(log.contains("> TURN ") || log.contains("> DONE"), "{log}");
+    // The engine (player A) is told the threads it may use.
+    assert!(log.contains("> INFO thread_num 2"), "{log}");
     assert_eq!(std::fs::read_dir(&psq).unwrap().count(), 2);
     let _ = std::fs::remove_dir_all(&logs);
     let _ = std::fs::remove_dir_all(&psq);
