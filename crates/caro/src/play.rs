@@ -44,6 +44,10 @@ pub struct PlayArgs {
     /// vary).
     #[arg(long)]
     seed: Option<u64>,
+    /// Threads of a computer move (caro uses more than one at level 10
+    /// only; default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: Option<u16>,
     /// Line mode: print the board, read moves such as h8 line by line
     /// (automatic when stdin or stdout is not a terminal).
     #[arg(long)]
@@ -78,6 +82,10 @@ fn config(args: &PlayArgs) -> Result<SessionConfig, UsageError> {
     config.limits = Limits {
         move_time: Some(parse_duration(&args.time)?),
         depth: args.depth,
+        threads: Some(args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get().min(64)),
+            usize::from,
+        )),
         ..Limits::default()
     };
     config.computer_delay = parse_duration(&args.delay)?;
