@@ -386,6 +386,8 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         println!("{e}");
     }
     let (elo, err) = tally.elo();
+    // An even score gives -0.0 (and -0.3 rounds to -0): print "+0".
+    let shown_elo = if elo.round() == 0.0 { 0.0 } else { elo };
     println!(
         "{} vs {}: {} games, {rule} {size} k={k}: {} wins, {} losses, {} draws, score {:.1}%, Elo {:+.0} ± {:.0}",
         args.a,
@@ -395,7 +397,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         tally.losses,
         tally.draws,
         tally.score() * 100.0,
-        elo,
+        shown_elo,
         err
     );
     println!(
