@@ -813,21 +813,34 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[must_use]
 pub fn bench_generate(game: &Game, times: u64) -> usize {
     let tt = Tt::new(1);
+    with_searcher(game, &tt, None, crate::player::StopFlag::new(), |s| {
+        let mut found = 0;
+        for _ in 0..times {
+            found = match s.generate(0, None) {
+                Gen::Win(_) | Gen::Lost => 1,
+                Gen::Moves { moves, .. } => moves.len(),
+            };
+        }
+        found
+    })
+}
+
+/// Runs `f` on a searcher of `game` with its own silent context: a node
+/// limit if given, no clock, stopped by `stop`.
+fn with_searcher<R>(
+    game: &Game,
+    tt: &Tt,
+    node_limit: Option<u64>,
+    stop: crate::player::StopFlag,
+    f: impl FnOnce(&mut Searcher<'_>) -> R,
+) -> R {
     let mut sink = |_: &SearchInfo| {};
-    let ctx = Context::new(
-        crate::player::Limits::default(),
-        crate::player::StopFlag::new(),
-        &mut sink,
-    );
-    let mut s = Searcher::new(game, &tt, &ctx);
-    let mut found = 0;
-    for _ in 0..times {
-        found = match s.generate(0, None) {
-            Gen::Win(_) | Gen::Lost => 1,
-            Gen::Moves { moves, .. } => moves.len(),
-        };
-    }
-    found
+    let limits = crate::player::Limits {
+        nodes: node_limit,
+        ..crate::player::Limits::default()
+    };
+    let ctx = Context::new(limits, stop, &mut sink);
+    f(&mut Searcher::new(game, tt, &ctx))
 }
 
 /// Looks for a victory by continuous fours for the side to move: the
@@ -841,14 +854,13 @@ pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
         return None;
     }
     let tt = Tt::new(1);
-    let mut sink = |_: &SearchInfo| {};
-    let limits = crate::player::Limits {
-        nodes: Some(node_limit),
-        ..crate::player::Limits::default()
-    };
-    let ctx = Context::new(limits, crate::player::StopFlag::new(), &mut sink);
-    let mut s = Searcher::new(game, &tt, &ctx);
-    s.vcf(max_fours, 0).map(|i| s.state.pos(i))
+    with_searcher(
+        game,
+        &tt,
+        Some(node_limit),
+        crate::player::StopFlag::new(),
+        |s| s.vcf(max_fours, 0).map(|i| s.state.pos(i)),
+    )
 }
 
 /// Looks for a victory by continuous threats (fours and open threes) for
@@ -867,15 +879,16 @@ pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
         return (None, 0);
     }
     let tt = Tt::new(1);
-    let mut sink = |_: &SearchInfo| {};
-    let limits = crate::player::Limits {
-        nodes: Some(node_limit),
-        ..crate::player::Limits::default()
-    };
-    let ctx = Context::new(limits, crate::player::StopFlag::new(), &mut sink);
-    let mut s = Searcher::new(game, &tt, &ctx);
-    let win = s.vct_dfpn(0).map(|i| s.state.pos(i));
-    (win, s.nodes)
+    with_searcher(
+        game,
+        &tt,
+        Some(node_limit),
+        crate::player::StopFlag::new(),
+        |s| {
+            let win = s.vct_dfpn(0).map(|i| s.state.pos(i));
+            (win, s.nodes)
+        },
+    )
 }
 
 /// A search score as a [`Score`].
@@ -1245,18 +1258,17 @@ fn help(
     id: usize,
     max_depth: u32,
 ) {
-    let mut sink = |_: &SearchInfo| {};
-    let ctx = Context::new(crate::player::Limits::default(), stop, &mut sink);
-    let mut s = Searcher::new(game, tt, &ctx);
-    for depth in 1 + (id % 2) as u32..=max_depth {
-        let (mut pv, mut partial) = (Vec::new(), None);
-        if s.root(&mut moves, depth as i32, &mut pv, 0, &mut partial)
-            .is_none()
-        {
-            break;
+    with_searcher(game, tt, None, stop, |s| {
+        for depth in 1 + (id % 2) as u32..=max_depth {
+            let (mut pv, mut partial) = (Vec::new(), None);
+            if s.root(&mut moves, depth as i32, &mut pv, 0, &mut partial)
+                .is_none()
+            {
+                break;
+            }
+            moves.sort_by_key(|&(_, sc)| std::cmp::Reverse(sc));
         }
-        moves.sort_by_key(|&(_, sc)| std::cmp::Reverse(sc));
-    }
+    });
 }
 
 /// Bounded randomness for weak levels: each root move's score gets a
