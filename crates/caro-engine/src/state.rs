@@ -12,6 +12,13 @@ use crate::pattern::{half_id, key_of, Pattern, PatternTable, WinKind};
 /// Value of one direction's pattern at an empty point, for the evaluation.
 const PATTERN_VALUE: [i32; 9] = [0, 2, 6, 7, 28, 32, 120, 600, 0];
 
+/// Evaluation penalty for each empty point where the side not to move
+/// would make two open threes…
+const THEIR_DOUBLE_THREE: i32 = 250;
+/// …or a four and an open three. Set by 600-game matches against
+/// `quintuple` (BENCHMARKS.md, "Strength").
+const THEIR_FOUR_THREE: i32 = 500;
+
 /// A stone's neighbourhood for move generation: points within this
 /// Chebyshev distance of a stone are candidates.
 pub const NEAR: i32 = 2;
@@ -142,6 +149,9 @@ pub struct State {
     value: [i32; 2],
     /// Number of (point, direction) entries per colour and pattern.
     counts: [[u32; 9]; 2],
+    /// Number of empty points per colour and [`Threat`] (all four
+    /// directions taken together).
+    threat_counts: [[u32; 7]; 2],
     to_move: Color,
     history: Vec<usize>,
     /// Pattern changes made by each move, undone by popping: (point,
@@ -205,6 +215,12 @@ impl FourPoints {
     }
 }
 
+/// The threat of one colour's four direction patterns.
+#[inline]
+fn threat_of([a, b, c, d]: [u8; 4]) -> Threat {
+    THREATS[((a as usize * 9 + b as usize) * 9 + c as usize) * 9 + d as usize]
+}
+
 #[inline]
 fn is_four_or_five(p: u8) -> bool {
     p == Pattern::Block4 as u8 || p == Pattern::Flex4 as u8 || p == Pattern::Five as u8
@@ -235,6 +251,7 @@ impl State {
             near: vec![0; n],
             value: [0; 2],
             counts: [[0; 9]; 2],
+            threat_counts: [[0; 7]; 2],
             to_move: game.to_move(),
             history: Vec::with_capacity(rules.size.area()),
             log: Vec::new(),
@@ -342,7 +359,16 @@ impl State {
         let me = self.to_move.index();
         let them = 1 - me;
         // The side to move converts its own threats first: weigh them more.
-        (self.value[me] * 3 - self.value[them] * 2) / 2
+        let lines = (self.value[me] * 3 - self.value[them] * 2) / 2;
+        // Points where the opponent would make two threats at once are
+        // worth more than their lines: one of them must be stopped now.
+        let double_threes = if self.rules.rule == Rule::Renju && them == Color::Black.index() {
+            0 // a foul for black
+        } else {
+            self.threat_counts[them][Threat::DoubleThree as usize] as i32
+        };
+        let four_threes = self.threat_counts[them][Threat::FourThree as usize] as i32;
+        lines - THEIR_DOUBLE_THREE * double_threes - THEIR_FOUR_THREE * four_threes
     }
 
     /// The bounding box of stones widened by [`NEAR`], clipped to the
@@ -367,9 +393,14 @@ impl State {
     /// The threat a point holds for `color`.
     #[must_use]
     pub fn threat(&self, index: usize, color: Color) -> Threat {
-        let [a, b, c, d] = self.patterns[index].dir[color.index()];
-        let key = ((a as usize * 9 + b as usize) * 9 + c as usize) * 9 + d as usize;
-        THREATS[key]
+        threat_of(self.patterns[index].dir[color.index()])
+    }
+
+    /// Number of empty points where `color` holds threat `t`.
+    #[inline]
+    #[must_use]
+    pub fn threat_count(&self, color: Color, t: Threat) -> u32 {
+        self.threat_counts[color.index()][t as usize]
     }
 
     /// Whether black playing the empty point `index` is a renju foul. A
@@ -502,14 +533,10 @@ impl State {
                 break;
             };
             let (j, c, d, old) = (j as usize, c as usize, d as usize, old as usize);
-            let cur = self.patterns[j].dir[c][d] as usize;
-            self.value[c] += PATTERN_VALUE[old] - PATTERN_VALUE[cur];
-            self.counts[c][cur] -= 1;
-            self.counts[c][old] += 1;
-            self.four_points[c].change(j, cur as u8, old as u8);
-            self.patterns[j].dir[c][d] = old as u8;
+            self.set_pattern(j, c, d, old);
         }
         for c in 0..2 {
+            self.threat_counts[c][threat_of(saved.dir[c]) as usize] += 1;
             for d in 0..4 {
                 let old = saved.dir[c][d] as usize;
                 self.value[c] += PATTERN_VALUE[old];
@@ -596,6 +623,7 @@ impl State {
     /// Drops an about-to-be-occupied point's contribution.
     fn clear_point(&mut self, index: usize) {
         for c in 0..2 {
+            self.threat_counts[c][threat_of(self.patterns[index].dir[c]) as usize] -= 1;
             for d in 0..4 {
                 let old = self.patterns[index].dir[c][d] as usize;
                 self.value[c] -= PATTERN_VALUE[old];
@@ -610,6 +638,7 @@ impl State {
     /// point contributes nothing before the call).
     fn refresh_point(&mut self, index: usize) {
         for c in 0..2 {
+            self.threat_counts[c][Threat::None as usize] += 1;
             for d in 0..4 {
                 // Count the current (zero) entry so refresh_dir can take it off.
                 let old = self.patterns[index].dir[c][d] as usize;
@@ -635,16 +664,29 @@ impl State {
             let new = self.tables[c].lookup(key) as usize;
             let old = self.patterns[index].dir[c][d] as usize;
             if new != old {
-                self.value[c] += PATTERN_VALUE[new] - PATTERN_VALUE[old];
-                self.counts[c][old] -= 1;
-                self.counts[c][new] += 1;
-                self.four_points[c].change(index, old as u8, new as u8);
-                self.patterns[index].dir[c][d] = new as u8;
+                self.set_pattern(index, c, d, new);
                 if !self.marks.is_empty() {
                     self.log.push((index as u32, c as u8, d as u8, old as u8));
                 }
             }
         }
+    }
+
+    /// Sets one direction's pattern of an empty point for colour `c`,
+    /// keeping the sums, counts and four points in step.
+    #[inline]
+    fn set_pattern(&mut self, index: usize, c: usize, d: usize, new: usize) {
+        let dirs = &mut self.patterns[index].dir[c];
+        let before = threat_of(*dirs);
+        let old = dirs[d] as usize;
+        dirs[d] = new as u8;
+        let after = threat_of(*dirs);
+        self.value[c] += PATTERN_VALUE[new] - PATTERN_VALUE[old];
+        self.counts[c][old] -= 1;
+        self.counts[c][new] += 1;
+        self.threat_counts[c][before as usize] -= 1;
+        self.threat_counts[c][after as usize] += 1;
+        self.four_points[c].change(index, old as u8, new as u8);
     }
 
     /// Builds the wide padded copy of the (empty) board and the half-id
@@ -753,6 +795,7 @@ mod tests {
             }
             assert_eq!(s.value, fresh.value);
             assert_eq!(s.counts, fresh.counts);
+            assert_eq!(s.threat_counts, fresh.threat_counts);
             for color in [Color::Black, Color::White] {
                 let from_patterns: Vec<u32> = g
                     .size()
@@ -778,6 +821,7 @@ mod tests {
             let empty = State::new(&game(Rule::Freestyle, ""));
             assert_eq!(s.value, empty.value);
             assert_eq!(s.counts, empty.counts);
+            assert_eq!(s.threat_counts, empty.threat_counts);
             assert_eq!(s.hash(), empty.hash());
             assert!(
                 s.four_points(Color::Black).is_empty() && s.four_points(Color::White).is_empty()
