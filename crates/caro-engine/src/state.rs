@@ -396,13 +396,6 @@ impl State {
         threat_of(self.patterns[index].dir[color.index()])
     }
 
-    /// Number of empty points where `color` holds threat `t`.
-    #[inline]
-    #[must_use]
-    pub fn threat_count(&self, color: Color, t: Threat) -> u32 {
-        self.threat_counts[color.index()][t as usize]
-    }
-
     /// Whether black playing the empty point `index` is a renju foul. A
     /// cheap pattern filter first; the exact recursive rule from the core
     /// only where a foul is possible.
@@ -796,6 +789,7 @@ mod tests {
             assert_eq!(s.value, fresh.value);
             assert_eq!(s.counts, fresh.counts);
             assert_eq!(s.threat_counts, fresh.threat_counts);
+            assert_eq!(s.threat_counts, naive_threat_counts(&s), "{moves}");
             for color in [Color::Black, Color::White] {
                 let from_patterns: Vec<u32> = g
                     .size()
@@ -827,6 +821,52 @@ mod tests {
                 s.four_points(Color::Black).is_empty() && s.four_points(Color::White).is_empty()
             );
         }
+    }
+
+    /// Threat counts by asking every empty point.
+    fn naive_threat_counts(s: &State) -> [[u32; 7]; 2] {
+        let mut counts = [[0; 7]; 2];
+        for i in 0..s.board.cell_count() {
+            if s.board.cell(i) == Cell::Empty {
+                for color in [Color::Black, Color::White] {
+                    counts[color.index()][s.threat(i, color) as usize] += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    /// The evaluation of the side to move without the threat points.
+    fn lines_only(s: &State) -> i32 {
+        let me = s.to_move.index();
+        (s.value[me] * 3 - s.value[1 - me] * 2) / 2
+    }
+
+    #[test]
+    fn the_opponents_double_three_points_cost_the_mover() {
+        // White's f8 g8 and h6 h7 cross at h8, where white would make two
+        // open threes; black (far off) is to move.
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let s = State::new(&game(rule, "a15 f8 c15 g8 e15 h6 o1 h7"));
+            assert_eq!(s.to_move(), Color::Black);
+            let h8 = s.index(parse_move_list("h8", s.rules.size).unwrap()[0]);
+            assert_eq!(s.threat(h8, Color::White), Threat::DoubleThree);
+            let double_threes =
+                naive_threat_counts(&s)[Color::White.index()][Threat::DoubleThree as usize] as i32;
+            assert!(double_threes >= 1);
+            assert!(s.evaluate() < lines_only(&s));
+            assert_eq!(
+                s.evaluate(),
+                lines_only(&s) - THEIR_DOUBLE_THREE * double_threes
+            );
+        }
+        // Colours swapped under renju: black's double three is a foul, so
+        // it costs white nothing.
+        let s = State::new(&game(Rule::Renju, "f8 a15 g8 c15 h6 e15 h7"));
+        assert_eq!(s.to_move(), Color::White);
+        let h8 = s.index(parse_move_list("h8", s.rules.size).unwrap()[0]);
+        assert_eq!(s.threat(h8, Color::Black), Threat::DoubleThree);
+        assert_eq!(s.evaluate(), lines_only(&s));
     }
 
     #[test]
