@@ -919,13 +919,18 @@ struct LevelStyle {
 
 fn level_style(level: u32) -> LevelStyle {
     // Each level searches deeper, thinks at least as long and wanders
-    // less than the one below.
+    // no more than the one below.
     const DEPTHS: [u32; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 10, MAX_DEPTH];
-    // Evaluation units a level may give away at the root. The bottom three
-    // were set by 200-game matches between neighbours (BENCHMARKS.md,
-    // "Level ladder"): with 300/160/100 level 3 scored only 60% against
-    // level 2, whose depth-2 search hardly helps under that much noise.
-    const NOISE: [i32; 10] = [600, 220, 70, 60, 40, 25, 15, 8, 0, 0];
+    // Evaluation units a level may give away at the root, set by 200-game
+    // matches between neighbours at 100 ms a move over three seeds
+    // (BENCHMARKS.md, "Level ladder"). The evaluation's charge for the
+    // opponent's double threes made the shallow levels play closer to
+    // their best, so the bottom of the ladder needs more noise than before
+    // (with 600/220/70/60/40 steps 2-1, 3-2 and 5-4 scored 54-56%).
+    // Levels 9 and 10 play their best move: any noise also makes a level
+    // choose among complete iterations only, and at 1 s a move that cost
+    // level 9 more than half its time (with 2 it lost to level 8).
+    const NOISE: [i32; 10] = [1500, 500, 100, 100, 30, 20, 15, 8, 0, 0];
     let i = (level.clamp(1, 10) - 1) as usize;
     LevelStyle {
         max_depth: DEPTHS[i],
