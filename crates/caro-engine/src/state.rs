@@ -356,10 +356,8 @@ impl State {
     #[inline]
     #[must_use]
     pub fn evaluate(&self) -> i32 {
-        let me = self.to_move.index();
-        let them = 1 - me;
-        // The side to move converts its own threats first: weigh them more.
-        let lines = (self.value[me] * 3 - self.value[them] * 2) / 2;
+        let them = 1 - self.to_move.index();
+        let lines = self.line_evaluation();
         // Points where the opponent would make two threats at once are
         // worth more than their lines: one of them must be stopped now.
         let double_threes = if self.rules.rule == Rule::Renju && them == Color::Black.index() {
@@ -369,6 +367,14 @@ impl State {
         };
         let four_threes = self.threat_counts[them][Threat::FourThree as usize] as i32;
         lines - THEIR_DOUBLE_THREE * double_threes - THEIR_FOUR_THREE * four_threes
+    }
+
+    /// The line patterns' part of [`State::evaluate`].
+    #[inline]
+    fn line_evaluation(&self) -> i32 {
+        let me = self.to_move.index();
+        // The side to move converts its own threats first: weigh them more.
+        (self.value[me] * 3 - self.value[1 - me] * 2) / 2
     }
 
     /// The bounding box of stones widened by [`NEAR`], clipped to the
@@ -836,12 +842,6 @@ mod tests {
         counts
     }
 
-    /// The evaluation of the side to move without the threat points.
-    fn lines_only(s: &State) -> i32 {
-        let me = s.to_move.index();
-        (s.value[me] * 3 - s.value[1 - me] * 2) / 2
-    }
-
     #[test]
     fn the_opponents_double_three_points_cost_the_mover() {
         // White's f8 g8 and h6 h7 cross at h8, where white would make two
@@ -854,10 +854,10 @@ mod tests {
             let double_threes =
                 naive_threat_counts(&s)[Color::White.index()][Threat::DoubleThree as usize] as i32;
             assert!(double_threes >= 1);
-            assert!(s.evaluate() < lines_only(&s));
+            assert!(s.evaluate() < s.line_evaluation());
             assert_eq!(
                 s.evaluate(),
-                lines_only(&s) - THEIR_DOUBLE_THREE * double_threes
+                s.line_evaluation() - THEIR_DOUBLE_THREE * double_threes
             );
         }
         // Colours swapped under renju: black's double three is a foul, so
@@ -866,7 +866,7 @@ mod tests {
         assert_eq!(s.to_move(), Color::White);
         let h8 = s.index(parse_move_list("h8", s.rules.size).unwrap()[0]);
         assert_eq!(s.threat(h8, Color::Black), Threat::DoubleThree);
-        assert_eq!(s.evaluate(), lines_only(&s));
+        assert_eq!(s.evaluate(), s.line_evaluation());
     }
 
     #[test]
