@@ -360,7 +360,7 @@ impl State {
         let lines = self.line_evaluation();
         // Points where the opponent would make two threats at once are
         // worth more than their lines: one of them must be stopped now.
-        let double_threes = if self.rules.rule == Rule::Renju && them == Color::Black.index() {
+        let double_threes = if self.rules.rule.has_fouls() && them == Color::Black.index() {
             0 // a foul for black
         } else {
             self.threat_counts[them][Threat::DoubleThree as usize] as i32
