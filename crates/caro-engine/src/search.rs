@@ -446,7 +446,8 @@ impl<'a> Searcher<'a> {
             }
         }
         if self.vcf_fails.len() < VCF_FAIL_CACHE {
-            self.vcf_fails.insert(key, depth);
+            let known = self.vcf_fails.entry(key).or_insert(depth);
+            *known = (*known).max(depth);
         }
         None
     }
@@ -495,7 +496,7 @@ impl<'a> Searcher<'a> {
     /// Whether the side not to move threatens a VCF of at most `depth`
     /// fours (would win by them if it could move now), and if so the
     /// points where a move of the side to move may spoil it: every point
-    /// of the VCF found (its fours, the blocks, the five points), the
+    /// of a shortest such VCF (its fours, the blocks, the five points), the
     /// points that would turn a block into a four, around a forbidden
     /// block the points that may change it, under caro the points that may
     /// cap a five, and the side to move's own fours. Sorted, each once. A
@@ -504,7 +505,16 @@ impl<'a> Searcher<'a> {
         let defender = self.state.to_move();
         self.state.pass();
         let outer = self.vcf_trace.replace(Vec::new());
-        let found = self.vcf(depth, ply);
+        // The shortest VCF, found by deepening one four at a time, leaves
+        // the fewest points to defend (a deeper one found first would
+        // bring its longer trace).
+        let mut found = None;
+        for d in 1..=depth {
+            found = self.vcf(d, ply);
+            if found.is_some() || self.abort != Abort::None {
+                break;
+            }
+        }
         let trace = std::mem::replace(&mut self.vcf_trace, outer);
         self.state.pass();
         found?;

@@ -42,6 +42,15 @@
 //! | `test_vct_fukumi_move` | 508,881 | 108,541 | 60,799 | 70,664 |
 //! | `bench_vct_white` | 1,494,684 | 2,144,620 | 887,475 | 1,461,428 |
 //!
+//! The defences of a threat are those of its shortest VCF, found by
+//! deepening one four at a time (`Searcher::vcf_threat_defences`): a
+//! longer VCF found first brings a longer trace and more replies to
+//! search. On the same code before and after (2026-11-25):
+//! `bench_vct_black` 4,630,628 → 2,582,884 nodes, `bench_vct_white`
+//! 1,253,739 → 1,105,548, `test_vct_black` 3,282 → 1,719, and
+//! `bench_vct_small_but_long` solved (5,821,238; not within 6M before);
+//! the fukumi move 70,664 → 88,094.
+//!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
 //! position's hash and budget; the search descends into the most proving
 //! child with Nagai's thresholds and the 1 + ε trick of Pawlewicz and Lew,
