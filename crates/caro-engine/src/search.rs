@@ -936,19 +936,28 @@ fn level_style(level: u32) -> LevelStyle {
     // (BENCHMARKS.md, "Level ladder"). The evaluation's charge for the
     // opponent's double threes made the shallow levels play closer to
     // their best, so the bottom of the ladder needs more noise than before
-    // (with 600/220/70/60/40 steps 2-1, 3-2 and 5-4 scored 54-56%).
+    // (with 600/220/70/60/40 steps 2-1, 3-2 and 5-4 scored 54-56%), and
+    // once level 9 took a quarter of the time instead of half, levels 4
+    // and 5 (1.6 and 3 ms at 100 ms a move) drew closer again: 5-4 at
+    // 52-65% with 100 at levels 3 and 4, 61-68% with 200.
     // Levels 9 and 10 play their best move: any noise also makes a level
     // choose among complete iterations only, and at 1 s a move that cost
-    // level 9 more than half its time (with 2 it lost to level 8).
-    const NOISE: [i32; 10] = [1500, 500, 100, 100, 30, 20, 15, 8, 0, 0];
+    // level 9 more than its time share (with 2 it lost to level 8).
+    const NOISE: [i32; 10] = [1500, 700, 200, 200, 30, 20, 15, 8, 0, 0];
     let i = (level.clamp(1, 10) - 1) as usize;
     LevelStyle {
         max_depth: DEPTHS[i],
-        // Every level thinks twice as long as the one below (level 9
-        // half of level 10's time, level 1 a 512th), so the ladder holds
-        // at any time control; the low levels are held by their depth as
-        // well.
-        time_share: 2f64.powi(i as i32 - 9),
+        // Every level thinks twice as long as the one below, and level 10
+        // four times as long as level 9 (level 9 a quarter of the move's
+        // time, level 1 a 1024th), so the ladder holds at any time
+        // control: at 1 s twice the time gave level 10 only 55% against
+        // level 9, whose depth 7-8 gains less from doubling than the
+        // shallow levels. The low levels are held by their depth as well.
+        time_share: if i == 9 {
+            1.0
+        } else {
+            2f64.powi(i as i32 - 10)
+        },
         noise: NOISE[i],
         root_vcf: level >= 4,
     }
@@ -1317,6 +1326,21 @@ mod tests {
         let mut sink = |_: &SearchInfo| {};
         let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
         p.choose(game, &mut ctx).unwrap().best
+    }
+
+    #[test]
+    fn each_level_searches_deeper_and_longer_and_wanders_no_more() {
+        for level in 1..10 {
+            let (low, high) = (level_style(level), level_style(level + 1));
+            assert!(high.max_depth > low.max_depth, "level {level}");
+            assert!(high.time_share >= 2.0 * low.time_share, "level {level}");
+            assert!(high.noise <= low.noise, "level {level}");
+        }
+        // Level 10 thinks four times as long as level 9, which gains
+        // less from twice the time than the shallow levels do.
+        assert_eq!(level_style(10).time_share, 1.0);
+        assert_eq!(level_style(9).time_share, 0.25);
+        assert_eq!(level_style(1).time_share, 1.0 / 1024.0);
     }
 
     #[test]
