@@ -683,8 +683,13 @@ impl State {
         self.value[c] += PATTERN_VALUE[new] - PATTERN_VALUE[old];
         self.counts[c][old] -= 1;
         self.counts[c][new] += 1;
-        self.threat_counts[c][before as usize] -= 1;
-        self.threat_counts[c][after as usize] += 1;
+        // Most changes leave the point's threat as it was; a decrement
+        // and increment of the same counter would chain two
+        // read-modify-writes of one address on every update.
+        if before != after {
+            self.threat_counts[c][before as usize] -= 1;
+            self.threat_counts[c][after as usize] += 1;
+        }
         self.four_points[c].change(index, old as u8, new as u8);
     }
 
