@@ -690,7 +690,10 @@ impl State {
             self.threat_counts[c][before as usize] -= 1;
             self.threat_counts[c][after as usize] += 1;
         }
-        self.four_points[c].change(index, old as u8, new as u8);
+        // Most changes neither make nor undo a four: skip the call.
+        if is_four_or_five(old as u8) != is_four_or_five(new as u8) {
+            self.four_points[c].change(index, old as u8, new as u8);
+        }
     }
 
     /// Builds the wide padded copy of the (empty) board and the half-id
