@@ -237,20 +237,41 @@ impl<'a> Searcher<'a> {
         }
         candidates.sort_unstable();
         candidates.dedup();
+        // Every five of the opponent's, not only those asked about: a
+        // stone of ours makes none, so these are all there can be.
+        let all_fives: Vec<usize> = self
+            .state
+            .four_points(opp)
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| self.state.threat(i, opp) == Threat::Five)
+            .collect();
         let mut out = Vec::new();
         for c in candidates {
             if !self.state.is_legal(c) {
                 continue;
             }
-            self.state.play(c);
-            let won = self.state.won_at(c, me);
-            let stopped = won || !self.state.has(opp, Pattern::Five);
-            self.state.undo();
-            if stopped {
+            // A five of our own there wins at once; otherwise every five
+            // must be occupied or have each of its five lines spoiled.
+            let won = self.state.threat(c, me) == Threat::Five;
+            if won || all_fives.iter().all(|&f| !self.five_survives(f, opp, c)) {
                 out.push(c);
             }
         }
         out
+    }
+
+    /// Whether `color` would still make five on the empty point `f` after
+    /// its opponent's stone on the empty point `stone`.
+    fn five_survives(&self, f: usize, color: Color, stone: usize) -> bool {
+        f != stone
+            && (0..4).any(|d| {
+                self.state.patterns(f).get(color, d) == Pattern::Five
+                    && self
+                        .state
+                        .pattern_with_stone(f, d, color, stone, color.opponent())
+                        == Pattern::Five
+            })
     }
 
     fn order_score(&self, i: usize, ply: usize, tt_move: Option<usize>) -> i32 {
@@ -1357,6 +1378,71 @@ mod tests {
             wandered |= info.pv.len() == 1;
         }
         assert!(wandered, "level 2 never left the best line in 12 games");
+    }
+
+    /// Under caro rules, the stops of the opponent's fives found without
+    /// playing are those a play-and-look finds: every empty point that,
+    /// played, leaves the opponent no five.
+    fn stops_match_play_and_look(rule: Rule, stones: &[(u8, u8, bool)], white_to_move: bool) {
+        let mut setup = caro_core::GameSetup::new(BoardSize::square(9), 5, rule);
+        for &(x, y, white) in stones {
+            let p = Pos::new(x, y);
+            if setup.stones.iter().all(|&(q, _)| q != p) {
+                let color = if white { Color::White } else { Color::Black };
+                setup.stones.push((p, color));
+            }
+        }
+        setup.to_move = Some(if white_to_move {
+            Color::White
+        } else {
+            Color::Black
+        });
+        let Ok(game) = Game::from_setup(&setup) else {
+            return;
+        };
+        if game.is_over() {
+            return;
+        }
+        let tt = Tt::new(1);
+        with_searcher(&game, &tt, None, StopFlag::new(), |s| {
+            let me = s.state.to_move();
+            let opp = me.opponent();
+            let fives: Vec<usize> = s
+                .area_points()
+                .into_iter()
+                .filter(|&i| s.state.threat(i, opp) == Threat::Five)
+                .collect();
+            // With a five of its own the side to move wins instead (the
+            // search never asks for stops then).
+            if fives.is_empty() || s.state.has(me, Pattern::Five) {
+                return;
+            }
+            let mut naive = Vec::new();
+            for i in 0..s.state.board().cell_count() {
+                if s.state.board().cell(i) != Cell::Empty {
+                    continue;
+                }
+                s.state.play(i);
+                if !s.state.has(opp, Pattern::Five) {
+                    naive.push(i);
+                }
+                s.state.undo();
+            }
+            assert_eq!(s.stops_of_fives(&fives), naive, "{:?}", game.setup_stones());
+        });
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        #[test]
+        fn caro_stops_of_fives_match_play_and_look(
+            stones in proptest::collection::vec((1u8..8, 1u8..8, proptest::bool::ANY), 4..30),
+            standard in proptest::bool::ANY,
+            white_to_move in proptest::bool::ANY,
+        ) {
+            let rule = if standard { Rule::CaroStandard } else { Rule::Caro };
+            stops_match_play_and_look(rule, &stones, white_to_move);
+        }
     }
 
     #[test]

@@ -592,23 +592,12 @@ impl State {
             left |= cell(-ki - 1 - i) << (2 * i);
             right |= cell(-ki + 1 + i) << (2 * i);
         }
-        let kk = self.rules.k;
         let mut updates = [(0usize, 0u64, 0u64); 20];
         let mut n = 0;
         for t in -ki..=ki {
             if t != 0 && cell(t) == Cell::Empty as usize {
                 let j = (index as isize + t * bstep as isize) as usize;
-                let kb = key_of(
-                    self.half_ids[0][left] as u64,
-                    self.half_ids[0][right] as u64,
-                    kk,
-                );
-                let kw = key_of(
-                    self.half_ids[1][left] as u64,
-                    self.half_ids[1][right] as u64,
-                    kk,
-                );
-                updates[n] = (j, kb, kw);
+                updates[n] = (j, self.key(0, left, right), self.key(1, left, right));
                 n += 1;
             }
             left = ((left << 2) | cell(t)) & mask;
@@ -745,28 +734,59 @@ impl State {
     /// like the edge.
     #[inline]
     fn keys(&self, index: usize, d: usize) -> (u64, u64) {
-        let k = self.k;
+        let (left, right) = self.half_codes(index, d, usize::MAX, 0);
+        (self.key(0, left, right), self.key(1, left, right))
+    }
+
+    /// The table key of colour `c` for two raw half codes.
+    #[inline]
+    fn key(&self, c: usize, left: usize, right: usize) -> u64 {
+        key_of(
+            self.half_ids[c][left] as u64,
+            self.half_ids[c][right] as u64,
+            self.rules.k,
+        )
+    }
+
+    /// The raw codes (2 bits a cell, nearest first) of the `k` cells on
+    /// each side of `index` along `d`, reading the cell at wide index
+    /// `extra` as holding `extra_code`.
+    #[inline]
+    fn half_codes(&self, index: usize, d: usize, extra: usize, extra_code: u8) -> (usize, usize) {
         let step = self.wide_steps[d];
         let w = self.to_wide[index] as usize;
+        let cell = |at: usize| {
+            if at == extra {
+                extra_code as usize
+            } else {
+                self.wide[at] as usize
+            }
+        };
         let mut left = 0usize;
         let mut right = 0usize;
-        for i in 0..k {
-            left |= (self.wide[w - (i + 1) * step] as usize) << (2 * i);
-            right |= (self.wide[w + (i + 1) * step] as usize) << (2 * i);
+        for i in 0..self.k {
+            left |= cell(w - (i + 1) * step) << (2 * i);
+            right |= cell(w + (i + 1) * step) << (2 * i);
         }
-        let kk = self.rules.k;
-        (
-            key_of(
-                self.half_ids[0][left] as u64,
-                self.half_ids[0][right] as u64,
-                kk,
-            ),
-            key_of(
-                self.half_ids[1][left] as u64,
-                self.half_ids[1][right] as u64,
-                kk,
-            ),
-        )
+        (left, right)
+    }
+
+    /// The pattern `color` would have along `d` at the empty point
+    /// `index` if a stone of `stone` stood on the empty point `extra`
+    /// too: what one more stone does to a line, without playing it.
+    #[must_use]
+    pub fn pattern_with_stone(
+        &self,
+        index: usize,
+        d: usize,
+        color: Color,
+        extra: usize,
+        stone: Color,
+    ) -> Pattern {
+        let extra_code = Cell::stone(stone) as u8;
+        let (left, right) = self.half_codes(index, d, self.to_wide[extra] as usize, extra_code);
+        let c = color.index();
+        self.tables[c].lookup(self.key(c, left, right))
     }
 }
 
