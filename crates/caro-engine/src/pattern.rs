@@ -334,7 +334,7 @@ impl PatternTable {
 
     /// The pattern for a key: the `2k` cells around the point (2 bits
     /// each, nearest-left first... see [`key_to_line`]).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn lookup(&self, key: u64) -> Pattern {
         if let Some(slot) = self.cells.get(key as usize) {
@@ -342,6 +342,16 @@ impl PatternTable {
             if v != 0 {
                 return Pattern::from_u8(v - 1);
             }
+        }
+        self.lookup_slow(key)
+    }
+
+    /// [`PatternTable::lookup`] for a key met for the first time, or a
+    /// `k` too large for a table.
+    #[cold]
+    #[inline(never)]
+    fn lookup_slow(&self, key: u64) -> Pattern {
+        if let Some(slot) = self.cells.get(key as usize) {
             let p = classify(&key_to_line(key, self.kind.k), self.kind);
             slot.store(p as u8 + 1, Ordering::Relaxed);
             p

@@ -28,6 +28,11 @@ pub const NEAR: i32 = 2;
 pub struct PointPatterns {
     /// `[colour][direction]`.
     pub dir: [[u8; 4]; 2],
+    /// Per colour, the four directions as one index into the threat
+    /// table (`((d0 * 9 + d1) * 9 + d2) * 9 + d3`), kept in step with
+    /// `dir` so a change of one direction moves it by a multiple of a
+    /// power of 9.
+    threat_key: [u16; 2],
 }
 
 impl PointPatterns {
@@ -147,8 +152,10 @@ pub struct State {
     near: Vec<u8>,
     /// Evaluation sums per colour over empty points.
     value: [i32; 2],
-    /// Number of (point, direction) entries per colour and pattern.
-    counts: [[u32; 9]; 2],
+    /// Number of (point, direction) entries per colour at
+    /// [`Pattern::Block4`], [`Pattern::Flex4`] and [`Pattern::Five`] (the
+    /// patterns [`State::has`] answers for; weaker ones are not counted).
+    four_counts: [[u32; 3]; 2],
     /// Number of empty points per colour and [`Threat`] (all four
     /// directions taken together).
     threat_counts: [[u32; 7]; 2],
@@ -215,11 +222,8 @@ impl FourPoints {
     }
 }
 
-/// The threat of one colour's four direction patterns.
-#[inline]
-fn threat_of([a, b, c, d]: [u8; 4]) -> Threat {
-    THREATS[((a as usize * 9 + b as usize) * 9 + c as usize) * 9 + d as usize]
-}
+/// What a pattern step in direction `d` adds to a threat-table index.
+const THREAT_KEY_STEP: [i32; 4] = [729, 81, 9, 1];
 
 #[inline]
 fn is_four_or_five(p: u8) -> bool {
@@ -250,7 +254,7 @@ impl State {
             patterns: vec![PointPatterns::default(); n],
             near: vec![0; n],
             value: [0; 2],
-            counts: [[0; 9]; 2],
+            four_counts: [[0; 3]; 2],
             threat_counts: [[0; 7]; 2],
             to_move: game.to_move(),
             history: Vec::with_capacity(rules.size.area()),
@@ -330,11 +334,15 @@ impl State {
         &self.patterns[index]
     }
 
-    /// Whether some point gives `color` a pattern of `p` (any direction).
+    /// Whether some point gives `color` a pattern of `p` (any direction):
+    /// `p` is [`Pattern::Block4`], [`Pattern::Flex4`] or [`Pattern::Five`],
+    /// the patterns that are counted (anything weaker answers `false`).
     #[inline]
     #[must_use]
     pub fn has(&self, color: Color, p: Pattern) -> bool {
-        self.counts[color.index()][p as usize] > 0
+        debug_assert!(is_four_or_five(p as u8), "{p:?} is not counted");
+        is_four_or_five(p as u8)
+            && self.four_counts[color.index()][p as usize - Pattern::Block4 as usize] > 0
     }
 
     /// The empty points where a stone of `color` makes a four or a five
@@ -399,7 +407,7 @@ impl State {
     /// The threat a point holds for `color`.
     #[must_use]
     pub fn threat(&self, index: usize, color: Color) -> Threat {
-        threat_of(self.patterns[index].dir[color.index()])
+        THREATS[self.patterns[index].threat_key[color.index()] as usize]
     }
 
     /// Whether black playing the empty point `index` is a renju foul. A
@@ -535,12 +543,11 @@ impl State {
             self.set_pattern(j, c, d, old);
         }
         for c in 0..2 {
-            self.threat_counts[c][threat_of(saved.dir[c]) as usize] += 1;
+            self.threat_counts[c][THREATS[saved.threat_key[c] as usize] as usize] += 1;
             for d in 0..4 {
-                let old = saved.dir[c][d] as usize;
-                self.value[c] += PATTERN_VALUE[old];
-                self.counts[c][old] += 1;
-                self.four_points[c].change(index, 0, old as u8);
+                let old = saved.dir[c][d];
+                self.value[c] += PATTERN_VALUE[old as usize];
+                self.count_fours(index, c, 0, old);
             }
         }
         self.patterns[index] = saved;
@@ -574,17 +581,32 @@ impl State {
     }
 
     /// Recomputes direction `d` of every empty point within `k` of `index`
-    /// on that line. The keys roll along the line: each step shifts one
-    /// cell into the left half and one out of the right half.
+    /// on that line, with `k` made a constant for each win length.
     fn refresh_line(&mut self, index: usize, d: usize) {
-        let k = self.k;
-        let wstep = self.wide_steps[d];
-        let bstep = self.board.dir_offsets()[d];
-        let w0 = self.to_wide[index] as usize;
-        let mask = (1usize << (2 * k)) - 1;
-        let cell =
-            |t: isize| -> usize { self.wide[(w0 as isize + t * wstep as isize) as usize] as usize };
-        let ki = k as isize;
+        match self.k {
+            3 => self.refresh_line_k::<3>(index, d),
+            4 => self.refresh_line_k::<4>(index, d),
+            5 => self.refresh_line_k::<5>(index, d),
+            6 => self.refresh_line_k::<6>(index, d),
+            7 => self.refresh_line_k::<7>(index, d),
+            8 => self.refresh_line_k::<8>(index, d),
+            9 => self.refresh_line_k::<9>(index, d),
+            _ => self.refresh_line_k::<10>(index, d),
+        }
+    }
+
+    /// [`State::refresh_line`] for `k == K`. The keys roll along the
+    /// line: each step shifts one cell into the left half and one out of
+    /// the right half.
+    #[inline(always)]
+    fn refresh_line_k<const K: usize>(&mut self, index: usize, d: usize) {
+        debug_assert_eq!(self.k, K);
+        let wstep = self.wide_steps[d] as isize;
+        let bstep = self.board.dir_offsets()[d] as isize;
+        let w0 = self.to_wide[index] as isize;
+        let mask = (1usize << (2 * K)) - 1;
+        let cell = |t: isize| -> usize { self.wide[(w0 + t * wstep) as usize] as usize };
+        let ki = K as isize;
         // Codes of the point at t = -k.
         let mut left = 0usize;
         let mut right = 0usize;
@@ -592,47 +614,46 @@ impl State {
             left |= cell(-ki - 1 - i) << (2 * i);
             right |= cell(-ki + 1 + i) << (2 * i);
         }
-        let mut updates = [(0usize, 0u64, 0u64); 20];
+        let mut updates = [(0u32, 0u32, 0u32); 20];
         let mut n = 0;
         for t in -ki..=ki {
-            if t != 0 && cell(t) == Cell::Empty as usize {
-                let j = (index as isize + t * bstep as isize) as usize;
-                updates[n] = (j, self.key(0, left, right), self.key(1, left, right));
+            let here = cell(t);
+            if t != 0 && here == Cell::Empty as usize {
+                let j = (index as isize + t * bstep) as u32;
+                let keys = (self.key(0, left, right), self.key(1, left, right));
+                updates[n] = (j, keys.0 as u32, keys.1 as u32);
                 n += 1;
             }
-            left = ((left << 2) | cell(t)) & mask;
-            right = (right >> 2) | (cell(t + ki + 1) << (2 * (k - 1)));
+            left = ((left << 2) | here) & mask;
+            right = (right >> 2) | (cell(t + ki + 1) << (2 * (K - 1)));
         }
         for &(j, kb, kw) in &updates[..n] {
-            self.apply_keys(j, d, kb, kw);
+            self.apply_keys(j as usize, d, kb as u64, kw as u64);
         }
     }
 
     /// Drops an about-to-be-occupied point's contribution.
     fn clear_point(&mut self, index: usize) {
         for c in 0..2 {
-            self.threat_counts[c][threat_of(self.patterns[index].dir[c]) as usize] -= 1;
+            let key = &mut self.patterns[index].threat_key[c];
+            self.threat_counts[c][THREATS[*key as usize] as usize] -= 1;
+            *key = 0;
             for d in 0..4 {
-                let old = self.patterns[index].dir[c][d] as usize;
-                self.value[c] -= PATTERN_VALUE[old];
-                self.counts[c][old] -= 1;
-                self.four_points[c].change(index, old as u8, 0);
+                let old = self.patterns[index].dir[c][d];
+                self.value[c] -= PATTERN_VALUE[old as usize];
+                self.count_fours(index, c, old, 0);
                 self.patterns[index].dir[c][d] = 0;
             }
         }
     }
 
     /// Computes all four directions of an empty point from scratch (the
-    /// point contributes nothing before the call).
+    /// point contributes nothing before the call, and its patterns are
+    /// all [`Pattern::None`]).
     fn refresh_point(&mut self, index: usize) {
         for c in 0..2 {
+            // Count the point's threat (none) so refresh_dir can move it.
             self.threat_counts[c][Threat::None as usize] += 1;
-            for d in 0..4 {
-                // Count the current (zero) entry so refresh_dir can take it off.
-                let old = self.patterns[index].dir[c][d] as usize;
-                self.counts[c][old] += 1;
-                self.value[c] += PATTERN_VALUE[old];
-            }
         }
         for d in 0..4 {
             self.refresh_dir(index, d);
@@ -664,14 +685,15 @@ impl State {
     /// keeping the sums, counts and four points in step.
     #[inline]
     fn set_pattern(&mut self, index: usize, c: usize, d: usize, new: usize) {
-        let dirs = &mut self.patterns[index].dir[c];
-        let before = threat_of(*dirs);
-        let old = dirs[d] as usize;
-        dirs[d] = new as u8;
-        let after = threat_of(*dirs);
+        let point = &mut self.patterns[index];
+        let old = point.dir[c][d] as usize;
+        point.dir[c][d] = new as u8;
+        let key_before = point.threat_key[c];
+        let key_after = (key_before as i32 + (new as i32 - old as i32) * THREAT_KEY_STEP[d]) as u16;
+        point.threat_key[c] = key_after;
+        let before = THREATS[key_before as usize];
+        let after = THREATS[key_after as usize];
         self.value[c] += PATTERN_VALUE[new] - PATTERN_VALUE[old];
-        self.counts[c][old] -= 1;
-        self.counts[c][new] += 1;
         // Most changes leave the point's threat as it was; a decrement
         // and increment of the same counter would chain two
         // read-modify-writes of one address on every update.
@@ -679,9 +701,26 @@ impl State {
             self.threat_counts[c][before as usize] -= 1;
             self.threat_counts[c][after as usize] += 1;
         }
-        // Most changes neither make nor undo a four: skip the call.
-        if is_four_or_five(old as u8) != is_four_or_five(new as u8) {
-            self.four_points[c].change(index, old as u8, new as u8);
+        self.count_fours(index, c, old as u8, new as u8);
+    }
+
+    /// One line of `index` went from pattern `old` to `new` for colour
+    /// `c`: the four counts and the four-point set follow. Most changes
+    /// are between weaker patterns and touch neither.
+    #[inline]
+    fn count_fours(&mut self, index: usize, c: usize, old: u8, new: u8) {
+        let (was, is) = (is_four_or_five(old), is_four_or_five(new));
+        if !(was || is) {
+            return;
+        }
+        if was {
+            self.four_counts[c][(old - Pattern::Block4 as u8) as usize] -= 1;
+        }
+        if is {
+            self.four_counts[c][(new - Pattern::Block4 as u8) as usize] += 1;
+        }
+        if was != is {
+            self.four_points[c].change(index, old, new);
         }
     }
 
@@ -818,10 +857,27 @@ mod tests {
             for p in g.size().points() {
                 let i = s.index(p);
                 assert_eq!(s.patterns[i].dir, fresh.patterns[i].dir, "{p:?}");
+                for c in 0..2 {
+                    let [a, b, e, f] = s.patterns[i].dir[c].map(u16::from);
+                    let key = ((a * 9 + b) * 9 + e) * 9 + f;
+                    assert_eq!(s.patterns[i].threat_key[c], key, "{p:?}");
+                    assert_eq!(fresh.patterns[i].threat_key[c], key, "{p:?}");
+                }
                 assert_eq!(s.near[i], fresh.near[i]);
             }
             assert_eq!(s.value, fresh.value);
-            assert_eq!(s.counts, fresh.counts);
+            assert_eq!(s.four_counts, fresh.four_counts);
+            let mut naive_fours = [[0u32; 3]; 2];
+            for i in 0..s.board.cell_count() {
+                if s.board.cell(i) == Cell::Empty {
+                    for (counts, dirs) in naive_fours.iter_mut().zip(s.patterns[i].dir) {
+                        for v in dirs.into_iter().filter(|&v| is_four_or_five(v)) {
+                            counts[(v - Pattern::Block4 as u8) as usize] += 1;
+                        }
+                    }
+                }
+            }
+            assert_eq!(s.four_counts, naive_fours, "{moves}");
             assert_eq!(s.threat_counts, fresh.threat_counts);
             assert_eq!(s.threat_counts, naive_threat_counts(&s), "{moves}");
             for color in [Color::Black, Color::White] {
@@ -848,7 +904,7 @@ mod tests {
             }
             let empty = State::new(&game(Rule::Freestyle, ""));
             assert_eq!(s.value, empty.value);
-            assert_eq!(s.counts, empty.counts);
+            assert_eq!(s.four_counts, empty.four_counts);
             assert_eq!(s.threat_counts, empty.threat_counts);
             assert_eq!(s.hash(), empty.hash());
             assert!(
