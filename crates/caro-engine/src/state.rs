@@ -225,9 +225,9 @@ impl FourPoints {
 /// What a pattern step in direction `d` adds to a threat-table index.
 const THREAT_KEY_STEP: [i32; 4] = [729, 81, 9, 1];
 
-#[inline]
+#[inline(always)]
 fn is_four_or_five(p: u8) -> bool {
-    p == Pattern::Block4 as u8 || p == Pattern::Flex4 as u8 || p == Pattern::Five as u8
+    (Pattern::Block4 as u8..=Pattern::Five as u8).contains(&p)
 }
 
 impl State {
@@ -707,12 +707,17 @@ impl State {
     /// One line of `index` went from pattern `old` to `new` for colour
     /// `c`: the four counts and the four-point set follow. Most changes
     /// are between weaker patterns and touch neither.
-    #[inline]
+    #[inline(always)]
     fn count_fours(&mut self, index: usize, c: usize, old: u8, new: u8) {
-        let (was, is) = (is_four_or_five(old), is_four_or_five(new));
-        if !(was || is) {
-            return;
+        if is_four_or_five(old) || is_four_or_five(new) {
+            self.count_fours_changed(index, c, old, new);
         }
+    }
+
+    /// [`State::count_fours`] for a change from or to a four or five.
+    #[inline(never)]
+    fn count_fours_changed(&mut self, index: usize, c: usize, old: u8, new: u8) {
+        let (was, is) = (is_four_or_five(old), is_four_or_five(new));
         if was {
             self.four_counts[c][(old - Pattern::Block4 as u8) as usize] -= 1;
         }
