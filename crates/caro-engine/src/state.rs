@@ -667,7 +667,7 @@ impl State {
     }
 
     /// Sets direction `d` of an empty point from its two table keys.
-    #[inline]
+    #[inline(always)]
     fn apply_keys(&mut self, index: usize, d: usize, kb: u64, kw: u64) {
         for (c, key) in [(0usize, kb), (1usize, kw)] {
             let new = self.tables[c].lookup(key) as usize;
@@ -683,7 +683,7 @@ impl State {
 
     /// Sets one direction's pattern of an empty point for colour `c`,
     /// keeping the sums, counts and four points in step.
-    #[inline]
+    #[inline(always)]
     fn set_pattern(&mut self, index: usize, c: usize, d: usize, new: usize) {
         let point = &mut self.patterns[index];
         let old = point.dir[c][d] as usize;
