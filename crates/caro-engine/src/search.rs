@@ -17,6 +17,7 @@ use std::time::Instant;
 use caro_core::{Cell, Color, Game, Pos, Rule};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use smallvec::SmallVec;
 
 use crate::pattern::Pattern;
 use crate::player::{Context, Decision, EngineError, Player, Score, SearchInfo};
@@ -76,6 +77,10 @@ const ORDER_KILLER: i32 = 1 << 20;
 /// A move with its ordering score.
 type Scored = (usize, i32);
 
+/// A few points (fives, fours, their stops), kept inline: the threat
+/// solvers make such lists at every node and rarely need more.
+type Points = SmallVec<[usize; 8]>;
+
 /// What move generation found.
 enum Gen {
     /// The side to move makes five here.
@@ -98,9 +103,9 @@ enum Abort {
 /// and where the side to move makes a four (not a five), in board order.
 #[derive(Default)]
 struct Fours {
-    my_fives: Vec<usize>,
-    opp_fives: Vec<usize>,
-    my_fours: Vec<usize>,
+    my_fives: Points,
+    opp_fives: Points,
+    my_fours: Points,
 }
 
 /// The search proper, for one move.
@@ -117,7 +122,7 @@ struct Searcher<'a> {
     history: Vec<[i32; 2]>,
     started: Instant,
     /// Positions (hash) where no VCF within the stored depth exists.
-    vcf_fails: std::collections::HashMap<u64, u32>,
+    vcf_fails: crate::keymap::KeyMap<u32>,
     /// While set, [`Searcher::vcf`] collects here every point a defence
     /// against the win it finds would have to touch (see
     /// [`Searcher::vcf_threat_defences`]).
@@ -140,7 +145,7 @@ impl<'a> Searcher<'a> {
             killers: vec![[usize::MAX; 2]; MAX_PLY + 2],
             history: vec![[0; 2]; n],
             started: ctx.started,
-            vcf_fails: std::collections::HashMap::new(),
+            vcf_fails: crate::keymap::KeyMap::default(),
             vcf_trace: None,
         }
     }
@@ -205,22 +210,23 @@ impl<'a> Searcher<'a> {
     }
 
     /// Moves of the side to move that leave the opponent no five.
-    fn stops_of_fives(&mut self, fives: &[usize]) -> Vec<usize> {
+    fn stops_of_fives(&mut self, fives: &[usize]) -> Points {
         let me = self.state.to_move();
         let opp = me.opponent();
         let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
         if !caro_rule {
             // Outside caro only occupying a five point spoils it: one point
             // stops them all only if it is the only one.
-            let mut points = fives.to_vec();
-            points.sort_unstable();
-            points.dedup();
-            return match points.as_slice() {
-                [only] if self.state.is_legal(*only) => vec![*only],
-                _ => Vec::new(),
+            return match fives.split_first() {
+                Some((&only, rest))
+                    if rest.iter().all(|&f| f == only) && self.state.is_legal(only) =>
+                {
+                    smallvec::smallvec![only]
+                }
+                _ => Points::new(),
             };
         }
-        let mut candidates: Vec<usize> = fives.to_vec();
+        let mut candidates: Points = fives.into();
         {
             // In caro a five can also be spoiled by capping its far end.
             let k = self.state.rules().k as usize;
@@ -239,14 +245,14 @@ impl<'a> Searcher<'a> {
         candidates.dedup();
         // Every five of the opponent's, not only those asked about: a
         // stone of ours makes none, so these are all there can be.
-        let all_fives: Vec<usize> = self
+        let all_fives: Points = self
             .state
             .four_points(opp)
             .iter()
             .map(|&i| i as usize)
             .filter(|&i| self.state.threat(i, opp) == Threat::Five)
             .collect();
-        let mut out = Vec::new();
+        let mut out = Points::new();
         for c in candidates {
             if !self.state.is_legal(c) {
                 continue;
@@ -438,7 +444,7 @@ impl<'a> Searcher<'a> {
             return None;
         }
         let opp_fives = found.opp_fives;
-        let candidates: Vec<usize> = if opp_fives.is_empty() {
+        let candidates: Points = if opp_fives.is_empty() {
             found.my_fours
         } else {
             // We must stop the opponent's five, and it must be a four too.
@@ -1428,7 +1434,12 @@ mod tests {
                 }
                 s.state.undo();
             }
-            assert_eq!(s.stops_of_fives(&fives), naive, "{:?}", game.setup_stones());
+            assert_eq!(
+                s.stops_of_fives(&fives).to_vec(),
+                naive,
+                "{:?}",
+                game.setup_stones()
+            );
         });
     }
 

@@ -66,12 +66,12 @@
 //! make a later black move forbidden; the defences do not look for such
 //! stones.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use caro_core::Color;
 
 use super::{Abort, Searcher, VCT_VCF_DEPTH};
+use crate::keymap::KeyMap;
 use crate::pattern::Pattern;
 use crate::state::{PointPatterns, Threat};
 
@@ -174,13 +174,13 @@ struct Solved {
 pub(super) struct ProofTable {
     attacker: Color,
     /// Numbers of nodes still open, by [`budget_key`].
-    numbers: HashMap<u64, Numbers>,
+    numbers: KeyMap<Numbers>,
     /// Proofs and disproofs, by the position's hash alone.
-    solved: HashMap<u64, Solved>,
+    solved: KeyMap<Solved>,
     /// The moves of every node expanded so far (a node is visited many
     /// times; its threat searches run once), by [`budget_key`] with the
     /// budget 0 or 1: only an empty budget changes a node's moves.
-    moves: HashMap<u64, Rc<[Child]>>,
+    moves: KeyMap<Rc<[Child]>>,
 }
 
 impl ProofTable {
@@ -188,9 +188,9 @@ impl ProofTable {
     pub(super) fn new(attacker: Color) -> ProofTable {
         ProofTable {
             attacker,
-            numbers: HashMap::new(),
-            solved: HashMap::new(),
-            moves: HashMap::new(),
+            numbers: KeyMap::default(),
+            solved: KeyMap::default(),
+            moves: KeyMap::default(),
         }
     }
 
