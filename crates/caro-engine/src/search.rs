@@ -69,6 +69,9 @@ const CHECK_EVERY: u64 = 256;
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Most threads one search uses.
 pub const MAX_THREADS: usize = 64;
+/// Moves of a node picked best-first one at a time before the rest are
+/// sorted.
+const PICKED_ONE_BY_ONE: usize = 3;
 /// Ordering bonus of the hash move.
 const ORDER_TT: i32 = 1 << 28;
 /// Ordering bonus of the killer moves.
@@ -87,7 +90,8 @@ enum Gen {
     Win(usize),
     /// Nothing stops the opponent's five: lost next move.
     Lost,
-    /// Candidate moves, best-looking first; `forced` when they answer a
+    /// Candidate moves with their ordering scores, in board order (see
+    /// [`pick_best`] and [`sort_best_first`]); `forced` when they answer a
     /// five threat.
     Moves { moves: Vec<Scored>, forced: bool },
 }
@@ -373,11 +377,10 @@ impl<'a> Searcher<'a> {
             if stops.is_empty() {
                 return Gen::Lost;
             }
-            let mut moves: Vec<Scored> = stops
+            let moves: Vec<Scored> = stops
                 .into_iter()
                 .map(|i| (i, self.order_score(i, ply, tt_move)))
                 .collect();
-            moves.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
             return Gen::Moves {
                 moves,
                 forced: true,
@@ -408,7 +411,6 @@ impl<'a> Searcher<'a> {
             }
             moves.push((i, self.order_score(i, ply, tt_move)));
         }
-        moves.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
         Gen::Moves {
             moves,
             forced: false,
@@ -663,7 +665,7 @@ impl<'a> Searcher<'a> {
             }
             return self.state.evaluate();
         }
-        let (moves, forced) = match self.generate(ply, tt_move) {
+        let (mut moves, forced) = match self.generate(ply, tt_move) {
             Gen::Win(i) => {
                 pv.push(i);
                 return WIN - (ply as i32 + 1);
@@ -692,7 +694,15 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut child_pv = Vec::new();
         let me = self.state.to_move();
-        for (n, &(m, _)) in moves.iter().enumerate().take(width) {
+        for n in 0..moves.len().min(width) {
+            // Most nodes are cut off after a move or two: the first few
+            // are picked one at a time, the rest sorted when reached.
+            if n < PICKED_ONE_BY_ONE {
+                pick_best(&mut moves[n..]);
+            } else if n == PICKED_ONE_BY_ONE {
+                sort_best_first(&mut moves[n..]);
+            }
+            let m = moves[n].0;
             self.state.play(m);
             let score = if self.state.won_at(m, me) {
                 child_pv.clear();
@@ -855,7 +865,10 @@ pub fn bench_generate(game: &Game, times: u64) -> usize {
         for _ in 0..times {
             found = match s.generate(0, None) {
                 Gen::Win(_) | Gen::Lost => 1,
-                Gen::Moves { moves, .. } => moves.len(),
+                Gen::Moves { mut moves, .. } => {
+                    sort_best_first(&mut moves);
+                    moves.len()
+                }
             };
         }
         found
@@ -1091,7 +1104,10 @@ impl CaroPlayer {
                     info: Some(report),
                 });
             }
-            Gen::Moves { moves, .. } => moves,
+            Gen::Moves { mut moves, .. } => {
+                sort_best_first(&mut moves);
+                moves
+            }
         };
         if root_moves.is_empty() {
             // Every nearby point is forbidden: fall back on any legal move.
@@ -1322,6 +1338,25 @@ fn help(
     });
 }
 
+/// Moves the best-scored of `moves` to the front, keeping the others in
+/// order; ties go to the earlier move. Picking every move this way gives
+/// the order of [`sort_best_first`].
+fn pick_best(moves: &mut [Scored]) {
+    let mut best = 0;
+    for (n, &(_, score)) in moves.iter().enumerate().skip(1) {
+        if score > moves[best].1 {
+            best = n;
+        }
+    }
+    moves[..=best].rotate_right(1);
+}
+
+/// Sorts moves by their ordering score, best first; ties keep their
+/// order.
+fn sort_best_first(moves: &mut [Scored]) {
+    moves.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+}
+
 /// Bounded randomness for weak levels: each root move's score gets a
 /// random bonus of up to `noise`, the best sum wins. Moves losing by force
 /// or far below the best are never picked.
@@ -1453,6 +1488,27 @@ mod tests {
         ) {
             let rule = if standard { Rule::CaroStandard } else { Rule::Caro };
             stops_match_play_and_look(rule, &stones, white_to_move);
+        }
+    }
+
+    proptest::proptest! {
+        /// Picking the best move one at a time, for any number of picks
+        /// before sorting the rest, orders moves as the sort does.
+        #[test]
+        fn picking_one_by_one_orders_as_the_sort(
+            scores in proptest::collection::vec(-5i32..5, 0..40),
+            picks in 0usize..45,
+        ) {
+            let moves: Vec<Scored> = scores.into_iter().enumerate().collect();
+            let mut sorted = moves.clone();
+            sort_best_first(&mut sorted);
+            let mut picked = moves;
+            let picks = picks.min(picked.len());
+            for n in 0..picks {
+                pick_best(&mut picked[n..]);
+            }
+            sort_best_first(&mut picked[picks..]);
+            proptest::prop_assert_eq!(picked, sorted);
         }
     }
 
