@@ -533,6 +533,15 @@ impl<'a> Searcher<'a> {
     fn vcf_threat_defences(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
         let defender = self.state.to_move();
         self.state.pass();
+        // Most threat checks fail: one search at full depth says so (and
+        // leaves the failure in the cache) before any deepening.
+        let outer = self.vcf_trace.take();
+        if self.vcf(depth, ply).is_none() {
+            self.vcf_trace = outer;
+            self.state.pass();
+            return None;
+        }
+        self.vcf_trace = outer;
         let outer = self.vcf_trace.replace(Vec::new());
         // The shortest VCF, found by deepening one four at a time, leaves
         // the fewest points to defend (a deeper one found first would
