@@ -12,12 +12,14 @@
 //! that spoil the defender's own VCF threat if it has one (a move that
 //! leaves it standing loses to it). At the defender's nodes (AND nodes)
 //! the attacker's four must be stopped; otherwise the attacker must hold a
-//! threat (else the node is disproved), the defender's own VCF disproves
-//! it, and the defender's moves are every point that may spoil the VCF the
-//! threat was found with: its fours, blocks and five points, the points
-//! that would make a block a four, around a forbidden block the points
-//! that may lift the foul, under caro the points that may cap a five, and
-//! the defender's own fours. A defence elsewhere leaves that VCF standing.
+//! threat (else the node is disproved), and the defender's moves are every
+//! point that may spoil the VCF the threat was found with: its fours,
+//! blocks and five points, the points that would make a block a four,
+//! around a forbidden block the points that may lift the foul, under caro
+//! the points that may cap a five, and the defender's own fours. A defence
+//! elsewhere leaves that VCF standing. A VCF of the defender's is found by
+//! the tree itself: its fours are among the replies, the attacker must
+//! block each, and a five of the defender's disproves the node.
 //!
 //! The root is searched first with a budget of threes: at most one, two,
 //! then three of the attacker's moves may be threats that are not fours
@@ -86,12 +88,13 @@ const MAX_DFPN_PLY: usize = 160;
 /// the attacker, moving again, would win by at most this many fours (an
 /// open three is a threat of one).
 const THREAT_DEPTH: u32 = 3;
-/// Fours of the defender's VCFs the search looks for, to narrow the
-/// attacker's moves and to disprove a node at once. Only a shortcut: a
-/// longer defender's VCF starts with a four, which the tree answers
-/// anyway. Deeper costs more than it saves (`test_vct_fukumi_move`:
-/// 1.6 s at 12, 1.0 s at 4).
-const DEFENDER_VCF_DEPTH: u32 = 4;
+/// Fours of the defender's VCF threats the search looks for at the
+/// attacker's nodes, to narrow the attacker's moves to those that spoil
+/// one. Only a shortcut: a move that leaves a longer one standing loses in
+/// the tree. Deeper costs more than it saves (nodes of `bench_vct_black`
+/// / `bench_vct_white`: 2.00M / 1.03M at 1, 1.92M / 0.93M at 2, 2.40M /
+/// 1.00M at 3, 2.24M / 1.04M at 4, 2.64M / 1.25M at 6).
+const DEFENDER_VCF_DEPTH: u32 = 2;
 /// The searches at the root, each allowing the attacker at most this many
 /// moves that are not fours on any line (threes and quiet threats) before
 /// it must win by fours: most wins by threats need only a few, and a
@@ -468,9 +471,11 @@ impl Searcher<'_> {
 
     /// The defender to move: a five of its own refutes; the attacker's
     /// four must be stopped; otherwise the attacker must threaten a VCF
-    /// (win by fours were it to move again), the defender's own VCF
-    /// refutes, and the defender's moves are those that may spoil the
-    /// threat.
+    /// (win by fours were it to move again), and the defender's moves are
+    /// those that may spoil the threat, its own fours among them. (A
+    /// search for the defender's VCF here, before the replies, cost more
+    /// than the tree spends finding it: `bench_vct_black` 2.40M nodes with
+    /// a search of 4 fours, 2.24M without.)
     fn defender_moves(&mut self, ply: usize) -> Expansion {
         let fours = self.scan_fours();
         if !fours.my_fives.is_empty() {
@@ -485,9 +490,6 @@ impl Searcher<'_> {
         let Some(mut replies) = self.vcf_threat_defences(THREAT_DEPTH, ply) else {
             return Expansion::Disproven;
         };
-        if self.vcf(DEFENDER_VCF_DEPTH, ply).is_some() {
-            return Expansion::Disproven;
-        }
         replies.retain(|&i| self.state.is_legal(i));
         if replies.is_empty() {
             return Expansion::Proven(NO_MOVE);
