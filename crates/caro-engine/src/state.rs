@@ -164,15 +164,28 @@ pub struct State {
     /// Pattern changes made by each move, undone by popping: (point,
     /// colour, direction, old pattern).
     log: Vec<(u32, u8, u8, u8)>,
-    /// Start of each move's entries in `log`, and the patterns the moved-on
-    /// point had before it was occupied.
-    marks: Vec<(usize, PointPatterns)>,
+    /// What undoing each move needs besides its `log` entries.
+    marks: Vec<Mark>,
     /// Bounding box of the stones, as padded (x, y) pairs.
     bbox: Vec<(i32, i32, i32, i32)>,
     /// Per colour, the points where a stone makes a four or a five on
     /// some line, in no order: the threat solvers read them without
     /// scanning the board.
     four_points: [FourPoints; 2],
+}
+
+/// What [`State::remove`] restores of a move without replaying its
+/// pattern changes one by one.
+#[derive(Clone)]
+struct Mark {
+    /// Start of the move's entries in `log`.
+    log_start: usize,
+    /// The patterns the moved-on point had before it was occupied.
+    patterns: PointPatterns,
+    /// The evaluation sums and counts before the move.
+    value: [i32; 2],
+    four_counts: [[u32; 3]; 2],
+    threat_counts: [[u32; 7]; 2],
 }
 
 /// A set of points kept with their number of four-or-better lines.
@@ -508,7 +521,13 @@ impl State {
     }
 
     fn place(&mut self, index: usize, color: Color) {
-        self.marks.push((self.log.len(), self.patterns[index]));
+        self.marks.push(Mark {
+            log_start: self.log.len(),
+            patterns: self.patterns[index],
+            value: self.value,
+            four_counts: self.four_counts,
+            threat_counts: self.threat_counts,
+        });
         self.clear_point(index);
         self.board.place(index, color);
         self.wide[self.to_wide[index] as usize] = Cell::stone(color) as u8;
@@ -523,34 +542,43 @@ impl State {
         self.bbox.push((x0.min(x), y0.min(y), x1.max(x), y1.max(y)));
     }
 
-    /// Takes a stone off by replaying the move's pattern changes
-    /// backwards: no line is read again.
+    /// Takes a stone off by putting the move's pattern changes back in
+    /// reverse order and the sums as they were: no line is read again.
     fn remove(&mut self, index: usize) {
         self.board.remove(index);
         self.wide[self.to_wide[index] as usize] = Cell::Empty as u8;
         self.update_near(index, -1);
-        let Some((mark, saved)) = self.marks.pop() else {
+        let Some(mark) = self.marks.pop() else {
             self.update_around(index, 0);
             self.refresh_point(index);
             self.bbox.pop();
             return;
         };
-        while self.log.len() > mark {
+        while self.log.len() > mark.log_start {
             let Some((j, c, d, old)) = self.log.pop() else {
                 break;
             };
-            let (j, c, d, old) = (j as usize, c as usize, d as usize, old as usize);
-            self.set_pattern(j, c, d, old);
-        }
-        for c in 0..2 {
-            self.threat_counts[c][THREATS[saved.threat_key[c] as usize] as usize] += 1;
-            for d in 0..4 {
-                let old = saved.dir[c][d];
-                self.value[c] += PATTERN_VALUE[old as usize];
-                self.count_fours(index, c, 0, old);
+            let (j, c, d) = (j as usize, c as usize, d as usize);
+            let point = &mut self.patterns[j];
+            let new = point.dir[c][d];
+            point.dir[c][d] = old;
+            point.threat_key[c] = (point.threat_key[c] as i32
+                + (old as i32 - new as i32) * THREAT_KEY_STEP[d])
+                as u16;
+            // The four-point set is not a sum: it follows change by change.
+            if is_four_or_five(old) != is_four_or_five(new) {
+                self.four_points[c].change(j, new, old);
             }
         }
-        self.patterns[index] = saved;
+        for c in 0..2 {
+            for &old in &mark.patterns.dir[c] {
+                self.four_points[c].change(index, 0, old);
+            }
+        }
+        self.patterns[index] = mark.patterns;
+        self.value = mark.value;
+        self.four_counts = mark.four_counts;
+        self.threat_counts = mark.threat_counts;
         self.bbox.pop();
     }
 
