@@ -633,7 +633,12 @@ impl State {
         let bstep = self.board.dir_offsets()[d] as isize;
         let w0 = self.to_wide[index] as isize;
         let mask = (1usize << (2 * K)) - 1;
-        let cell = |t: isize| -> usize { self.wide[(w0 + t * wstep) as usize] as usize };
+        // The line's cells from t = -2k to t = 2k + 1, read once.
+        let mut line = [0u8; 4 * 10 + 2];
+        for (n, c) in line.iter_mut().take(4 * K + 2).enumerate() {
+            *c = self.wide[(w0 + (n as isize - 2 * K as isize) * wstep) as usize];
+        }
+        let cell = |t: isize| -> usize { line[(t + 2 * K as isize) as usize] as usize };
         let ki = K as isize;
         // Codes of the point at t = -k.
         let mut left = 0usize;
@@ -642,21 +647,15 @@ impl State {
             left |= cell(-ki - 1 - i) << (2 * i);
             right |= cell(-ki + 1 + i) << (2 * i);
         }
-        let mut updates = [(0u32, 0u32, 0u32); 20];
-        let mut n = 0;
         for t in -ki..=ki {
             let here = cell(t);
             if t != 0 && here == Cell::Empty as usize {
-                let j = (index as isize + t * bstep) as u32;
-                let keys = (self.key(0, left, right), self.key(1, left, right));
-                updates[n] = (j, keys.0 as u32, keys.1 as u32);
-                n += 1;
+                let j = (index as isize + t * bstep) as usize;
+                let (kb, kw) = (self.key(0, left, right), self.key(1, left, right));
+                self.apply_keys(j, d, kb, kw);
             }
             left = ((left << 2) | here) & mask;
             right = (right >> 2) | (cell(t + ki + 1) << (2 * (K - 1)));
-        }
-        for &(j, kb, kw) in &updates[..n] {
-            self.apply_keys(j as usize, d, kb as u64, kw as u64);
         }
     }
 
