@@ -288,9 +288,10 @@ impl<'a> Searcher<'a> {
         let me = self.state.to_move();
         let opp = me.opponent();
         let p = self.state.patterns(i);
+        let (mine, theirs) = (p.dir[me.index()], p.dir[opp.index()]);
         let mut s = 0;
         for d in 0..4 {
-            s += ATTACK[p.get(me, d) as usize] + DEFEND[p.get(opp, d) as usize];
+            s += ATTACK[mine[d] as usize] + DEFEND[theirs[d] as usize];
         }
         s += THREAT_BONUS[self.state.threat(i, me) as usize];
         s += THREAT_BONUS[self.state.threat(i, opp) as usize] / 2;

@@ -141,6 +141,8 @@ pub struct State {
     wide: Vec<u8>,
     /// Index into `wide` of each board cell index.
     to_wide: Vec<u32>,
+    /// Column and row of each board cell index (no division on the way).
+    coords: Vec<(i32, i32)>,
     /// Step in `wide` of each direction.
     wide_steps: [usize; 4],
     /// Half-line id of every raw half code (2 bits a cell, nearest
@@ -261,6 +263,7 @@ impl State {
             caro_rule: matches!(rules.rule, Rule::Caro | Rule::CaroStandard),
             wide: Vec::new(),
             to_wide: Vec::new(),
+            coords: Vec::new(),
             wide_steps: [0; 4],
             half_ids: [Vec::new(), Vec::new()],
             tables,
@@ -532,8 +535,7 @@ impl State {
         self.board.place(index, color);
         self.wide[self.to_wide[index] as usize] = Cell::stone(color) as u8;
         self.update_around(index, 1);
-        let p = self.board.pos(index);
-        let (x, y) = (p.x as i32, p.y as i32);
+        let (x, y) = self.coords[index];
         let (x0, y0, x1, y1) =
             *self
                 .bbox
@@ -596,10 +598,10 @@ impl State {
             return;
         }
         let size = self.rules.size;
-        let p = self.board.pos(index);
-        let x0 = (p.x as i32 - NEAR).max(0);
-        let x1 = (p.x as i32 + NEAR).min(size.width as i32 - 1);
-        for y in (p.y as i32 - NEAR).max(0)..=(p.y as i32 + NEAR).min(size.height as i32 - 1) {
+        let (px, py) = self.coords[index];
+        let x0 = (px - NEAR).max(0);
+        let x1 = (px + NEAR).min(size.width as i32 - 1);
+        for y in (py - NEAR).max(0)..=(py + NEAR).min(size.height as i32 - 1) {
             // A row's cells are consecutive indices.
             let row = self.board.index(Pos::new(x0 as u8, y as u8));
             for n in &mut self.near[row..=row + (x1 - x0) as usize] {
@@ -767,10 +769,12 @@ impl State {
         let rows = size.height as usize + 2 * pad;
         self.wide = vec![Cell::Wall as u8; stride * rows];
         self.to_wide = vec![0; self.board.cell_count()];
+        self.coords = vec![(0, 0); self.board.cell_count()];
         for p in size.points() {
             let w = (p.y as usize + pad) * stride + p.x as usize + pad;
             self.wide[w] = Cell::Empty as u8;
             self.to_wide[self.board.index(p)] = w as u32;
+            self.coords[self.board.index(p)] = (p.x as i32, p.y as i32);
         }
         self.wide_steps = [1, stride, stride + 1, stride - 1];
         let opp_code = if self.caro_rule { 2 } else { 1 };
