@@ -51,7 +51,14 @@
 //! `bench_vct_black` 4,630,628 → 2,582,884 nodes, `bench_vct_white`
 //! 1,253,739 → 1,105,548, `test_vct_black` 3,282 → 1,719, and
 //! `bench_vct_small_but_long` solved (5,821,238; not within 6M before);
-//! the fukumi move 70,664 → 88,094.
+//! the fukumi move 70,664 → 88,094. A threat check first searches once
+//! at full depth without a trace and deepens only when that finds a VCF
+//! (most checks fail), there is no separate search for the defender's
+//! VCF at its nodes, and the defender's threats that narrow the
+//! attacker's moves are looked for two fours deep: together
+//! `bench_vct_black` 2,582,884 → 1,923,568, `bench_vct_white` 1,105,548 →
+//! 930,688, small_but_long 5,821,238 → 5,187,051, the fukumi move 88,094
+//! → 65,624 (BENCHMARKS.md, "Threat solvers").
 //!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
 //! position's hash and budget; the search descends into the most proving
