@@ -60,6 +60,14 @@
 //! 930,688, small_but_long 5,821,238 → 5,187,051, the fukumi move 88,094
 //! → 65,624 (BENCHMARKS.md, "Threat solvers").
 //!
+//! The attacker's move that last proved a node at a ply starts with a
+//! proof number of 1 in the next node expanded at that ply (a "proof
+//! killer", after Kawano's simulation: sibling defences often lose to the
+//! same move): the fukumi move 65,624 → 50,826 nodes, `small_but_long`
+//! 5,187,051 → 4,974,301, `bench_vct_black` 1,923,568 → 1,920,800,
+//! `bench_vct_white` 930,688 → 989,856 (now n12 first, another winning
+//! move).
+//!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
 //! position's hash and budget; the search descends into the most proving
 //! child with Nagai's thresholds and the 1 + ε trick of Pawlewicz and Lew,
@@ -191,6 +199,8 @@ pub(super) struct ProofTable {
     /// times; its threat searches run once), by [`budget_key`] with the
     /// budget 0 or 1: only an empty budget changes a node's moves.
     moves: KeyMap<Rc<[Child]>>,
+    /// By ply, the attacker's move that last proved a node there.
+    proof_killers: Vec<u32>,
 }
 
 impl ProofTable {
@@ -201,7 +211,24 @@ impl ProofTable {
             numbers: KeyMap::default(),
             solved: KeyMap::default(),
             moves: KeyMap::default(),
+            proof_killers: Vec::new(),
         }
+    }
+
+    /// The attacker's move that last proved a node at `ply`.
+    fn proof_killer(&self, ply: usize) -> u32 {
+        self.proof_killers.get(ply).copied().unwrap_or(NO_MOVE)
+    }
+
+    /// Remembers the attacker's move that proved a node at `ply`.
+    fn set_proof_killer(&mut self, ply: usize, best: u32) {
+        if best == NO_MOVE {
+            return;
+        }
+        if self.proof_killers.len() <= ply {
+            self.proof_killers.resize(ply + 1, NO_MOVE);
+        }
+        self.proof_killers[ply] = best;
     }
 
     /// The numbers of a position searched with `threes` threes left, if
@@ -309,7 +336,7 @@ impl Searcher<'_> {
             Rc::clone(moves)
         } else {
             let expansion = if or_node {
-                self.attacker_moves(ply, threes)
+                self.attacker_moves(ply, threes, table.proof_killer(ply))
             } else {
                 self.defender_moves(ply)
             };
@@ -318,6 +345,9 @@ impl Searcher<'_> {
             }
             match expansion {
                 Expansion::Proven(best) => {
+                    if or_node {
+                        table.set_proof_killer(ply, best);
+                    }
                     let proven = Numbers {
                         pn: 0,
                         dn: INF,
@@ -385,6 +415,9 @@ impl Searcher<'_> {
                 NO_MOVE
             };
             table.store(hash, threes, Numbers { pn, dn, best });
+            if or_node && pn == 0 {
+                table.set_proof_killer(ply, best);
+            }
             if pn >= thpn || dn >= thdn {
                 return;
             }
@@ -429,7 +462,7 @@ impl Searcher<'_> {
     /// stopped; a VCF wins. Otherwise every move that may build a threat
     /// (a three or better on one line, or twos on two) is tried, narrowed
     /// to those that spoil the defender's own VCF threat, if it has one.
-    fn attacker_moves(&mut self, ply: usize, threes: u32) -> Expansion {
+    fn attacker_moves(&mut self, ply: usize, threes: u32, killer: u32) -> Expansion {
         let me = self.state.to_move();
         let fours = self.scan_fours();
         if let Some(&i) = fours.my_fives.first() {
@@ -468,7 +501,11 @@ impl Searcher<'_> {
                     let threat = self.state.threat(i, me);
                     Child {
                         at: i,
-                        initial: threat_cost(threat),
+                        initial: if i as u32 == killer {
+                            1
+                        } else {
+                            threat_cost(threat)
+                        },
                         three: !makes_four(threat),
                     }
                 })
