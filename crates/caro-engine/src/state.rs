@@ -567,7 +567,8 @@ impl State {
             point.threat_key[c] = (point.threat_key[c] as i32
                 + (old as i32 - new as i32) * THREAT_KEY_STEP[d])
                 as u16;
-            // The four-point set is not a sum: it follows change by change.
+            // The four-point set is not a sum: it follows change by change
+            // (the test keeps the common case out of the call).
             if is_four_or_five(old) != is_four_or_five(new) {
                 self.four_points[c].change(j, new, old);
             }
@@ -753,9 +754,7 @@ impl State {
         if is {
             self.four_counts[c][(new - Pattern::Block4 as u8) as usize] += 1;
         }
-        if was != is {
-            self.four_points[c].change(index, old, new);
-        }
+        self.four_points[c].change(index, old, new);
     }
 
     /// Builds the wide padded copy of the (empty) board and the half-id
