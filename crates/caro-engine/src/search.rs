@@ -998,15 +998,16 @@ fn level_style(level: u32) -> LevelStyle {
     LevelStyle {
         max_depth: DEPTHS[i],
         // Every level thinks twice as long as the one below, and level 10
-        // four times as long as level 9 (level 9 a quarter of the move's
-        // time, level 1 a 1024th), so the ladder holds at any time
-        // control: at 1 s twice the time gave level 10 only 55% against
-        // level 9, whose depth 7-8 gains less from doubling than the
-        // shallow levels. The low levels are held by their depth as well.
+        // eight times as long as level 9 (level 9 an eighth of the move's
+        // time, level 1 a 2048th), so the ladder holds at any time
+        // control: the deep levels gain less from doubling than the
+        // shallow ones (at 1 s, twice the time gave level 10 55% against
+        // level 9, and four times 60% once nodes came 2.9x faster). The
+        // low levels are held by their depth as well.
         time_share: if i == 9 {
             1.0
         } else {
-            2f64.powi(i as i32 - 10)
+            2f64.powi(i as i32 - 11)
         },
         noise: NOISE[i],
         root_vcf: level >= 4,
@@ -1408,11 +1409,11 @@ mod tests {
             assert!(high.time_share >= 2.0 * low.time_share, "level {level}");
             assert!(high.noise <= low.noise, "level {level}");
         }
-        // Level 10 thinks four times as long as level 9, which gains
+        // Level 10 thinks eight times as long as level 9, which gains
         // less from twice the time than the shallow levels do.
         assert_eq!(level_style(10).time_share, 1.0);
-        assert_eq!(level_style(9).time_share, 0.25);
-        assert_eq!(level_style(1).time_share, 1.0 / 1024.0);
+        assert_eq!(level_style(9).time_share, 0.125);
+        assert_eq!(level_style(1).time_share, 1.0 / 2048.0);
     }
 
     #[test]
