@@ -383,13 +383,18 @@ impl Searcher<'_> {
             })
             .collect();
         let child_hashes: Vec<u64> = moves.iter().map(|c| self.state.hash_after(c.at)).collect();
+        // The children's numbers, read once and then again only for the
+        // child just searched (a search below one child changing another's
+        // through a transposition is left for the next visit).
+        let mut children: Vec<Numbers> = (0..moves.len())
+            .map(|n| table.child(child_hashes[n], child_threes[n], or_node, moves[n].initial))
+            .collect();
         loop {
             // At an OR node the attacker picks the child with the smallest
             // proof number and needs every child disproved; an AND node the
             // other way round. "mine" is the number the node minimises.
             let (mut least, mut second, mut total, mut at) = (INF, INF, 0 as Number, 0);
-            for (n, &ch) in child_hashes.iter().enumerate() {
-                let c = table.child(ch, child_threes[n], or_node, moves[n].initial);
+            for (n, &c) in children.iter().enumerate() {
                 let (mine, other) = if or_node {
                     (with_edge(c.pn), c.dn)
                 } else {
@@ -421,12 +426,7 @@ impl Searcher<'_> {
             if pn >= thpn || dn >= thdn {
                 return;
             }
-            let child = table.child(
-                child_hashes[at],
-                child_threes[at],
-                or_node,
-                moves[at].initial,
-            );
+            let child = children[at];
             // 1 + ε: stay with this child until it is a quarter worse than
             // the second best.
             let sibling_bound = second.saturating_add(second / 4).saturating_add(1).min(INF);
@@ -441,6 +441,12 @@ impl Searcher<'_> {
             self.state.play(moves[at].at);
             self.mid(table, child_thpn, child_thdn, ply + 1, child_threes[at]);
             self.state.undo();
+            children[at] = table.child(
+                child_hashes[at],
+                child_threes[at],
+                or_node,
+                moves[at].initial,
+            );
             if self.abort != Abort::None {
                 return;
             }
