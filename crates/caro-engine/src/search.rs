@@ -535,9 +535,12 @@ impl<'a> Searcher<'a> {
         let defender = self.state.to_move();
         self.state.pass();
         // Most threat checks fail: one search at full depth says so (and
-        // leaves the failure in the cache) before any deepening.
+        // leaves the failure in the cache) before any deepening. An open
+        // three (a point that makes an open four) is a threat almost
+        // always: then deepen at once, where one four finds it.
         let outer = self.vcf_trace.take();
-        if self.vcf(depth, ply).is_none() {
+        let likely = self.state.has(defender.opponent(), Pattern::Flex4);
+        if !likely && self.vcf(depth, ply).is_none() {
             self.vcf_trace = outer;
             self.state.pass();
             return None;
