@@ -110,6 +110,9 @@ const THREAT_DEPTH: u32 = 3;
 /// / `bench_vct_white`: 2.00M / 1.03M at 1, 1.92M / 0.93M at 2, 2.40M /
 /// 1.00M at 3, 2.24M / 1.04M at 4, 2.64M / 1.25M at 6).
 const DEFENDER_VCF_DEPTH: u32 = 2;
+/// An attacker's node does not search for a VCF again when one this many
+/// fours shorter than the full depth has failed there.
+const VCF_RECHECK_MARGIN: u32 = 1;
 /// The searches at the root, each allowing the attacker at most this many
 /// moves that are not fours on any line (threes and quiet threats) before
 /// it must win by fours: most wins by threats need only a few, and a
@@ -480,8 +483,15 @@ impl Searcher<'_> {
         if !fours.opp_fives.is_empty() {
             return self.stops_or(&fours.opp_fives, Expansion::Disproven);
         }
-        if let Some(m) = self.vcf(VCT_VCF_DEPTH, ply) {
-            return Expansion::Proven(m as u32);
+        // A VCF search here is skipped when one at nearly full depth has
+        // failed already (this node is a four and its block away from a
+        // node whose search failed): a longer VCF is left to the tree,
+        // where the fours are moves.
+        let failed_at = self.vcf_fails.get(&self.state.hash()).copied();
+        if failed_at.is_none_or(|d| d + VCF_RECHECK_MARGIN < VCT_VCF_DEPTH) {
+            if let Some(m) = self.vcf(VCT_VCF_DEPTH, ply) {
+                return Expansion::Proven(m as u32);
+            }
         }
         if threes == 0 {
             return Expansion::Disproven;
