@@ -456,7 +456,22 @@ impl<'a> Searcher<'a> {
                 .filter(|i| found.my_fours.contains(i))
                 .collect()
         };
+        // With one four left, only a move with two five points can win:
+        // a single four (a four-three too) is blocked and leaves no five.
+        // Not where the block itself may fail: black's block under renju
+        // (a forbidden point), caro's stops of a five.
+        let last_four_needs_two_fives = depth == 1
+            && match self.state.rules().rule {
+                Rule::Renju => me == Color::Black,
+                Rule::Caro | Rule::CaroStandard => false,
+                _ => true,
+            };
         for a in candidates {
+            if last_four_needs_two_fives
+                && matches!(self.state.threat(a, me), Threat::Four | Threat::FourThree)
+            {
+                continue;
+            }
             if !self.state.is_legal(a) {
                 continue;
             }
@@ -1502,6 +1517,110 @@ mod tests {
         ) {
             let rule = if standard { Rule::CaroStandard } else { Rule::Caro };
             stops_match_play_and_look(rule, &stones, white_to_move);
+        }
+    }
+
+    /// Whether the side to move wins by at most `depth` fours, by playing
+    /// every point: each attacker's move must leave it a five to make, and
+    /// every reply of the defender must lose in turn.
+    fn naive_vcf(s: &mut State, depth: u32) -> bool {
+        let me = s.to_move();
+        if s.has(me, Pattern::Five) {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        for a in 0..s.board().cell_count() {
+            if s.board().cell(a) != Cell::Empty || !s.is_legal(a) {
+                continue;
+            }
+            s.play(a);
+            let wins = s.has(me, Pattern::Five)
+                && !s.has(me.opponent(), Pattern::Five)
+                && naive_every_reply_loses(s, depth);
+            s.undo();
+            if wins {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The defender to move: whether every legal reply loses to a VCF of
+    /// `depth - 1` fours.
+    fn naive_every_reply_loses(s: &mut State, depth: u32) -> bool {
+        for r in 0..s.board().cell_count() {
+            if s.board().cell(r) != Cell::Empty || !s.is_legal(r) {
+                continue;
+            }
+            s.play(r);
+            let lost = naive_vcf(s, depth - 1);
+            s.undo();
+            if !lost {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// White's one four whose only block is a double three for black
+    /// wins at once under renju: the search must not drop it as a single
+    /// four that is simply blocked.
+    #[test]
+    fn a_four_whose_block_is_forbidden_wins_by_itself() {
+        // White c3 d3 e3 against b3; black at g3 would make two open
+        // threes (g3 g4 g5 and g3 h4 i5).
+        let g = game(Rule::Renju, 15, 5, "b3 c3 g4 d3 g5 e3 h4 o15 i5");
+        let f3 = parse_pos("f3", g.size()).unwrap();
+        let tt = Tt::new(1);
+        with_searcher(&g, &tt, None, StopFlag::new(), |s| {
+            assert!(naive_vcf(&mut s.state, 1));
+            assert_eq!(s.vcf(1, 0).map(|i| s.state.pos(i)), Some(f3));
+        });
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// The VCF search (its move filters, shortcuts and failure cache)
+        /// finds a win of one, two or three fours exactly when playing
+        /// every point does, under every rule.
+        #[test]
+        fn vcf_matches_playing_every_point(
+            stones in proptest::collection::vec((0u8..9, 0u8..9, proptest::bool::ANY), 8..34),
+            rule in proptest::sample::select(vec![
+                Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroStandard,
+            ]),
+            white_to_move in proptest::bool::ANY,
+        ) {
+            let mut setup = caro_core::GameSetup::new(BoardSize::square(9), 5, rule);
+            for &(x, y, white) in &stones {
+                let p = Pos::new(x, y);
+                if setup.stones.iter().all(|&(q, _)| q != p) {
+                    let color = if white { Color::White } else { Color::Black };
+                    setup.stones.push((p, color));
+                }
+            }
+            setup.to_move = Some(if white_to_move { Color::White } else { Color::Black });
+            let Ok(game) = Game::from_setup(&setup) else {
+                return Ok(());
+            };
+            if game.is_over() {
+                return Ok(());
+            }
+            let tt = Tt::new(1);
+            with_searcher(&game, &tt, None, StopFlag::new(), |s| {
+                for depth in 1..=3 {
+                    let naive = naive_vcf(&mut s.state, depth);
+                    let found = s.vcf(depth, 0);
+                    assert_eq!(
+                        found.is_some(),
+                        naive,
+                        "depth {depth}, {rule:?}, {:?}",
+                        game.setup_stones()
+                    );
+                }
+            });
         }
     }
 
