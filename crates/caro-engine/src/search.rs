@@ -458,18 +458,33 @@ impl<'a> Searcher<'a> {
         };
         // With one four left, only a move with two five points can win:
         // a single four (a four-three too) is blocked and leaves no five.
-        // Not where the block itself may fail: black's block under renju
-        // (a forbidden point), caro's stops of a five.
-        let last_four_needs_two_fives = depth == 1
-            && match self.state.rules().rule {
-                Rule::Renju => me == Color::Black,
-                Rule::Caro | Rule::CaroStandard => false,
-                _ => true,
-            };
+        // With two left, a single four must leave such a move after its
+        // block, and a point gains two five points from this stone only
+        // along a line where the stone makes a three (where no point has
+        // two already: under renju one may be a forbidden double four that
+        // this stone makes legal). Not where the block itself may fail:
+        // black's block under renju (a forbidden point), caro's stops of a
+        // five.
+        let blocks_hold = match self.state.rules().rule {
+            Rule::Renju => me == Color::Black,
+            Rule::Caro | Rule::CaroStandard => false,
+            _ => true,
+        };
+        let last_four_needs_two_fives = blocks_hold && depth == 1;
+        let next_four_needs_a_three = blocks_hold
+            && depth == 2
+            && !candidates
+                .iter()
+                .any(|&a| self.state.threat(a, me) == Threat::OpenFour);
         for a in candidates {
-            if last_four_needs_two_fives
-                && matches!(self.state.threat(a, me), Threat::Four | Threat::FourThree)
-            {
+            let pointless = match self.state.threat(a, me) {
+                Threat::Four | Threat::FourThree if last_four_needs_two_fives => true,
+                Threat::Four if next_four_needs_a_three => {
+                    (0..4).all(|d| self.state.patterns(a).get(me, d) != Pattern::Block3)
+                }
+                _ => false,
+            };
+            if pointless {
                 continue;
             }
             if !self.state.is_legal(a) {
