@@ -537,6 +537,15 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        // A block leaves the attacker no five, and no four if it has none
+        // now (a block only takes points away): then it holds, unplayed.
+        if !stops.is_empty()
+            && (depth == 1
+                || !(self.state.has(attacker, Pattern::Block4)
+                    || self.state.has(attacker, Pattern::Flex4)))
+        {
+            return false;
+        }
         for r in stops {
             self.state.play(r);
             if self.vcf_trace.is_some() {
