@@ -458,33 +458,13 @@ impl<'a> Searcher<'a> {
         };
         // With one four left, only a move with two five points can win:
         // a single four (a four-three too) is blocked and leaves no five.
-        // With two left, a single four must leave such a move after its
-        // block, and a point gains two five points from this stone only
-        // along a line where the stone makes a three (where no point has
-        // two already: under renju one may be a forbidden double four that
-        // this stone makes legal). Not where the block itself may fail:
-        // black's block under renju (a forbidden point), caro's stops of a
-        // five.
-        let blocks_hold = match self.state.rules().rule {
-            Rule::Renju => me == Color::Black,
-            Rule::Caro | Rule::CaroStandard => false,
-            _ => true,
-        };
-        let last_four_needs_two_fives = blocks_hold && depth == 1;
-        let next_four_needs_a_three = blocks_hold
-            && depth == 2
-            && !candidates
-                .iter()
-                .any(|&a| self.state.threat(a, me) == Threat::OpenFour);
+        // Not where the block itself may fail: black's block under renju
+        // (a forbidden point), caro's stops of a five.
+        let last_four_needs_two_fives = depth == 1 && self.blocks_hold(me);
         for a in candidates {
-            let pointless = match self.state.threat(a, me) {
-                Threat::Four | Threat::FourThree if last_four_needs_two_fives => true,
-                Threat::Four if next_four_needs_a_three => {
-                    (0..4).all(|d| self.state.patterns(a).get(me, d) != Pattern::Block3)
-                }
-                _ => false,
-            };
-            if pointless {
+            if last_four_needs_two_fives
+                && matches!(self.state.threat(a, me), Threat::Four | Threat::FourThree)
+            {
                 continue;
             }
             if !self.state.is_legal(a) {
@@ -510,6 +490,17 @@ impl<'a> Searcher<'a> {
             *known = (*known).max(depth);
         }
         None
+    }
+
+    /// Whether the defender of `attacker`'s four can always block it on
+    /// its five point: not black under renju (the point may be
+    /// forbidden), nor under caro (a five may be stopped by capping it).
+    fn blocks_hold(&self, attacker: Color) -> bool {
+        match self.state.rules().rule {
+            Rule::Renju => attacker == Color::Black,
+            Rule::Caro | Rule::CaroStandard => false,
+            _ => true,
+        }
     }
 
     /// The defender is to move facing the attacker's four(s): whether every
@@ -538,11 +529,16 @@ impl<'a> Searcher<'a> {
             }
         }
         // A block leaves the attacker no five, and no four if it has none
-        // now (a block only takes points away): then it holds, unplayed.
+        // now (a block only takes points away), and with one four left
+        // (see `vcf`) no point of two five points if it has none now: then
+        // it holds, unplayed.
         if !stops.is_empty()
             && (depth == 1
                 || !(self.state.has(attacker, Pattern::Block4)
-                    || self.state.has(attacker, Pattern::Flex4)))
+                    || self.state.has(attacker, Pattern::Flex4))
+                || (depth == 2
+                    && self.blocks_hold(attacker)
+                    && self.state.threat_count(attacker, Threat::OpenFour) == 0))
         {
             return false;
         }
@@ -1609,7 +1605,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
         /// The VCF search (its move filters, shortcuts and failure cache)
         /// finds a win of one, two or three fours exactly when playing
         /// every point does, under every rule.

@@ -361,6 +361,13 @@ impl State {
             && self.four_counts[color.index()][p as usize - Pattern::Block4 as usize] > 0
     }
 
+    /// How many empty points give `color` this threat.
+    #[inline]
+    #[must_use]
+    pub fn threat_count(&self, color: Color, threat: Threat) -> u32 {
+        self.threat_counts[color.index()][threat as usize]
+    }
+
     /// The empty points where a stone of `color` makes a four or a five
     /// on some line (in no particular order).
     #[inline]
