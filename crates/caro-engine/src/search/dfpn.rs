@@ -375,29 +375,29 @@ impl Searcher<'_> {
                 }
             }
         };
-        let child_threes: Vec<u32> = moves
+        // Each child's hash, budget and numbers: read once, and then again
+        // only for the child just searched (a search below one child
+        // changing another's through a transposition is left for the next
+        // visit).
+        let mut children: Vec<(u64, u32, Numbers)> = moves
             .iter()
             .map(|c| {
-                if c.three && threes != UNLIMITED {
+                let child_hash = self.state.hash_after(c.at);
+                let child_threes = if c.three && threes != UNLIMITED {
                     threes.saturating_sub(1)
                 } else {
                     threes
-                }
+                };
+                let numbers = table.child(child_hash, child_threes, or_node, c.initial);
+                (child_hash, child_threes, numbers)
             })
-            .collect();
-        let child_hashes: Vec<u64> = moves.iter().map(|c| self.state.hash_after(c.at)).collect();
-        // The children's numbers, read once and then again only for the
-        // child just searched (a search below one child changing another's
-        // through a transposition is left for the next visit).
-        let mut children: Vec<Numbers> = (0..moves.len())
-            .map(|n| table.child(child_hashes[n], child_threes[n], or_node, moves[n].initial))
             .collect();
         loop {
             // At an OR node the attacker picks the child with the smallest
             // proof number and needs every child disproved; an AND node the
             // other way round. "mine" is the number the node minimises.
             let (mut least, mut second, mut total, mut at) = (INF, INF, 0 as Number, 0);
-            for (n, &c) in children.iter().enumerate() {
+            for (n, &(_, _, c)) in children.iter().enumerate() {
                 let (mine, other) = if or_node {
                     (with_edge(c.pn), c.dn)
                 } else {
@@ -429,7 +429,7 @@ impl Searcher<'_> {
             if pn >= thpn || dn >= thdn {
                 return;
             }
-            let child = children[at];
+            let (child_hash, child_threes, child) = children[at];
             // 1 + ε: stay with this child until it is a quarter worse than
             // the second best.
             let sibling_bound = second.saturating_add(second / 4).saturating_add(1).min(INF);
@@ -442,14 +442,9 @@ impl Searcher<'_> {
                 (thpn - pn + child.pn, thdn.min(sibling_bound))
             };
             self.state.play(moves[at].at);
-            self.mid(table, child_thpn, child_thdn, ply + 1, child_threes[at]);
+            self.mid(table, child_thpn, child_thdn, ply + 1, child_threes);
             self.state.undo();
-            children[at] = table.child(
-                child_hashes[at],
-                child_threes[at],
-                or_node,
-                moves[at].initial,
-            );
+            children[at].2 = table.child(child_hash, child_threes, or_node, moves[at].initial);
             if self.abort != Abort::None {
                 return;
             }
