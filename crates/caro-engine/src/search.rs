@@ -131,6 +131,11 @@ struct Searcher<'a> {
     /// against the win it finds would have to touch (see
     /// [`Searcher::vcf_threat_defences`]).
     vcf_trace: Option<Vec<usize>>,
+    /// While set, [`Searcher::vcf`] gives up (finds nothing and caches no
+    /// failure) once the node count reaches it.
+    vcf_node_cap: Option<u64>,
+    /// Set when a VCF search gave up at [`Searcher::vcf_node_cap`].
+    vcf_cut_short: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -151,6 +156,8 @@ impl<'a> Searcher<'a> {
             started: ctx.started,
             vcf_fails: crate::keymap::KeyMap::default(),
             vcf_trace: None,
+            vcf_node_cap: None,
+            vcf_cut_short: false,
         }
     }
 
@@ -425,6 +432,12 @@ impl<'a> Searcher<'a> {
         if self.check_abort() || ply >= MAX_VCF_PLY {
             return None;
         }
+        if self.vcf_node_cap.is_some_and(|cap| self.nodes >= cap) {
+            self.vcf_cut_short = true;
+        }
+        if self.vcf_cut_short {
+            return None;
+        }
         self.seldepth = self.seldepth.max(ply);
         let me = self.state.to_move();
         // No five and no four to make: nothing to look for.
@@ -481,7 +494,8 @@ impl<'a> Searcher<'a> {
             if let Some(t) = &mut self.vcf_trace {
                 t.truncate(mark);
             }
-            if self.abort != Abort::None {
+            // A search cut short proves no failure: nothing is cached.
+            if self.abort != Abort::None || self.vcf_cut_short {
                 return None;
             }
         }

@@ -113,6 +113,18 @@ const DEFENDER_VCF_DEPTH: u32 = 2;
 /// An attacker's node does not search for a VCF again when one this many
 /// fours shorter than the full depth has failed there.
 const VCF_RECHECK_MARGIN: u32 = 1;
+/// Nodes an attacker's node may spend on its VCF search. Most searches
+/// take a few dozen; the few that take thousands almost always fail, and
+/// a VCF missed here is still found by the tree, where fours are moves
+/// (a proof never rests on a search that gave up). At budget 0 it can
+/// cost a budgeted search its proof, never the search without a budget.
+/// Nodes to solve with no cap / 256 / 384 / 512 / 1024 (commit
+/// 8c340d1): `bench_vct_unstable` 2.32M / 1.55M / 1.60M / 1.64M / 1.80M,
+/// `small_but_long` 2.36M / 2.27M / 2.97M / 2.07M / 2.30M,
+/// `bench_vct_black` 0.93M / 0.91M / 0.92M / 0.93M / 0.94M; the node
+/// counts of the long searches swing with small changes, so only the sum
+/// over all four (6.32M with no cap, 5.35M at 512) is a guide.
+const ATTACKER_VCF_NODES: u64 = 512;
 /// The searches at the root, each allowing the attacker at most this many
 /// moves that are not fours on any line (threes and quiet threats) before
 /// it must win by fours: most wins by threats need only a few, and a
@@ -481,10 +493,15 @@ impl Searcher<'_> {
         // A VCF search here is skipped when one at nearly full depth has
         // failed already (this node is a four and its block away from a
         // node whose search failed): a longer VCF is left to the tree,
-        // where the fours are moves.
+        // where the fours are moves. It gives up after
+        // [`ATTACKER_VCF_NODES`] nodes, leaving the rest to the tree too.
         let failed_at = self.vcf_fails.get(&self.state.hash()).copied();
         if failed_at.is_none_or(|d| d + VCF_RECHECK_MARGIN < VCT_VCF_DEPTH) {
-            if let Some(m) = self.vcf(VCT_VCF_DEPTH, ply) {
+            self.vcf_node_cap = Some(self.nodes + ATTACKER_VCF_NODES);
+            let found = self.vcf(VCT_VCF_DEPTH, ply);
+            self.vcf_node_cap = None;
+            self.vcf_cut_short = false;
+            if let Some(m) = found {
                 return Expansion::Proven(m as u32);
             }
         }
