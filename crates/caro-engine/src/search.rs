@@ -997,7 +997,9 @@ pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
         Some(node_limit),
         crate::player::StopFlag::new(),
         |s| {
-            let win = s.vct_dfpn(0).map(|i| s.state.pos(i));
+            let win = s
+                .vct_dfpn(0, dfpn::Schedule::Rounds)
+                .map(|i| s.state.pos(i));
             (win, s.nodes)
         },
     )
@@ -1238,7 +1240,7 @@ impl CaroPlayer {
                 (b.as_millis() as u64 * VCT_NODES_PER_MS).clamp(1_000, VCT_ROOT_NODES)
             });
             s.node_limit = Some(s.nodes + vct_nodes).map(|n| saved.map_or(n, |l| l.min(n)));
-            let vct_move = s.vct_dfpn(0);
+            let vct_move = s.vct_dfpn(0, dfpn::Schedule::Shares);
             s.node_limit = saved;
             s.deadline = saved_deadline;
             s.abort = Abort::None;

@@ -25,10 +25,21 @@
 //! then three of the attacker's moves may be threats that are not fours
 //! (a block of the defender's four costs nothing), and a node whose
 //! budget is spent wins by VCF or not at all. Most wins by threats need
-//! few threes, and the budget prunes the tree hard. Each budgeted search
-//! takes at most a sixteenth of the nodes left, then the search without a
-//! budget runs; a proof found with a budget holds with a larger one, a
-//! disproof with a smaller one, and both are reused.
+//! few threes, and the budget prunes the tree hard. A move in a game runs
+//! them one after another, each budgeted search with at most a sixteenth
+//! of the nodes left and the search without a budget with the rest; the
+//! solver runs them in rounds of growing size, so that none starves
+//! another whatever the node limit ([`Schedule`]). A proof found with a
+//! budget holds with a larger one, a disproof with a smaller one, and
+//! both are reused.
+//!
+//! Nodes to solve the four longest shared records with the rounds (and
+//! one after another): `bench_vct_black` 926,674 (the same),
+//! `bench_vct_white` 1,229,324 (711,619 with a 3M-node limit, 1,122,530
+//! with 40M), `bench_vct_small_but_long` 2,074,721 (the same),
+//! `bench_vct_unstable` 3,575,393 (1,642,538 with a limit of 40M, not
+//! within 20M: only the search with two threes proves it, in 1.64M
+//! nodes, and it had a sixteenth of the limit).
 //!
 //! Each attacker's move adds [`EDGE_COST`] to its node's proof number
 //! (Nagai's df-pn+ idea), so a line of fours that only delays looks
@@ -133,12 +144,35 @@ const THREE_LIMITS: [u32; 4] = [1, 2, 3, UNLIMITED];
 /// A search with a budget of threes takes at most this part of the nodes
 /// left.
 const BUDGETED_SHARE: u64 = 16;
+/// Nodes each search takes in the first round of [`Schedule::Rounds`]…
+const FIRST_ROUND_NODES: u64 = 16_000;
+/// …and how many times as many in each round after it.
+const ROUND_GROWTH: u64 = 4;
 /// A budget of threes that is never used up.
 const UNLIMITED: u32 = u32::MAX;
 /// What one attacker's move adds to the proof number of its node.
 const EDGE_COST: Number = 2;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
+
+/// How the searches with a budget of threes share the nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Schedule {
+    /// One after another, each budgeted search taking at most a
+    /// [`BUDGETED_SHARE`]th part of the nodes left and the search without
+    /// a budget the rest: the quickest for the small node limits of a
+    /// move in a game (tuned by matches there), but a win that only a
+    /// budgeted search finds cheaply needs a large limit.
+    Shares,
+    /// In rounds: every search not yet proven or disproven goes on until
+    /// it has taken [`FIRST_ROUND_NODES`] in all, then four times as many
+    /// in the next round, and so on (the last one open takes all the
+    /// nodes left). No search starves another whatever
+    /// the limit, at the price of the work of the searches that do not
+    /// find the win (at most about the winning search's own, times the
+    /// number of budgets still open).
+    Rounds,
+}
 
 /// Proof and disproof numbers of one position, and (once proven at an
 /// attacker's node) the move that wins.
@@ -305,35 +339,61 @@ impl ProofTable {
 
 impl Searcher<'_> {
     /// The first move of a victory by continuous threats for the side to
-    /// move, if the df-pn search proves one within the searcher's limits.
-    pub(super) fn vct_dfpn(&mut self, ply: usize) -> Option<usize> {
+    /// move, if the df-pn search proves one within the searcher's limits,
+    /// with the searches of each budget of threes run by `schedule`.
+    pub(super) fn vct_dfpn(&mut self, ply: usize, schedule: Schedule) -> Option<usize> {
         let mut table = ProofTable::new(self.state.to_move());
         let outer_limit = self.node_limit;
-        for threes in THREE_LIMITS {
-            // A budgeted search may take only a share of the nodes left,
-            // so that the searches after it get their turn.
-            if threes != UNLIMITED {
-                self.node_limit =
-                    outer_limit.map(|l| self.nodes + l.saturating_sub(self.nodes) / BUDGETED_SHARE);
-            }
-            self.mid(&mut table, INF - 1, INF - 1, ply, threes);
-            self.node_limit = outer_limit;
-            let root = table.get(self.state.hash(), threes);
-            if root.pn == 0 && root.best != NO_MOVE {
-                return Some(root.best as usize);
-            }
-            if self.abort != Abort::None {
-                // Its own share ran out: go on with the next search.
-                let own_share = !self.stop.is_set()
-                    && self.deadline.is_none_or(|d| std::time::Instant::now() < d)
-                    && outer_limit.is_none_or(|l| self.nodes < l);
-                if !own_share {
-                    return None;
+        // Nodes each budget's search has taken, and whether it is still
+        // open (neither proven nor disproven).
+        let mut spent = [0; THREE_LIMITS.len()];
+        let mut open = [true; THREE_LIMITS.len()];
+        let mut round_nodes = FIRST_ROUND_NODES;
+        loop {
+            for (n, &threes) in THREE_LIMITS.iter().enumerate() {
+                if !open[n] {
+                    continue;
                 }
-                self.abort = Abort::None;
+                let own_limit = match schedule {
+                    // A budgeted search may take only a share of the
+                    // nodes left, so that the searches after it get their
+                    // turn.
+                    Schedule::Shares if threes != UNLIMITED => outer_limit
+                        .map(|l| self.nodes + l.saturating_sub(self.nodes) / BUDGETED_SHARE),
+                    Schedule::Shares => outer_limit,
+                    // The last one open takes what is left.
+                    Schedule::Rounds if open.iter().filter(|&&o| o).count() == 1 => outer_limit,
+                    Schedule::Rounds => {
+                        let mine = self.nodes + round_nodes.saturating_sub(spent[n]);
+                        Some(outer_limit.map_or(mine, |l| l.min(mine)))
+                    }
+                };
+                let start = self.nodes;
+                self.node_limit = own_limit;
+                self.mid(&mut table, INF - 1, INF - 1, ply, threes);
+                self.node_limit = outer_limit;
+                spent[n] += self.nodes - start;
+                let root = table.get(self.state.hash(), threes);
+                if root.pn == 0 && root.best != NO_MOVE {
+                    return Some(root.best as usize);
+                }
+                open[n] = root.dn != 0;
+                if self.abort != Abort::None {
+                    // Its own share ran out: go on with the next search.
+                    let own_share = !self.stop.is_set()
+                        && self.deadline.is_none_or(|d| std::time::Instant::now() < d)
+                        && outer_limit.is_none_or(|l| self.nodes < l);
+                    if !own_share {
+                        return None;
+                    }
+                    self.abort = Abort::None;
+                }
             }
+            if schedule == Schedule::Shares || !open.contains(&true) {
+                return None;
+            }
+            round_nodes = round_nodes.saturating_mul(ROUND_GROWTH);
         }
-        None
     }
 
     /// One df-pn visit: searches below the node until its proof number
