@@ -167,10 +167,10 @@ pub(super) enum Schedule {
     /// In rounds: every search not yet proven or disproven goes on until
     /// it has taken [`FIRST_ROUND_NODES`] in all, then four times as many
     /// in the next round, and so on (the last one open takes all the
-    /// nodes left). No search starves another whatever
-    /// the limit, at the price of the work of the searches that do not
-    /// find the win (at most about the winning search's own, times the
-    /// number of budgets still open).
+    /// nodes left). No search starves another whatever the limit, at the
+    /// price of the work of the searches that do not find the win (at
+    /// most about the winning search's own, times the number of budgets
+    /// still open).
     Rounds,
 }
 
