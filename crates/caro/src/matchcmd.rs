@@ -79,6 +79,48 @@ pub struct MatchArgs {
     /// --sprt 0,30.
     #[arg(long)]
     sprt: Option<String>,
+    /// Write each opening's results to this file: one tab-separated line
+    /// per opening (its moves, games, black's wins, white's wins, draws,
+    /// A's score), to tell openings that one colour wins whoever plays it
+    /// from those that test strength.
+    #[arg(long)]
+    by_opening: Option<PathBuf>,
+}
+
+/// Results of the games played from one opening.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct OpeningResults {
+    black_wins: u32,
+    white_wins: u32,
+    draws: u32,
+    /// A's points, doubled (a draw is one).
+    a_half_points: u32,
+}
+
+impl OpeningResults {
+    fn games(&self) -> u32 {
+        self.black_wins + self.white_wins + self.draws
+    }
+}
+
+/// The `--by-opening` report: a header, then one line per opening played.
+fn opening_report(openings: &[Vec<Pos>], results: &[OpeningResults], size: BoardSize) -> String {
+    let mut text = String::from("# opening\tgames\tblack_wins\twhite_wins\tdraws\ta_score\n");
+    for (moves, r) in openings.iter().zip(results) {
+        if r.games() == 0 {
+            continue;
+        }
+        text.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\t{:.3}\n",
+            format_move_list(moves, size),
+            r.games(),
+            r.black_wins,
+            r.white_wins,
+            r.draws,
+            f64::from(r.a_half_points) / 2.0 / f64::from(r.games())
+        ));
+    }
+    text
 }
 
 /// Reads `--sprt ELO0,ELO1`.
@@ -315,6 +357,9 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     }
     drop(tx);
     let mut tally = Tally::default();
+    // A's results as black and as white.
+    let mut by_color = [Tally::default(); 2];
+    let mut by_opening = vec![OpeningResults::default(); openings.len()];
     let mut endings: Vec<String> = Vec::new();
     let mut longest = [0u32; 2];
     let mut failure: Option<String> = None;
@@ -335,10 +380,28 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         } else {
             Color::White
         };
+        let side = &mut by_color[usize::from(!a_is_black)];
+        let opening = &mut by_opening[(n / 2) % openings.len()];
         match g.ending.winner() {
-            Some(w) if w == a_color => tally.wins += 1,
-            Some(_) => tally.losses += 1,
-            None => tally.draws += 1,
+            Some(w) if w == a_color => {
+                tally.wins += 1;
+                side.wins += 1;
+                opening.a_half_points += 2;
+            }
+            Some(_) => {
+                tally.losses += 1;
+                side.losses += 1;
+            }
+            None => {
+                tally.draws += 1;
+                side.draws += 1;
+                opening.a_half_points += 1;
+            }
+        }
+        match g.ending.winner() {
+            Some(Color::Black) => opening.black_wins += 1,
+            Some(Color::White) => opening.white_wins += 1,
+            None => opening.draws += 1,
         }
         if !matches!(g.ending, caro_engine::arena::Ending::Rules(_)) {
             endings.push(format!("game {}: {}", n + 1, g.ending.describe()));
@@ -401,9 +464,23 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         err
     );
     println!(
+        "{} as black: {} wins, {} losses, {} draws; as white: {} wins, {} losses, {} draws",
+        args.a,
+        by_color[0].wins,
+        by_color[0].losses,
+        by_color[0].draws,
+        by_color[1].wins,
+        by_color[1].losses,
+        by_color[1].draws
+    );
+    println!(
         "longest move: {} {} ms, {} {} ms",
         args.a, longest[0], args.b, longest[1]
     );
+    if let Some(path) = &args.by_opening {
+        std::fs::write(path, opening_report(&openings, &by_opening, size))
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    }
     if let Some((elo0, elo1)) = sprt {
         let llr = tally.sprt_llr(elo0, elo1);
         println!(
@@ -421,6 +498,8 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                 "a_wins": tally.wins,
                 "b_wins": tally.losses,
                 "draws": tally.draws,
+                "a_as_black": color_json(&by_color[0]),
+                "a_as_white": color_json(&by_color[1]),
                 "score": tally.score(),
                 "elo": elo,
                 "elo_error": err,
@@ -438,6 +517,11 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         );
     }
     Ok(())
+}
+
+/// One colour's results of A in the JSON summary.
+fn color_json(t: &Tally) -> serde_json::Value {
+    json!({ "wins": t.wins, "losses": t.losses, "draws": t.draws })
 }
 
 fn save_psq(

@@ -72,6 +72,74 @@ fn a_match_reports_its_totals_and_saves_every_game() {
 }
 
 #[test]
+fn a_match_reports_results_by_colour_and_by_opening() {
+    let dir = std::env::temp_dir().join(format!("caro-by-opening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two openings\ne5 d4\n\ne5 f5 g7\n").unwrap();
+    let report = dir.join("by-opening.tsv");
+    let out = caro(&[
+        "match",
+        "caro:3",
+        "random",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--size",
+        "9",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--by-opening",
+        report.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = last_json(&out);
+    let games = |c: &Value| {
+        ["wins", "losses", "draws"]
+            .iter()
+            .map(|k| c[*k].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    // Colours alternate: A is black in games 1, 3 and 5.
+    assert_eq!(games(&v["a_as_black"]), 3);
+    assert_eq!(games(&v["a_as_white"]), 3);
+    assert_eq!(
+        v["a_as_black"]["wins"].as_u64().unwrap() + v["a_as_white"]["wins"].as_u64().unwrap(),
+        v["a_wins"].as_u64().unwrap()
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("caro:3 as black: "), "{stdout}");
+    // Each opening is played twice in turn: the first in games 1-2 and
+    // 5-6, the second in games 3-4.
+    let text = std::fs::read_to_string(&report).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(rows[0][0], "e5 d4");
+    assert_eq!(rows[1][0], "e5 f5 g7");
+    assert_eq!(rows[0][1], "4");
+    assert_eq!(rows[1][1], "2");
+    let mut a_points = 0.0;
+    for row in &rows {
+        let n: Vec<u32> = row[1..5].iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(n[1] + n[2] + n[3], n[0], "{text}");
+        a_points += row[5].parse::<f64>().unwrap() * f64::from(n[0]);
+    }
+    let score = v["score"].as_f64().unwrap();
+    assert!((a_points / 6.0 - score).abs() < 0.01, "{text} vs {score}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn level_ten_plays_with_helper_threads() {
     let out = caro(&[
         "match",
