@@ -247,3 +247,44 @@ fn bench_signature_is_pinned() {
     let v = last_json(&out);
     assert_eq!(v["nodes"].as_u64().unwrap(), BENCH_SIGNATURE_DEPTH_4);
 }
+
+/// The openings shipped in `openings/`: every balanced opening is one of
+/// the candidates, three stones with white to move, and `caro match`
+/// accepts the file (it checks every opening before the first game).
+#[test]
+fn the_shipped_balanced_openings_are_candidates_and_legal() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../openings");
+    let lines = |name: &str| -> Vec<String> {
+        std::fs::read_to_string(dir.join(name))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect()
+    };
+    let candidates = lines("freestyle15-candidates.txt");
+    let balanced = lines("freestyle15-balanced.txt");
+    assert_eq!(candidates.len(), 120);
+    assert_eq!(balanced.len(), 49);
+    for b in &balanced {
+        assert!(candidates.contains(b), "{b} is not a candidate");
+        assert_eq!(b.split_whitespace().count(), 3, "{b}");
+    }
+    let file = dir.join("freestyle15-balanced.txt");
+    let out = caro(&[
+        "match",
+        "random",
+        "random",
+        "--openings",
+        file.to_str().unwrap(),
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(last_json(&out)["games"], 2);
+}
