@@ -1354,8 +1354,12 @@ impl CaroPlayer {
                 if best_score.abs() > WIN_BOUND {
                     break;
                 }
-                if let Some(deadline) = s.deadline {
-                    // Stop early when the next iteration will not finish.
+                if let (Some(deadline), true) = (s.deadline, margin > 0) {
+                    // A weak level stops early when the next iteration
+                    // will not finish (it chooses among complete ones). At
+                    // full strength an unfinished iteration still deepens
+                    // the moves it reaches, the best first, so the search
+                    // goes on until the deadline.
                     let now = Instant::now();
                     let spent = now.duration_since(iteration_start);
                     if now + spent * 2 >= deadline {
