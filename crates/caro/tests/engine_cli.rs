@@ -12,6 +12,17 @@ fn caro(args: &[&str]) -> std::process::Output {
         .expect("run caro")
 }
 
+/// Runs caro and checks that it succeeded.
+fn succeed(args: &[&str]) -> std::process::Output {
+    let out = caro(args);
+    assert!(
+        out.status.success(),
+        "caro {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn last_json(out: &std::process::Output) -> Value {
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text.lines().last().expect("output");
@@ -21,7 +32,7 @@ fn last_json(out: &std::process::Output) -> Value {
 #[test]
 fn a_match_reports_its_totals_and_saves_every_game() {
     let dir = std::env::temp_dir().join(format!("caro-match-{}", std::process::id()));
-    let out = caro(&[
+    let out = succeed(&[
         "match",
         "caro:3",
         "random",
@@ -39,11 +50,6 @@ fn a_match_reports_its_totals_and_saves_every_game() {
         "--psq",
         dir.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let v = last_json(&out);
     assert_eq!(v["games"], 4);
     let a = v["a_wins"].as_u64().unwrap();
@@ -78,7 +84,7 @@ fn a_match_reports_results_by_colour_and_by_opening() {
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "# two openings\ne5 d4\n\ne5 f5 g7\n").unwrap();
     let report = dir.join("by-opening.tsv");
-    let out = caro(&[
+    let out = succeed(&[
         "match",
         "caro:3",
         "random",
@@ -94,11 +100,6 @@ fn a_match_reports_results_by_colour_and_by_opening() {
         report.to_str().unwrap(),
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let v = last_json(&out);
     let games = |c: &Value| {
         ["wins", "losses", "draws"]
@@ -141,7 +142,7 @@ fn a_match_reports_results_by_colour_and_by_opening() {
 
 #[test]
 fn level_ten_plays_with_helper_threads() {
-    let out = caro(&[
+    let out = succeed(&[
         "match",
         "caro:10",
         "caro:9",
@@ -153,11 +154,6 @@ fn level_ten_plays_with_helper_threads() {
         "2,1",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(last_json(&out)["games"], 2);
 }
 
@@ -180,7 +176,7 @@ fn match_refuses_bad_players_and_options() {
 
 #[test]
 fn position_best_finds_the_winning_move() {
-    let out = caro(&[
+    let out = succeed(&[
         "position",
         "--moves",
         "h8 a1 i8 a2 j8 a3 k8 a15",
@@ -281,10 +277,5 @@ fn the_shipped_balanced_openings_are_candidates_and_legal() {
         "2",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(last_json(&out)["games"], 2);
 }
