@@ -244,38 +244,140 @@ fn bench_signature_is_pinned() {
     assert_eq!(v["nodes"].as_u64().unwrap(), BENCH_SIGNATURE_DEPTH_4);
 }
 
+/// The non-comment lines of a file in `openings/`.
+fn opening_lines(name: &str) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../openings")
+        .join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The openings shipped in `openings/`: every balanced opening is one of
-/// the candidates, three stones with white to move, and `caro match`
-/// accepts the file (it checks every opening before the first game).
+/// its set's candidates, three stones with white to move, and `caro match`
+/// accepts the file under its rule and size (it checks every opening
+/// before the first game).
 #[test]
 fn the_shipped_balanced_openings_are_candidates_and_legal() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../openings");
-    let lines = |name: &str| -> Vec<String> {
-        std::fs::read_to_string(dir.join(name))
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .map(str::to_owned)
-            .collect()
-    };
-    let candidates = lines("freestyle15-candidates.txt");
-    let balanced = lines("freestyle15-balanced.txt");
-    assert_eq!(candidates.len(), 120);
-    assert_eq!(balanced.len(), 49);
-    for b in &balanced {
-        assert!(candidates.contains(b), "{b} is not a candidate");
-        assert_eq!(b.split_whitespace().count(), 3, "{b}");
+    for (candidates, candidate_count, balanced, balanced_count, rule, size) in [
+        (
+            "freestyle15-candidates.txt",
+            120,
+            "freestyle15-balanced.txt",
+            49,
+            "freestyle",
+            "15",
+        ),
+        (
+            "renju15-canonical.txt",
+            26,
+            "renju15-balanced.txt",
+            11,
+            "renju",
+            "15",
+        ),
+        (
+            "caro20-candidates.txt",
+            120,
+            "caro20-balanced.txt",
+            27,
+            "caro",
+            "20",
+        ),
+    ] {
+        let candidates = opening_lines(candidates);
+        let kept = opening_lines(balanced);
+        assert_eq!(candidates.len(), candidate_count, "{balanced}");
+        assert_eq!(kept.len(), balanced_count, "{balanced}");
+        for b in &kept {
+            assert!(candidates.contains(b), "{b} is not a candidate");
+            assert_eq!(b.split_whitespace().count(), 3, "{b}");
+        }
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../openings")
+            .join(balanced);
+        let out = succeed(&[
+            "match",
+            "random",
+            "random",
+            "--openings",
+            file.to_str().unwrap(),
+            "--rule",
+            rule,
+            "--size",
+            size,
+            "--games",
+            "2",
+            "--json",
+        ]);
+        assert_eq!(last_json(&out)["games"], 2, "{balanced}");
     }
-    let file = dir.join("freestyle15-balanced.txt");
-    let out = succeed(&[
-        "match",
-        "random",
-        "random",
-        "--openings",
-        file.to_str().unwrap(),
-        "--games",
-        "2",
-        "--json",
-    ]);
-    assert_eq!(last_json(&out)["games"], 2);
+}
+
+/// `renju15-canonical.txt` holds the 26 canonical renju openings: black
+/// on h8, white next to it, black's second stone within the central 5×5,
+/// one of each set of mirror images, and every such opening is a mirror
+/// image of one of them.
+#[test]
+fn the_renju_openings_are_the_26_canonical_ones() {
+    use caro_core::notation::parse_pos;
+    use caro_core::BoardSize;
+    let size = BoardSize::square(15);
+    let centre = size.center();
+    let offset = |text: &str| {
+        let p = parse_pos(text, size).unwrap();
+        (
+            i32::from(p.x) - i32::from(centre.x),
+            i32::from(p.y) - i32::from(centre.y),
+        )
+    };
+    // The eight symmetries of the square about its centre.
+    let image = |(x, y): (i32, i32), t: usize| match t {
+        0 => (x, y),
+        1 => (-x, y),
+        2 => (x, -y),
+        3 => (-x, -y),
+        4 => (y, x),
+        5 => (-y, x),
+        6 => (y, -x),
+        _ => (-y, -x),
+    };
+    let class = |white: (i32, i32), black: (i32, i32)| {
+        (0..8)
+            .map(|t| (image(white, t), image(black, t)))
+            .min()
+            .unwrap()
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for line in opening_lines("renju15-canonical.txt") {
+        let moves: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(moves.len(), 3, "{line}");
+        assert_eq!(offset(moves[0]), (0, 0), "{line}: black starts on h8");
+        let (white, black) = (offset(moves[1]), offset(moves[2]));
+        assert!(white.0.abs() <= 1 && white.1.abs() <= 1, "{line}");
+        assert!(black.0.abs() <= 2 && black.1.abs() <= 2, "{line}");
+        assert!(
+            seen.insert(class(white, black)),
+            "{line}: a mirror image of another"
+        );
+    }
+    let mut all = std::collections::BTreeSet::new();
+    for wx in -1..=1 {
+        for wy in -1..=1 {
+            for bx in -2..=2 {
+                for by in -2..=2 {
+                    let (white, black) = ((wx, wy), (bx, by));
+                    if white != (0, 0) && black != (0, 0) && black != white {
+                        all.insert(class(white, black));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(all.len(), 26);
+    assert_eq!(seen, all);
 }
