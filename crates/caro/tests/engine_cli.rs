@@ -244,11 +244,16 @@ fn bench_signature_is_pinned() {
     assert_eq!(v["nodes"].as_u64().unwrap(), BENCH_SIGNATURE_DEPTH_4);
 }
 
+/// The path of a file in `openings/`.
+fn openings_file(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../openings")
+        .join(name)
+}
+
 /// The non-comment lines of a file in `openings/`.
 fn opening_lines(name: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../openings")
-        .join(name);
+    let path = openings_file(name);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
@@ -297,9 +302,7 @@ fn the_shipped_balanced_openings_are_candidates_and_legal() {
             assert!(candidates.contains(b), "{b} is not a candidate");
             assert_eq!(b.split_whitespace().count(), 3, "{b}");
         }
-        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../openings")
-            .join(balanced);
+        let file = openings_file(balanced);
         let out = succeed(&[
             "match",
             "random",
