@@ -1,6 +1,9 @@
 //! `caro bench`: a fixed set of positions searched to a fixed depth; the
-//! total node count is the search's signature.
+//! total node count is the search's signature. With `--solve FILE`, the
+//! threat solver's benchmark instead: every position of a file solved by
+//! VCT, with its nodes and time.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use caro_core::notation::parse_move_list;
@@ -10,6 +13,8 @@ use caro_engine::{Context, Limits, Player, SearchInfo, StopFlag};
 use clap::Args;
 use serde_json::json;
 
+use crate::movelists::read_move_lists;
+use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
 /// The bench positions: (rule, side, move list). Openings and middle games
@@ -36,10 +41,82 @@ pub struct BenchArgs {
     /// Print one JSON line at the end.
     #[arg(long)]
     json: bool,
+    /// Solve every position of FILE by continuous threats (VCT) instead:
+    /// one move list per line, the attacker to move (as in `bench/`).
+    #[arg(long, value_name = "FILE")]
+    solve: Option<PathBuf>,
+    /// Node limit of each position for --solve.
+    #[arg(long, default_value_t = 5_000_000)]
+    solve_nodes: u64,
+    /// The board and rule of --solve's positions.
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// Solves every position of `path` by VCT and prints the nodes and time of
+/// each, then the totals.
+fn run_solve(path: &std::path::Path, args: &BenchArgs) -> Result<(), UsageError> {
+    let rules = args.rules.rules()?;
+    let positions = read_move_lists(path, rules.size, "positions")?;
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    let (mut solved, mut within_1s) = (0usize, 0usize);
+    let mut slowest = (0f64, 0usize);
+    // Every position is checked before any is solved.
+    let games = positions
+        .iter()
+        .map(|(line, moves)| {
+            Game::from_moves(rules, Color::Black, moves)
+                .map_err(|e| UsageError(format!("{} line {line}: {e}", path.display())))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    for (n, (game, (_, moves))) in games.iter().zip(&positions).enumerate() {
+        let t = Instant::now();
+        let (win, nodes) = caro_engine::search::solve_vct_counted(game, args.solve_nodes);
+        let secs = t.elapsed().as_secs_f64();
+        total_nodes += nodes;
+        total_secs += secs;
+        solved += usize::from(win.is_some());
+        within_1s += usize::from(win.is_some() && secs < 1.0);
+        if secs > slowest.0 {
+            slowest = (secs, n + 1);
+        }
+        println!(
+            "{:>4} {:>3} moves  {:<5} {:>10} nodes {:>8.3}s",
+            n + 1,
+            moves.len(),
+            win.map_or("none".to_string(), |m| caro_core::notation::format_pos(
+                m, rules.size
+            )),
+            nodes,
+            secs
+        );
+    }
+    println!(
+        "{} positions: {solved} solved, {within_1s} of them within 1 s; {total_nodes} nodes in {total_secs:.3}s; slowest {:.3}s (No. {})",
+        positions.len(),
+        slowest.0,
+        slowest.1
+    );
+    if args.json {
+        println!(
+            "{}",
+            json!({"positions": positions.len(), "solved": solved, "within_1s": within_1s,
+                   "nodes": total_nodes, "seconds": total_secs})
+        );
+    }
+    Ok(())
 }
 
 /// Searches the bench positions; returns (total nodes, total seconds).
 pub fn run(args: &BenchArgs) -> Result<(), UsageError> {
+    if let Some(path) = &args.solve {
+        return run_solve(path, args);
+    }
+    if args.rules.size.is_some() || args.rules.k.is_some() || args.rules.rule.is_some() {
+        return Err(UsageError(
+            "--size, --k and --rule set the board of --solve's positions; the search bench has its own".into(),
+        ));
+    }
     let mut total_nodes = 0u64;
     let started = Instant::now();
     for (n, (rule, side, moves)) in POSITIONS.iter().enumerate() {

@@ -2,6 +2,7 @@
 
 mod bench;
 mod matchcmd;
+mod movelists;
 mod play;
 mod players;
 mod position;

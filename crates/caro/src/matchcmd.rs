@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use caro_core::notation::{format_move_list, parse_move_list};
+use caro_core::notation::format_move_list;
 use caro_core::psq::{write_psq, PsqRecord};
 use caro_core::{BoardSize, Color, Game, Pos, Rules};
 use caro_engine::arena::{play_game, sprt_bounds, GameSettings, PlayedGame, Tally};
@@ -16,6 +16,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 
+use crate::movelists::read_move_lists;
 use crate::players::{parse_player_with, EngineOptions};
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;
@@ -209,26 +210,6 @@ fn random_opening(rules: &Rules, plies: usize, rng: &mut StdRng) -> Vec<Pos> {
     }
 }
 
-fn read_openings(path: &PathBuf, size: BoardSize) -> Result<Vec<Vec<Pos>>, UsageError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let moves = parse_move_list(line, size).map_err(|(m, e)| {
-            UsageError(format!("{} line {}: move {m}: {e}", path.display(), n + 1))
-        })?;
-        out.push(moves);
-    }
-    if out.is_empty() {
-        return Err(UsageError(format!("{} holds no openings", path.display())));
-    }
-    Ok(out)
-}
-
 /// Runs `caro match`.
 pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     let options = EngineOptions {
@@ -265,7 +246,10 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         .transpose()?
         .unwrap_or([None; 2]);
     let openings: Vec<Vec<Pos>> = match &args.openings {
-        Some(path) => read_openings(path, size)?,
+        Some(path) => read_move_lists(path, size, "openings")?
+            .into_iter()
+            .map(|(_, moves)| moves)
+            .collect(),
         None => {
             let plies = args
                 .opening_plies

@@ -244,6 +244,64 @@ fn bench_signature_is_pinned() {
     assert_eq!(v["nodes"].as_u64().unwrap(), BENCH_SIGNATURE_DEPTH_4);
 }
 
+/// `caro bench --solve` solves each position of a file by threats and
+/// says which it could not; a bad move names its line and loses nothing.
+#[test]
+fn bench_solve_reports_each_position_and_the_totals() {
+    let dir = std::env::temp_dir().join(format!("caro-bench-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("vct.txt");
+    // A renju VCT for black (from bench/vct-renju15.txt), and one stone,
+    // where white has no threat at all.
+    std::fs::write(
+        &file,
+        "# two positions\nh8 i9 g8 f8 j9 h6 i10 k8 h9 j11 h10 h11\n\nh8\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let out = succeed(&["bench", "--solve", path, "--rule", "renju", "--json"]);
+    let v = last_json(&out);
+    assert_eq!(v["positions"], 2);
+    assert_eq!(v["solved"], 1);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(!lines[0].contains("none"), "{text}");
+    assert!(lines[1].contains("none"), "{text}");
+
+    std::fs::write(&file, "h8 i9\nh8 h8\n").unwrap();
+    let out = caro(&["bench", "--solve", path, "--rule", "renju"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 2"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The shipped VCT benchmark files are legal games of their rule (a
+/// one-node limit only replays them).
+#[test]
+fn shipped_vct_benchmarks_are_legal_positions() {
+    for (name, rule, count) in [
+        ("vct-freestyle15.txt", "freestyle", 419),
+        ("vct-renju15.txt", "renju", 140),
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../bench")
+            .join(name);
+        let out = succeed(&[
+            "bench",
+            "--solve",
+            path.to_str().unwrap(),
+            "--rule",
+            rule,
+            "--solve-nodes",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(last_json(&out)["positions"], count, "{name}");
+    }
+}
+
 /// The path of a file in `openings/`.
 fn openings_file(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
