@@ -438,11 +438,22 @@ impl State {
     /// only where a foul is possible.
     #[must_use]
     pub fn is_foul(&mut self, index: usize) -> bool {
+        if !self.may_be_foul(index) {
+            return false;
+        }
+        let pos = self.board.pos(index);
+        self.board.foul_at(pos, Color::Black, Rule::Renju).is_some()
+    }
+
+    /// Whether black playing the empty point `index` may be a renju foul,
+    /// by its line patterns alone: an overline, an open four, two fours or
+    /// two open threes, and no five. `false` means it is not a foul.
+    #[must_use]
+    pub fn may_be_foul(&self, index: usize) -> bool {
         if self.rules.rule != Rule::Renju {
             return false;
         }
-        let p = &self.patterns[index];
-        let d = p.dir[Color::Black.index()];
+        let d = self.patterns[index].dir[Color::Black.index()];
         if d.contains(&(Pattern::Five as u8)) {
             return false;
         }
@@ -453,11 +464,7 @@ impl State {
             .count();
         let flex4 = d.contains(&(Pattern::Flex4 as u8));
         let threes = d.iter().filter(|&&v| v == Pattern::Flex3 as u8).count();
-        if !(overline || flex4 || fours >= 2 || threes >= 2) {
-            return false;
-        }
-        let pos = self.board.pos(index);
-        self.board.foul_at(pos, Color::Black, Rule::Renju).is_some()
+        overline || flex4 || fours >= 2 || threes >= 2
     }
 
     /// [`State::is_foul`] for a shared state (checks on a copy of the
@@ -935,6 +942,46 @@ mod tests {
                 game.undo().unwrap();
             }
             proptest::prop_assert_eq!(snapshot(&s), snapshot(&State::new(&game)));
+        }
+    }
+
+    proptest::proptest! {
+        /// A point that may not be a renju foul by its patterns is none by
+        /// the full rule, and stays none after one more white stone
+        /// anywhere (white stones only take away from black's lines): the
+        /// VCF relies on it to know black's block is allowed before white
+        /// plays the four.
+        #[test]
+        fn a_point_that_cannot_be_a_foul_stays_so_after_a_white_stone(
+            stones in proptest::collection::vec((0u8..9, 0u8..9, proptest::bool::weighted(0.35)), 10..40),
+            white in (0u8..9, 0u8..9),
+        ) {
+            let mut setup = caro_core::GameSetup::new(BoardSize::square(9), 5, Rule::Renju);
+            for &(x, y, is_white) in &stones {
+                let p = Pos::new(x, y);
+                if setup.stones.iter().all(|&(q, _)| q != p) {
+                    setup.stones.push((p, if is_white { Color::White } else { Color::Black }));
+                }
+            }
+            setup.to_move = Some(Color::White);
+            let Ok(game) = Game::from_setup(&setup) else {
+                return Ok(());
+            };
+            let w = Pos::new(white.0, white.1);
+            if game.is_over() || game.board().get(w).is_some() {
+                return Ok(());
+            }
+            let mut s = State::new(&game);
+            let cannot: Vec<usize> = (0..s.board().cell_count())
+                .filter(|&j| s.board().cell(j) == Cell::Empty && !s.may_be_foul(j))
+                .collect();
+            let wi = s.index(w);
+            s.play(wi);
+            for j in cannot.into_iter().filter(|&j| j != wi) {
+                let p = s.pos(j);
+                let mut board = s.board().clone();
+                proptest::prop_assert!(board.foul_at(p, Color::Black, Rule::Renju).is_none(), "{p:?}");
+            }
         }
     }
 

@@ -33,13 +33,19 @@
 //! budget holds with a larger one, a disproof with a smaller one, and
 //! both are reused.
 //!
-//! Nodes to solve the four longest shared records with the rounds (and
-//! one after another): `bench_vct_black` 926,674 (the same),
-//! `bench_vct_white` 1,229,324 (711,619 with a 3M-node limit, 1,122,530
-//! with 40M), `bench_vct_small_but_long` 2,074,721 (the same),
-//! `bench_vct_unstable` 3,575,393 (1,642,538 with a limit of 40M, not
-//! within 20M: only the search with two threes proves it, in 1.64M
-//! nodes, and it had a sixteenth of the limit).
+//! Nodes to solve the four longest shared records with the rounds:
+//! `bench_vct_black` 720,889, `bench_vct_white` 798,462,
+//! `bench_vct_small_but_long` 1,413,952, `bench_vct_unstable` 1,502,621
+//! (2026-11-26; 926,674, 1,229,324, 2,074,721 and 3,575,393 before the
+//! VCF read its transpositions before playing a four, tried the fours
+//! that make more first, and a node proven or disproven whatever its
+//! budget was stored so). Over the 559 positions of `bench/` (`caro
+//! bench --solve`) the same changes took 177.5M nodes, two positions not
+//! solved within 5M, to 96.2M, all solved (BENCHMARKS.md, "Threat
+//! solvers").
+//! A node proven by a five, a VCF or an unstoppable four, or disproven
+//! for want of any threat, is stored as solved for every budget of
+//! threes, not only its own.
 //!
 //! Each attacker's move adds [`EDGE_COST`] to its node's proof number
 //! (Nagai's df-pn+ idea), so a line of fours that only delays looks
@@ -191,10 +197,15 @@ const UNKNOWN: Numbers = Numbers {
 
 /// What a node holds before its children are searched.
 enum Expansion {
-    /// The attacker has won (with this move, at the attacker's nodes).
+    /// The attacker has won (with this move, at the attacker's nodes),
+    /// whatever its budget of threes: by a five, a VCF, or a four the
+    /// defender cannot stop.
     Proven(u32),
-    /// The attacker cannot win from here by threats.
+    /// The attacker cannot win from here by threats, whatever its budget.
     Disproven,
+    /// The attacker cannot win from here with the node's budget of threes
+    /// (or within the ply cap); a larger budget may.
+    OutOfBudget,
     /// Moves to search.
     Moves(Vec<Child>),
 }
@@ -428,16 +439,21 @@ impl Searcher<'_> {
                         dn: INF,
                         best,
                     };
-                    table.store(hash, threes, proven);
+                    // Proven with no three: it holds for every budget.
+                    table.store(hash, 0, proven);
                     return;
                 }
-                Expansion::Disproven => {
+                Expansion::Disproven | Expansion::OutOfBudget => {
                     let disproven = Numbers {
                         pn: INF,
                         dn: 0,
                         best: NO_MOVE,
                     };
-                    table.store(hash, threes, disproven);
+                    let within = match expansion {
+                        Expansion::Disproven => UNLIMITED,
+                        _ => threes,
+                    };
+                    table.store(hash, within, disproven);
                     return;
                 }
                 Expansion::Moves(moves) => {
@@ -545,7 +561,7 @@ impl Searcher<'_> {
             return Expansion::Proven(i as u32);
         }
         if ply >= MAX_DFPN_PLY {
-            return Expansion::Disproven;
+            return Expansion::OutOfBudget;
         }
         if !fours.opp_fives.is_empty() {
             return self.stops_or(&fours.opp_fives, Expansion::Disproven);
@@ -566,7 +582,7 @@ impl Searcher<'_> {
             }
         }
         if threes == 0 {
-            return Expansion::Disproven;
+            return Expansion::OutOfBudget;
         }
         let spoilers = self.vcf_threat_defences(DEFENDER_VCF_DEPTH, ply);
         let mut moves: Vec<(usize, i32)> = self
@@ -617,7 +633,7 @@ impl Searcher<'_> {
             return self.stops_or(&fours.opp_fives, Expansion::Proven(NO_MOVE));
         }
         if ply >= MAX_DFPN_PLY {
-            return Expansion::Disproven;
+            return Expansion::OutOfBudget;
         }
         let Some(mut replies) = self.vcf_threat_defences(THREAT_DEPTH, ply) else {
             return Expansion::Disproven;
