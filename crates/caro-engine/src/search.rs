@@ -499,7 +499,7 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let mark = self.vcf_trace.as_ref().map_or(0, Vec::len);
-            self.state.play(a);
+            self.state.play_lines_only(a);
             let win = self.defend_fours(depth, ply + 1);
             self.state.undo();
             if win {
@@ -639,7 +639,7 @@ impl<'a> Searcher<'a> {
             return false;
         }
         for r in stops {
-            self.state.play(r);
+            self.state.play_lines_only(r);
             if self.vcf_trace.is_some() {
                 self.trace_counter_fours(r, defender);
             }

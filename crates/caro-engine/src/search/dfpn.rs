@@ -103,6 +103,7 @@
 use std::rc::Rc;
 
 use caro_core::Color;
+use smallvec::SmallVec;
 
 use super::{Abort, Searcher, VCT_VCF_DEPTH};
 use crate::keymap::KeyMap;
@@ -158,6 +159,10 @@ const ROUND_GROWTH: u64 = 4;
 const UNLIMITED: u32 = u32::MAX;
 /// What one attacker's move adds to the proof number of its node.
 const EDGE_COST: Number = 2;
+/// Children of a node kept on the stack while it is searched (most have
+/// fewer: an attacker's node about 26 on the long records, a defender's
+/// about 4).
+const CHILDREN_INLINE: usize = 32;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
 
@@ -467,7 +472,7 @@ impl Searcher<'_> {
         // only for the child just searched (a search below one child
         // changing another's through a transposition is left for the next
         // visit).
-        let mut children: Vec<(u64, u32, Numbers)> = moves
+        let mut children: SmallVec<[(u64, u32, Numbers); CHILDREN_INLINE]> = moves
             .iter()
             .map(|c| {
                 let child_hash = self.state.hash_after(c.at);
