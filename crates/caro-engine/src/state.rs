@@ -500,8 +500,7 @@ impl State {
     /// Plays like [`State::play`] but leaves the neighbour counts and the
     /// bounding box of the stones as they were (what move generation
     /// reads): for the VCF, which reads only stones and patterns and takes
-    /// its moves back before anything else looks. Half the cost of a
-    /// play outside the line patterns.
+    /// its moves back before anything else looks.
     pub fn play_lines_only(&mut self, index: usize) {
         let c = self.to_move;
         self.place_stone(index, c, false);
