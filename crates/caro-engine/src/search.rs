@@ -1752,13 +1752,8 @@ mod tests {
                     }
                     let predicted = s.five_point_of_four(a, me);
                     s.state.play(a);
-                    let fives: Vec<usize> = s
-                        .state
-                        .four_points(me)
-                        .iter()
-                        .map(|&i| i as usize)
-                        .filter(|&i| s.state.threat(i, me) == Threat::Five)
-                        .collect();
+                    // The opponent is to move: its opponent's fives are ours.
+                    let fives = s.scan_fours().opp_fives.to_vec();
                     s.state.undo();
                     assert_eq!(predicted.map(|f| vec![f]), Some(fives), "{rule:?}, four {a}");
                 }

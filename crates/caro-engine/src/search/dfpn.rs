@@ -194,6 +194,13 @@ struct Numbers {
     best: u32,
 }
 
+/// The numbers of a position the attacker cannot win.
+const DISPROVEN: Numbers = Numbers {
+    pn: INF,
+    dn: 0,
+    best: NO_MOVE,
+};
+
 const UNKNOWN: Numbers = Numbers {
     pn: 1,
     dn: 1,
@@ -308,11 +315,7 @@ impl ProofTable {
                 });
             }
             if solved.disproven.is_some_and(|at| at >= threes) {
-                return Some(Numbers {
-                    pn: INF,
-                    dn: 0,
-                    best: NO_MOVE,
-                });
+                return Some(DISPROVEN);
             }
         }
         self.numbers.get(&budget_key(hash, threes)).copied()
@@ -448,17 +451,13 @@ impl Searcher<'_> {
                     table.store(hash, 0, proven);
                     return;
                 }
-                Expansion::Disproven | Expansion::OutOfBudget => {
-                    let disproven = Numbers {
-                        pn: INF,
-                        dn: 0,
-                        best: NO_MOVE,
-                    };
-                    let within = match expansion {
-                        Expansion::Disproven => UNLIMITED,
-                        _ => threes,
-                    };
-                    table.store(hash, within, disproven);
+                Expansion::Disproven => {
+                    // Disproven with any budget: it holds for every one.
+                    table.store(hash, UNLIMITED, DISPROVEN);
+                    return;
+                }
+                Expansion::OutOfBudget => {
+                    table.store(hash, threes, DISPROVEN);
                     return;
                 }
                 Expansion::Moves(moves) => {
