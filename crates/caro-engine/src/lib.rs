@@ -37,6 +37,7 @@ pub use player::{
     StopFlag,
 };
 pub mod pattern;
+mod point_values;
 pub mod state;
 #[cfg(test)]
 mod testing;

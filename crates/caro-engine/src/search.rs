@@ -1163,6 +1163,8 @@ pub struct CaroPlayer {
     level: u32,
     tt: Tt,
     rng: StdRng,
+    /// Whether the levels that look for forced wins at the root do.
+    root_threats: bool,
 }
 
 impl CaroPlayer {
@@ -1174,7 +1176,17 @@ impl CaroPlayer {
             level: level.clamp(1, 10),
             tt: Tt::new(DEFAULT_HASH_MB),
             rng: StdRng::seed_from_u64(seed),
+            root_threats: true,
         }
+    }
+
+    /// Whether the search first looks for forced wins by threats at the
+    /// root, and drops the moves that lose to one (levels 4 to 10 do).
+    /// Off, every move is an alpha-beta search alone, whose score is what
+    /// the evaluation sees a few plies on: what `examples/fit_eval.rs`
+    /// fits the evaluation to.
+    pub fn set_root_threats(&mut self, on: bool) {
+        self.root_threats = on;
     }
 
     /// Resizes the hash table (clears it).
@@ -1198,7 +1210,8 @@ impl Player for CaroPlayer {
     }
 
     fn choose(&mut self, game: &Game, ctx: &mut Context<'_>) -> Result<Decision, EngineError> {
-        let style = level_style(self.level);
+        let mut style = level_style(self.level);
+        style.root_vcf &= self.root_threats;
         let given = ctx.limits;
         if style.time_share < 1.0 {
             if let Some(budget) = given.time_budget() {

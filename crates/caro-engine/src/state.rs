@@ -1,23 +1,14 @@
 //! The search's board: stones plus, for every empty point, colour and
 //! direction, the [`Pattern`] a stone there would make — updated
-//! incrementally on every move and undo, together with an evaluation sum
-//! and per-pattern counts.
+//! incrementally on every move and undo, together with the evaluation's
+//! sums and per-pattern counts.
 
 use std::sync::Arc;
 
 use caro_core::{Board, Cell, Color, Game, Pos, Rule, Rules};
 
 use crate::pattern::{half_id, key_of, Pattern, PatternTable, WinKind};
-
-/// Value of one direction's pattern at an empty point, for the evaluation.
-const PATTERN_VALUE: [i32; 9] = [0, 2, 6, 7, 28, 32, 120, 600, 0];
-
-/// Evaluation penalty for each empty point where the side not to move
-/// would make two open threes…
-const THEIR_DOUBLE_THREE: i32 = 250;
-/// …or a four and an open three. Set by 600-game matches against
-/// `quintuple` (BENCHMARKS.md, "Strength").
-const THEIR_FOUR_THREE: i32 = 500;
+use crate::point_values::{point_values, PointValues};
 
 /// A stone's neighbourhood for move generation: points within this
 /// Chebyshev distance of a stone are candidates.
@@ -152,8 +143,11 @@ pub struct State {
     patterns: Vec<PointPatterns>,
     /// Number of stones within [`NEAR`] of each point.
     near: Vec<u8>,
-    /// Evaluation sums per colour over empty points.
-    value: [i32; 2],
+    /// Evaluation sums per colour over empty points: what the colour's
+    /// points are worth to it as the side to move, and as the other side.
+    value: [[i32; 2]; 2],
+    /// Per colour, what a point is worth by its patterns.
+    point_values: [&'static PointValues; 2],
     /// Number of (point, direction) entries per colour at
     /// [`Pattern::Block4`], [`Pattern::Flex4`] and [`Pattern::Five`] (the
     /// patterns [`State::has`] answers for; weaker ones are not counted).
@@ -188,7 +182,7 @@ struct Mark {
     /// (see [`State::play_lines_only`]).
     neighbours: bool,
     /// The evaluation sums and counts before the move.
-    value: [i32; 2],
+    value: [[i32; 2]; 2],
     four_counts: [[u32; 3]; 2],
     threat_counts: [[u32; 7]; 2],
 }
@@ -272,7 +266,11 @@ impl State {
             tables,
             patterns: vec![PointPatterns::default(); n],
             near: vec![0; n],
-            value: [0; 2],
+            value: [[0; 2]; 2],
+            point_values: [
+                point_values(rules.rule, Color::Black),
+                point_values(rules.rule, Color::White),
+            ],
             four_counts: [[0; 3]; 2],
             threat_counts: [[0; 7]; 2],
             to_move: game.to_move(),
@@ -390,25 +388,11 @@ impl State {
     #[inline]
     #[must_use]
     pub fn evaluate(&self) -> i32 {
-        let them = 1 - self.to_move.index();
-        let lines = self.line_evaluation();
-        // Points where the opponent would make two threats at once are
-        // worth more than their lines: one of them must be stopped now.
-        let double_threes = if self.rules.rule.has_fouls() && them == Color::Black.index() {
-            0 // a foul for black
-        } else {
-            self.threat_counts[them][Threat::DoubleThree as usize] as i32
-        };
-        let four_threes = self.threat_counts[them][Threat::FourThree as usize] as i32;
-        lines - THEIR_DOUBLE_THREE * double_threes - THEIR_FOUR_THREE * four_threes
-    }
-
-    /// The line patterns' part of [`State::evaluate`].
-    #[inline]
-    fn line_evaluation(&self) -> i32 {
+        // Each empty point is worth what the combination of its four line
+        // patterns is worth, to the side to move and to the other side
+        // (`point_values`).
         let me = self.to_move.index();
-        // The side to move converts its own threats first: weigh them more.
-        (self.value[me] * 3 - self.value[1 - me] * 2) / 2
+        self.value[me][0] - self.value[1 - me][1]
     }
 
     /// The bounding box of stones widened by [`NEAR`], clipped to the
@@ -711,10 +695,12 @@ impl State {
         for c in 0..2 {
             let key = &mut self.patterns[index].threat_key[c];
             self.threat_counts[c][THREATS[*key as usize] as usize] -= 1;
+            let [mover, other] = self.point_values[c].by_key[*key as usize];
+            self.value[c][0] -= i32::from(mover);
+            self.value[c][1] -= i32::from(other);
             *key = 0;
             for d in 0..4 {
                 let old = self.patterns[index].dir[c][d];
-                self.value[c] -= PATTERN_VALUE[old as usize];
                 self.count_fours(index, c, old, 0);
                 self.patterns[index].dir[c][d] = 0;
             }
@@ -767,7 +753,11 @@ impl State {
         point.threat_key[c] = key_after;
         let before = THREATS[key_before as usize];
         let after = THREATS[key_after as usize];
-        self.value[c] += PATTERN_VALUE[new] - PATTERN_VALUE[old];
+        let values = &self.point_values[c].by_key;
+        let ([mover_before, other_before], [mover_after, other_after]) =
+            (values[key_before as usize], values[key_after as usize]);
+        self.value[c][0] += i32::from(mover_after) - i32::from(mover_before);
+        self.value[c][1] += i32::from(other_after) - i32::from(other_before);
         // Most changes leave the point's threat as it was; a decrement
         // and increment of the same counter would chain two
         // read-modify-writes of one address on every update.
@@ -1053,6 +1043,7 @@ mod tests {
                 assert_eq!(s.near[i], fresh.near[i]);
             }
             assert_eq!(s.value, fresh.value);
+            assert_eq!(s.evaluate(), naive_evaluation(&s));
             assert_eq!(s.four_counts, fresh.four_counts);
             let mut naive_fours = [[0u32; 3]; 2];
             for i in 0..s.board.cell_count() {
@@ -1113,31 +1104,51 @@ mod tests {
         counts
     }
 
+    /// The evaluation by summing every empty point's value afresh.
+    fn naive_evaluation(s: &State) -> i32 {
+        let me = s.to_move();
+        let mut sum = 0;
+        for i in 0..s.board.cell_count() {
+            if s.board.cell(i) == Cell::Empty {
+                for (color, role) in [(me, 0), (me.opponent(), 1)] {
+                    let d = s.patterns[i].dir[color.index()];
+                    let key = ((d[0] as usize * 9 + d[1] as usize) * 9 + d[2] as usize) * 9
+                        + d[3] as usize;
+                    let v = i32::from(point_values(s.rules.rule, color).by_key[key][role]);
+                    sum += if role == 0 { v } else { -v };
+                }
+            }
+        }
+        sum
+    }
+
     #[test]
     fn the_opponents_double_three_points_cost_the_mover() {
         // White's f8 g8 and h6 h7 cross at h8, where white would make two
-        // open threes; black (far off) is to move.
+        // open threes; black (far off) is to move. The same stones with
+        // h8 taken by black weigh far less against black.
         for rule in [Rule::Freestyle, Rule::Renju] {
             let s = State::new(&game(rule, "a15 f8 c15 g8 e15 h6 o1 h7"));
             assert_eq!(s.to_move(), Color::Black);
             let h8 = s.index(parse_move_list("h8", s.rules.size).unwrap()[0]);
             assert_eq!(s.threat(h8, Color::White), Threat::DoubleThree);
-            let double_threes =
-                naive_threat_counts(&s)[Color::White.index()][Threat::DoubleThree as usize] as i32;
-            assert!(double_threes >= 1);
-            assert!(s.evaluate() < s.line_evaluation());
-            assert_eq!(
-                s.evaluate(),
-                s.line_evaluation() - THEIR_DOUBLE_THREE * double_threes
-            );
+            assert_eq!(s.evaluate(), naive_evaluation(&s));
+            let d = s.patterns[h8].dir[Color::White.index()];
+            let key = ((d[0] as usize * 9 + d[1] as usize) * 9 + d[2] as usize) * 9 + d[3] as usize;
+            let single_three = Pattern::Flex3 as usize;
+            let values = &point_values(rule, Color::White).by_key;
+            assert!(values[key][1] > 2 * values[single_three][1], "{rule:?}");
         }
         // Colours swapped under renju: black's double three is a foul, so
-        // it costs white nothing.
+        // the point is worth nothing to black.
         let s = State::new(&game(Rule::Renju, "f8 a15 g8 c15 h6 e15 h7"));
         assert_eq!(s.to_move(), Color::White);
         let h8 = s.index(parse_move_list("h8", s.rules.size).unwrap()[0]);
         assert_eq!(s.threat(h8, Color::Black), Threat::DoubleThree);
-        assert_eq!(s.evaluate(), s.line_evaluation());
+        let d = s.patterns[h8].dir[Color::Black.index()];
+        let key = ((d[0] as usize * 9 + d[1] as usize) * 9 + d[2] as usize) * 9 + d[3] as usize;
+        assert_eq!(point_values(Rule::Renju, Color::Black).by_key[key][1], 0);
+        assert_eq!(s.evaluate(), naive_evaluation(&s));
     }
 
     #[test]
