@@ -43,23 +43,24 @@ fn patterns_of(key: usize) -> [u8; 4] {
 }
 
 /// The combination of four patterns: its place among the sorted
-/// quadruples `a ≤ b ≤ c ≤ d` in lexicographic order.
+/// quadruples `a ≤ b ≤ c ≤ d` in lexicographic order (the rank of a
+/// multiset: the quadruples before it, counted from the first pattern
+/// that differs).
 pub(crate) fn combination(patterns: [u8; 4]) -> usize {
-    let mut p = patterns;
+    let mut p = patterns.map(usize::from);
     p.sort_unstable();
+    // Sorted quadruples of patterns from `low` to 8 with `len` places:
+    // C(9 - low + len - 1, len).
+    let count = |low: usize, len: usize| -> usize {
+        let n = 9 - low + len - 1;
+        (0..len).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    };
     let mut index = 0;
-    let mut n = 0;
-    for a in 0..9u8 {
-        for b in a..9 {
-            for c in b..9 {
-                for d in c..9 {
-                    if [a, b, c, d] == p {
-                        index = n;
-                    }
-                    n += 1;
-                }
-            }
-        }
+    let mut low = 0;
+    for (place, &v) in p.iter().enumerate() {
+        let len = 3 - place;
+        index += (low..v).map(|x| count(x, len)).sum::<usize>();
+        low = v;
     }
     index
 }
@@ -120,6 +121,19 @@ mod tests {
         }
         assert!(seen.iter().all(|&s| s));
         assert_eq!(combination([0; 4]), 0);
+        assert_eq!(combination([8; 4]), COMBINATIONS - 1);
+        // Lexicographic order, as the fitted table is laid out.
+        let mut n = 0;
+        for a in 0..9u8 {
+            for b in a..9 {
+                for c in b..9 {
+                    for d in c..9 {
+                        assert_eq!(combination([d, b, a, c]), n);
+                        n += 1;
+                    }
+                }
+            }
+        }
     }
 
     #[test]
