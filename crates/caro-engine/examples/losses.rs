@@ -1,0 +1,147 @@
+//! Where a player's lost games were lost, by the threat solver.
+//!
+//! ```text
+//! cargo run --release -p caro-engine --example losses -- NAME NODES CHECK_NODES GAME.psq...
+//! ```
+//!
+//! For each game (a `.psq` file as `caro match --psq` writes it) that the
+//! player whose name contains NAME lost, finds the first of its moves
+//! after which `solve_vct` proves a win for the opponent within NODES
+//! nodes, and prints that move's number, the nodes the proof took, and how
+//! many of the empty points within two of a stone the player could have
+//! played instead without such a proof within CHECK_NODES (an upper bound
+//! on the moves that held: a deeper win may still follow them). Games
+//! the player won or drew are skipped.
+
+use caro_core::psq::read_psq;
+use caro_core::{Color, Game, Pos};
+use caro_engine::search::solve_vct_counted;
+
+/// Whether `p` lies within two points of a stone (both ways).
+fn near_a_stone(game: &Game, p: Pos) -> bool {
+    game.moves()
+        .iter()
+        .any(|q| q.x.abs_diff(p.x) <= 2 && q.y.abs_diff(p.y) <= 2)
+}
+
+/// What became of one lost game.
+enum Verdict {
+    /// The first losing move (1-based), the proof's nodes, and the points
+    /// that held / were tried instead.
+    LostAt {
+        move_number: usize,
+        nodes: u64,
+        held: usize,
+        tried: usize,
+    },
+    /// No move of the player's was proven lost within the limit.
+    NotFound,
+}
+
+fn examine(game: &mut Game, moves: &[Pos], mine: usize, nodes: u64, check: u64) -> Verdict {
+    for (i, &m) in moves.iter().enumerate() {
+        if i % 2 == mine && i >= 3 {
+            let mut after = game.clone();
+            if after.try_play(m).is_err() {
+                break;
+            }
+            let (win, spent) = solve_vct_counted(&after, nodes);
+            if win.is_some() {
+                let mut held = 0;
+                let mut tried = 0;
+                for p in game.legal_moves() {
+                    if !near_a_stone(game, p) {
+                        continue;
+                    }
+                    let mut instead = game.clone();
+                    if instead.try_play(p).is_err() {
+                        continue;
+                    }
+                    tried += 1;
+                    if instead.is_over() || solve_vct_counted(&instead, check).0.is_none() {
+                        held += 1;
+                    }
+                }
+                return Verdict::LostAt {
+                    move_number: i + 1,
+                    nodes: spent,
+                    held,
+                    tried,
+                };
+            }
+        }
+        if game.try_play(m).is_err() {
+            break;
+        }
+    }
+    Verdict::NotFound
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let parsed = match args.as_slice() {
+        [name, nodes, check, files @ ..] => nodes
+            .parse::<u64>()
+            .ok()
+            .zip(check.parse::<u64>().ok())
+            .map(|(n, c)| (name, n, c, files)),
+        _ => None,
+    };
+    let Some((name, nodes, check, files)) = parsed else {
+        eprintln!("usage: losses NAME NODES CHECK_NODES GAME.psq...");
+        std::process::exit(2);
+    };
+    for path in files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                continue;
+            }
+        };
+        // caro's own line: `black=NAME white=NAME result=...`.
+        let Some(players) = text.lines().find(|l| l.starts_with("black=")) else {
+            eprintln!("{path}: no players line (not written by caro match)");
+            continue;
+        };
+        let black = players.split_whitespace().next().unwrap_or("");
+        let mine_black = black.contains(name.as_str());
+        let lost = if mine_black {
+            players.contains("result=white_wins")
+        } else {
+            players.contains("result=black_wins")
+        };
+        if !lost {
+            continue;
+        }
+        let record = match read_psq(&text) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                continue;
+            }
+        };
+        let Ok(mut game) = record.to_game() else {
+            eprintln!("{path}: the moves do not replay");
+            continue;
+        };
+        while game.undo().is_some() {}
+        // The parity of the player's moves.
+        let mine = usize::from((record.first == Color::Black) != mine_black);
+        match examine(&mut game, &record.moves, mine, nodes, check) {
+            Verdict::LostAt {
+                move_number,
+                nodes,
+                held,
+                tried,
+            } => println!(
+                "{path}: {} moves, lost at move {move_number} (proof {nodes} nodes), {held} of {tried} points held",
+                record.moves.len()
+            ),
+            Verdict::NotFound => println!(
+                "{path}: {} moves, no losing move proven",
+                record.moves.len()
+            ),
+        }
+    }
+}
