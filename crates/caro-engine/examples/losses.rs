@@ -8,7 +8,7 @@
 //! player whose name contains NAME lost, finds the first of its moves
 //! after which `solve_vct` proves a win for the opponent within NODES
 //! nodes, and prints that move's number, the nodes the proof took, and how
-//! many of the empty points within two of a stone the player could have
+//! many of the empty points near a stone (`state::NEAR`) the player could have
 //! played instead without such a proof within CHECK_NODES (an upper bound
 //! on the moves that held: a deeper win may still follow them). Games
 //! the player won or drew are skipped.
@@ -16,13 +16,7 @@
 use caro_core::psq::read_psq;
 use caro_core::{Color, Game, Pos};
 use caro_engine::search::solve_vct_counted;
-
-/// Whether `p` lies within two points of a stone (both ways).
-fn near_a_stone(game: &Game, p: Pos) -> bool {
-    game.moves()
-        .iter()
-        .any(|q| q.x.abs_diff(p.x) <= 2 && q.y.abs_diff(p.y) <= 2)
-}
+use caro_engine::state::State;
 
 /// What became of one lost game.
 enum Verdict {
@@ -47,10 +41,11 @@ fn examine(game: &mut Game, moves: &[Pos], mine: usize, nodes: u64, check: u64) 
             }
             let (win, spent) = solve_vct_counted(&after, nodes);
             if win.is_some() {
+                let state = State::new(game);
                 let mut held = 0;
                 let mut tried = 0;
                 for p in game.legal_moves() {
-                    if !near_a_stone(game, p) {
+                    if state.near(state.index(p)) == 0 {
                         continue;
                     }
                     let mut instead = game.clone();
