@@ -21,6 +21,8 @@
 //! (`src/point_values/fitted.rs`) and prints the losses.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use caro_core::{psq::read_psq, BoardSize, Color, Game, Rule, Rules};
 use caro_engine::pattern::Pattern;
@@ -28,6 +30,8 @@ use caro_engine::player::{Context, Limits, Player, Score, StopFlag};
 use caro_engine::search::CaroPlayer;
 use caro_engine::state::{State, Threat};
 
+/// Positions scored between two progress lines.
+const PROGRESS_EVERY: usize = 500;
 /// Moves skipped at the start of each game (the opening).
 const SKIP: usize = 6;
 /// The evaluation before the fitted one: a value per line pattern.
@@ -173,16 +177,29 @@ fn main() {
     }
     eprintln!("{} positions", positions.len());
     let chunks: Vec<_> = positions.chunks(positions.len().div_ceil(2)).collect();
+    // Scoring at depth 6 takes about an hour: say how far it has got.
+    let done = AtomicUsize::new(0);
+    let started = Instant::now();
+    let total = positions.len();
     let scored: Vec<Option<i32>> = std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
             .iter()
             .map(|chunk| {
+                let done = &done;
                 scope.spawn(move || {
                     let mut player = CaroPlayer::new(10, 1);
                     player.set_root_threats(false);
                     chunk
                         .iter()
                         .map(|(game, _)| {
+                            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                            if n % PROGRESS_EVERY == 0 {
+                                let spent = started.elapsed().as_secs_f64();
+                                let left = spent * (total - n) as f64 / n as f64;
+                                eprintln!(
+                                    "scored {n} of {total} in {spent:.0} s, about {left:.0} s left"
+                                );
+                            }
                             player.new_game();
                             let mut sink = |_: &caro_engine::player::SearchInfo| {};
                             let mut ctx =
