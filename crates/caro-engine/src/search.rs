@@ -916,12 +916,14 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// Root search: scores of every root move at `depth` (exact for the
-    /// best, bounds for the rest).
-    /// Searches the root moves to `depth`; `None` when the search was
-    /// stopped first. A stopped iteration still leaves in `pv` the best
-    /// line among the moves it finished, and in `partial` that line's score
-    /// once at least the first move (the previous best) was finished.
+    /// Searches the root moves to `depth` and scores each (exact for the
+    /// best and those within `margin` of it, bounds for the rest). The
+    /// first move, the last iteration's best, is searched within the
+    /// aspiration window around `guess` (the last iteration's score) when
+    /// there is one. `None` when the search was stopped first: a stopped
+    /// iteration still leaves in `pv` the best line among the moves it
+    /// finished, and in `partial` that line's score once at least the
+    /// first move was finished.
     fn root(
         &mut self,
         moves: &mut [Scored],
@@ -1129,6 +1131,9 @@ struct LevelStyle {
     /// Share of the time budget the level uses (the top levels differ in
     /// how long they think when the depth cap is out of reach).
     time_share: f64,
+    /// Most nodes a move may take (`None`: as many as the time allows),
+    /// so that a level plays the same at any time control.
+    nodes: Option<u64>,
     /// Root moves within this many evaluation units of the best may be
     /// chosen (weighted towards the best).
     noise: i32,
@@ -1159,23 +1164,40 @@ fn level_style(level: u32) -> LevelStyle {
     // 12 at level 8 (was 8) 9-8 at 1 s scored 62.5 and 64.5% (seeds 9
     // and 7; 58.8% with 8). Level 5 at 50 (was 40): 6-5 at 100 ms 67.0,
     // 64.2, 59.5% over seeds 9, 7, 8 (60.8, 58.2, 59.0% with 40), 5-4
-    // 64.2, 65.5, 65.0%.
-    const NOISE: [i32; 10] = [1500, 700, 200, 200, 50, 30, 20, 12, 0, 0];
+    // 64.2, 65.5, 65.0%. Level 8 at 0 (was 12) since the node budgets
+    // below: with 12 it stopped early and chose among complete
+    // iterations, and 8-7 scored 60.2 and 59.8% (1 s, 100 ms); with 0,
+    // 62.7 and 67.0%.
+    const NOISE: [i32; 10] = [1500, 700, 200, 200, 50, 30, 20, 0, 0, 0];
+    // Most nodes a move, by level (level 10 has none of its own). Bounded
+    // by time alone, levels 1 to 9 grew with the clock and the top steps
+    // closed up: at 1 s a move 10-9, 9-8 and 8-7 scored 58.5, 58.2 and
+    // 57.0% (BENCHMARKS.md, "Level ladder"). Levels 1 to 6 get about one
+    // and a half times what they took on average at 100 ms a move (112,
+    // 192, 173, 429, 740 and 1490 nodes over 40 games a step), levels 7
+    // to 9 more, spread until each step held at both time controls. Now
+    // a weak level plays at 1 s much as at 100 ms, and the deadline
+    // binds only on a fast clock.
+    const NODES: [u64; 9] = [150, 250, 300, 600, 1_100, 2_000, 5_500, 12_000, 50_000];
     let i = (level.clamp(1, 10) - 1) as usize;
     LevelStyle {
         max_depth: DEPTHS[i],
-        // Every level thinks twice as long as the one below, and level 10
-        // eight times as long as level 9 (level 9 an eighth of the move's
-        // time, level 1 a 2048th), so the ladder holds at any time
-        // control: the deep levels gain less from doubling than the
-        // shallow ones (at 1 s, twice the time gave level 10 55% against
-        // level 9, and four times 60% once nodes came 2.9x faster). The
-        // low levels are held by their depth as well.
-        time_share: if i == 9 {
-            1.0
-        } else {
-            2f64.powi(i as i32 - 11)
+        // Each level up to 7 has twice the time of the one below (level 1
+        // a 2048th of the move's), level 8 a 24th, level 9 a sixth (four
+        // times level 8's) and level 10 all of it: the deep
+        // levels gain less from doubling than the shallow ones (at 1 s,
+        // twice the time gave level 10 55% against level 9, and four
+        // times 60% once nodes came 2.9x faster). At 100 ms a move, with
+        // level 8 at a sixteenth and level 9 an eighth, 9-8 scored 58.0%
+        // (seed 7); at a 24th and a sixth, 61.3-69.0% over three seeds.
+        // The low levels are held by their depth and node budgets as well.
+        time_share: match i {
+            9 => 1.0,
+            8 => 1.0 / 6.0,
+            7 => 1.0 / 24.0,
+            _ => 2f64.powi(i as i32 - 11),
         },
+        nodes: NODES.get(i).copied(),
         noise: NOISE[i],
         root_vcf: level >= 4,
     }
@@ -1236,6 +1258,9 @@ impl Player for CaroPlayer {
         let mut style = level_style(self.level);
         style.root_vcf &= self.root_threats;
         let given = ctx.limits;
+        if let Some(budget) = style.nodes {
+            ctx.limits.nodes = Some(given.nodes.map_or(budget, |n| n.min(budget)));
+        }
         if style.time_share < 1.0 {
             if let Some(budget) = given.time_budget() {
                 ctx.limits.move_time = Some(budget.mul_f64(style.time_share));
@@ -1329,7 +1354,9 @@ impl CaroPlayer {
             };
             s.deadline = share(0.15);
             let saved = s.node_limit;
-            s.node_limit = Some(saved.map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
+            // A node budget is shared the same way.
+            let node_share = |part: f64| saved.map(|n| (n as f64 * part) as u64);
+            s.node_limit = Some(node_share(0.15).map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
             let found = s.vcf(VCF_ROOT_DEPTH, 0);
             s.node_limit = saved;
             if s.abort == Abort::Stopped
@@ -1357,7 +1384,8 @@ impl CaroPlayer {
             let vct_nodes = ctx.limits.time_budget().map_or(VCT_ROOT_NODES, |b| {
                 (b.as_millis() as u64 * VCT_NODES_PER_MS).clamp(1_000, VCT_ROOT_NODES)
             });
-            s.node_limit = Some(s.nodes + vct_nodes).map(|n| saved.map_or(n, |l| l.min(n)));
+            s.node_limit =
+                Some(s.nodes + vct_nodes).map(|n| node_share(0.3).map_or(n, |l| l.min(n)));
             let vct_move = s.vct_dfpn(0, dfpn::Schedule::Shares);
             s.node_limit = saved;
             s.deadline = saved_deadline;
@@ -1381,14 +1409,18 @@ impl CaroPlayer {
                 .time_budget()
                 .map(|b| ctx.started + b.mul_f64(0.5))
                 .or(saved_deadline);
+            let last_node = saved_limit.map(|n| n / 2);
             let mut safe = Vec::with_capacity(root_moves.len());
             let mut unsafe_moves = Vec::new();
             for &(m, sc) in &root_moves {
                 s.state.play(m);
-                s.node_limit = Some(s.nodes + ROOT_REFUTE_NODES);
+                let limit = s.nodes + ROOT_REFUTE_NODES;
+                s.node_limit = Some(last_node.map_or(limit, |n| n.min(limit)));
                 let refuted = s.vcf(VCF_ROOT_DEPTH, 1).is_some();
                 let timed_out = s.abort == Abort::Stopped
-                    && (ctx.stop.is_set() || s.deadline.is_some_and(|d| Instant::now() >= d));
+                    && (ctx.stop.is_set()
+                        || s.deadline.is_some_and(|d| Instant::now() >= d)
+                        || last_node.is_some_and(|n| s.nodes >= n));
                 s.abort = Abort::None;
                 s.state.undo();
                 if refuted {
@@ -1441,6 +1473,7 @@ impl CaroPlayer {
             }
             for depth in 1..=max_depth {
                 let iteration_start = Instant::now();
+                let iteration_nodes = s.nodes;
                 let mut pv = Vec::new();
                 let mut partial = None;
                 let Some(score) = s.root(
@@ -1486,6 +1519,13 @@ impl CaroPlayer {
                     let now = Instant::now();
                     let spent = now.duration_since(iteration_start);
                     if now + spent * 2 >= deadline {
+                        break;
+                    }
+                }
+                if let (Some(limit), true) = (s.node_limit, margin > 0) {
+                    // The same by nodes.
+                    let spent = s.nodes - iteration_nodes;
+                    if s.nodes + spent * 2 >= limit {
                         break;
                     }
                 }
@@ -1595,14 +1635,48 @@ mod tests {
         for level in 1..10 {
             let (low, high) = (level_style(level), level_style(level + 1));
             assert!(high.max_depth > low.max_depth, "level {level}");
-            assert!(high.time_share >= 2.0 * low.time_share, "level {level}");
+            assert!(high.time_share > low.time_share, "level {level}");
             assert!(high.noise <= low.noise, "level {level}");
+            let (Some(low_nodes), high_nodes) = (low.nodes, high.nodes) else {
+                panic!("level {level} has no node budget");
+            };
+            assert!(high_nodes.is_none_or(|n| n > low_nodes), "level {level}");
         }
-        // Level 10 thinks eight times as long as level 9, which gains
-        // less from twice the time than the shallow levels do.
+        // Level 10 thinks six times as long as level 9, which gains less
+        // from twice the time than the shallow levels do, and has no
+        // node budget of its own.
         assert_eq!(level_style(10).time_share, 1.0);
-        assert_eq!(level_style(9).time_share, 0.125);
+        assert_eq!(level_style(10).nodes, None);
+        assert_eq!(level_style(9).time_share, 1.0 / 6.0);
         assert_eq!(level_style(1).time_share, 1.0 / 2048.0);
+    }
+
+    /// A weak level stops at its node budget whatever the clock: the same
+    /// seed plays the same move with a minute or ten.
+    #[test]
+    fn a_weak_level_plays_the_same_at_any_time_control() {
+        let g = game(Rule::Freestyle, 15, 5, "h8 i9 i8 g8 j7 j9 h9");
+        for level in [5, 8] {
+            let mut moves = Vec::new();
+            // Long enough for the budget to bind first in a debug build.
+            for seconds in [60, 600] {
+                let mut p = CaroPlayer::new(level, 3);
+                let mut sink = |_: &SearchInfo| {};
+                let limits = Limits::time(std::time::Duration::from_secs(seconds));
+                let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
+                let d = p.choose(&g, &mut ctx).unwrap();
+                let info = d.info.expect("a search report");
+                // The limit is read every CHECK_EVERY nodes.
+                let budget = level_style(level).nodes.unwrap();
+                assert!(
+                    info.nodes <= budget + 2 * CHECK_EVERY,
+                    "level {level}: {} nodes",
+                    info.nodes
+                );
+                moves.push(d.best);
+            }
+            assert_eq!(moves[0], moves[1], "level {level}");
+        }
     }
 
     #[test]
