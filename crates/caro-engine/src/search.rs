@@ -1409,18 +1409,18 @@ impl CaroPlayer {
                 .time_budget()
                 .map(|b| ctx.started + b.mul_f64(0.5))
                 .or(saved_deadline);
-            let last_node = saved_limit.map(|n| n / 2);
+            let check_until = saved_limit.map(|n| n / 2);
             let mut safe = Vec::with_capacity(root_moves.len());
             let mut unsafe_moves = Vec::new();
             for &(m, sc) in &root_moves {
                 s.state.play(m);
                 let limit = s.nodes + ROOT_REFUTE_NODES;
-                s.node_limit = Some(last_node.map_or(limit, |n| n.min(limit)));
+                s.node_limit = Some(check_until.map_or(limit, |n| n.min(limit)));
                 let refuted = s.vcf(VCF_ROOT_DEPTH, 1).is_some();
                 let timed_out = s.abort == Abort::Stopped
                     && (ctx.stop.is_set()
                         || s.deadline.is_some_and(|d| Instant::now() >= d)
-                        || last_node.is_some_and(|n| s.nodes >= n));
+                        || check_until.is_some_and(|n| s.nodes >= n));
                 s.abort = Abort::None;
                 s.state.undo();
                 if refuted {
