@@ -1409,6 +1409,7 @@ impl CaroPlayer {
                 .time_budget()
                 .map(|b| ctx.started + b.mul_f64(0.5))
                 .or(saved_deadline);
+            // The checks end at half the time (above) or of the node budget.
             let check_until = saved_limit.map(|n| n / 2);
             let mut safe = Vec::with_capacity(root_moves.len());
             let mut unsafe_moves = Vec::new();
