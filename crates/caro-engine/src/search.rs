@@ -950,17 +950,13 @@ impl<'a> Searcher<'a> {
                 let window = guess
                     .filter(|g| g.abs() < WIN_BOUND && depth >= ASPIRATION_MIN_DEPTH)
                     .map(|g| (g - ASPIRATION_WINDOW, g + ASPIRATION_WINDOW));
-                match window {
-                    Some((lo, hi)) => {
-                        let s = -self.negamax(depth - 1, -hi, -lo, 1, &mut child_pv);
-                        if s > lo && s < hi {
-                            s
-                        } else {
-                            -self.negamax(depth - 1, -INF, INF, 1, &mut child_pv)
-                        }
-                    }
-                    None => -self.negamax(depth - 1, -INF, INF, 1, &mut child_pv),
-                }
+                // Within the window the score is exact; outside it, or
+                // with no window, a full-window search gives it.
+                let inside = window.and_then(|(lo, hi)| {
+                    let s = -self.negamax(depth - 1, -hi, -lo, 1, &mut child_pv);
+                    (s > lo && s < hi).then_some(s)
+                });
+                inside.unwrap_or_else(|| -self.negamax(depth - 1, -INF, INF, 1, &mut child_pv))
             } else {
                 let mut s = -self.negamax(depth - 1, -floor - 1, -floor, 1, &mut child_pv);
                 if s > floor {
@@ -1384,8 +1380,8 @@ impl CaroPlayer {
             let vct_nodes = ctx.limits.time_budget().map_or(VCT_ROOT_NODES, |b| {
                 (b.as_millis() as u64 * VCT_NODES_PER_MS).clamp(1_000, VCT_ROOT_NODES)
             });
-            s.node_limit =
-                Some(s.nodes + vct_nodes).map(|n| node_share(0.3).map_or(n, |l| l.min(n)));
+            let vct_limit = s.nodes + vct_nodes;
+            s.node_limit = Some(node_share(0.3).map_or(vct_limit, |l| l.min(vct_limit)));
             let vct_move = s.vct_dfpn(0, dfpn::Schedule::Shares);
             s.node_limit = saved;
             s.deadline = saved_deadline;
