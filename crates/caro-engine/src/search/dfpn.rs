@@ -225,12 +225,12 @@ enum Expansion {
 /// One move of a node.
 #[derive(Clone, Copy)]
 struct Child {
-    /// The point played.
-    at: usize,
+    /// The point played (an index: a 60×60 board has 3,600 points).
+    at: u32,
     /// The number the child starts with before it is searched: the proof
     /// number of an attacker's move (how hard its threat looks to follow
-    /// up), the disproof number of a defence.
-    initial: Number,
+    /// up: 1 to 8), the disproof number of a defence.
+    initial: u8,
     /// Whether the move uses up one of the attacker's threes: a threat
     /// that is not a four (a forced block uses none).
     three: bool,
@@ -241,7 +241,7 @@ impl Child {
     /// three: a defence, or the attacker's block of a four.
     fn plain(at: usize) -> Child {
         Child {
-            at,
+            at: at as u32,
             initial: 1,
             three: false,
         }
@@ -474,13 +474,13 @@ impl Searcher<'_> {
         let mut children: SmallVec<[(u64, u32, Numbers); CHILDREN_INLINE]> = moves
             .iter()
             .map(|c| {
-                let child_hash = self.state.hash_after(c.at);
+                let child_hash = self.state.hash_after(c.at as usize);
                 let child_threes = if c.three && threes != UNLIMITED {
                     threes.saturating_sub(1)
                 } else {
                     threes
                 };
-                let numbers = table.child(child_hash, child_threes, or_node, c.initial);
+                let numbers = table.child(child_hash, child_threes, or_node, c.initial.into());
                 (child_hash, child_threes, numbers)
             })
             .collect();
@@ -510,7 +510,7 @@ impl Searcher<'_> {
                 (total, least)
             };
             let best = if or_node && pn == 0 {
-                moves[at].at as u32
+                moves[at].at
             } else {
                 NO_MOVE
             };
@@ -533,10 +533,11 @@ impl Searcher<'_> {
             } else {
                 (thpn - pn + child.pn, thdn.min(sibling_bound))
             };
-            self.state.play(moves[at].at);
+            self.state.play(moves[at].at as usize);
             self.mid(table, child_thpn, child_thdn, ply + 1, child_threes);
             self.state.undo();
-            children[at].2 = table.child(child_hash, child_threes, or_node, moves[at].initial);
+            children[at].2 =
+                table.child(child_hash, child_threes, or_node, moves[at].initial.into());
             if self.abort != Abort::None {
                 return;
             }
@@ -608,7 +609,7 @@ impl Searcher<'_> {
                 .map(|(i, _)| {
                     let threat = self.state.threat(i, me);
                     Child {
-                        at: i,
+                        at: i as u32,
                         initial: if i as u32 == killer {
                             1
                         } else {
@@ -695,7 +696,7 @@ fn may_build_threat(p: &PointPatterns, me: Color) -> bool {
 
 /// How hard an attacker's move looks to follow up, by the threat it makes:
 /// the proof number its child starts with.
-fn threat_cost(t: Threat) -> Number {
+fn threat_cost(t: Threat) -> u8 {
     match t {
         Threat::Five | Threat::OpenFour | Threat::FourThree | Threat::Four => 1,
         Threat::DoubleThree | Threat::OpenThree => 2,
