@@ -1176,7 +1176,7 @@ fn level_style(level: u32) -> LevelStyle {
     // a weak level plays at 1 s much as at 100 ms, and the deadline
     // binds only on a fast clock. Levels 4 and 5 at 600 and 1,100 left
     // 6-5 at 58.5-61.5% over seeds 9, 7, 8 and both clocks; level 5 at
-    // 900 alone took 6-5 to 66.5-70.8% but 5-4 to 57.0-62.5%; with level
+    // 900 alone took 6-5 to 65.0-70.2% but 5-4 to 57.0-62.5%; with level
     // 4 at 500 too, every cell of 6-5, 5-4 and 4-3 scored 62.5% or more.
     const NODES: [u64; 9] = [150, 250, 300, 500, 900, 2_000, 5_500, 12_000, 50_000];
     let i = (level.clamp(1, 10) - 1) as usize;
