@@ -62,8 +62,13 @@ const ROOT_REFUTE_NODES: u64 = 600;
 const VCT_ROOT_NODES: u64 = 100_000;
 /// …which gets this many nodes per millisecond of the move's time.
 const VCT_NODES_PER_MS: u64 = 30;
-/// Most positions remembered as having no VCF, per search.
+/// Most positions remembered as having no VCF, per search…
 const VCF_FAIL_CACHE: usize = 1 << 20;
+/// …and at most one for this many bytes of the hash table (or of a
+/// solver's proof table), so that a small setting bounds it too: the cache
+/// takes about as much memory as the table at the most (an entry about 40
+/// bytes at the worst).
+const BYTES_PER_VCF_FAIL: usize = 32;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 256;
 /// Hash table size of a player, in MiB.
@@ -126,8 +131,10 @@ struct Searcher<'a> {
     killers: Vec<[usize; 2]>,
     history: Vec<[i32; 2]>,
     started: Instant,
-    /// Positions (hash) where no VCF within the stored depth exists.
+    /// Positions (hash) where no VCF within the stored depth exists…
     vcf_fails: crate::keymap::KeyMap<u32>,
+    /// …at most this many ([`vcf_fail_cap`]).
+    vcf_fail_cap: usize,
     /// While set, [`Searcher::vcf`] collects here every point a defence
     /// against the win it finds would have to touch (see
     /// [`Searcher::vcf_threat_defences`]).
@@ -156,6 +163,7 @@ impl<'a> Searcher<'a> {
             history: vec![[0; 2]; n],
             started: ctx.started,
             vcf_fails: crate::keymap::KeyMap::default(),
+            vcf_fail_cap: vcf_fail_cap(tt.bytes()),
             vcf_trace: None,
             vcf_node_cap: None,
             vcf_cut_short: false,
@@ -515,7 +523,7 @@ impl<'a> Searcher<'a> {
                 return None;
             }
         }
-        if self.vcf_fails.len() < VCF_FAIL_CACHE {
+        if self.vcf_fails.len() < self.vcf_fail_cap {
             let known = self.vcf_fails.entry(key).or_insert(depth);
             *known = (*known).max(depth);
         }
@@ -998,6 +1006,12 @@ const DEFEND: [i32; 9] = [0, 3, 9, 10, 45, 55, 300, 8_000, 0];
 /// Ordering bonus by combined threat, in [`Threat`] order.
 const THREAT_BONUS: [i32; 7] = [0, 100, 150, 800, 2_000, 5_000, 20_000];
 
+/// How many positions without a VCF a search may remember when it may take
+/// `bytes` of memory.
+fn vcf_fail_cap(bytes: usize) -> usize {
+    (bytes / BYTES_PER_VCF_FAIL).clamp(4_096, VCF_FAIL_CACHE)
+}
+
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score > WIN_BOUND {
         score + ply as i32
@@ -1074,15 +1088,22 @@ pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
         &tt,
         Some(node_limit),
         crate::player::StopFlag::new(),
-        |s| s.vcf(max_fours, 0).map(|i| s.state.pos(i)),
+        |s| {
+            s.vcf_fail_cap = VCF_FAIL_CACHE;
+            s.vcf(max_fours, 0).map(|i| s.state.pos(i))
+        },
     )
 }
+
+/// Memory the proof table of [`solve_vct`] may take, in MiB: enough for
+/// about 5M nodes (up to about 60 bytes a node) before it forgets anything.
+pub const DEFAULT_SOLVE_TABLE_MB: usize = 512;
 
 /// Looks for a victory by continuous threats (fours and open threes) for
 /// the side to move with a proof-number search, searching at most
 /// `node_limit` nodes: the first move of a proven win. `None` when there is
-/// none or none was proven within the limit. The proof table grows with
-/// the nodes searched, by up to about 60 bytes a node.
+/// none or none was proven within the limit. The proof table takes at most
+/// about [`DEFAULT_SOLVE_TABLE_MB`] MiB.
 #[must_use]
 pub fn solve_vct(game: &Game, node_limit: u64) -> Option<Pos> {
     solve_vct_counted(game, node_limit).0
@@ -1091,6 +1112,15 @@ pub fn solve_vct(game: &Game, node_limit: u64) -> Option<Pos> {
 /// [`solve_vct`], with the number of nodes the search took.
 #[must_use]
 pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
+    solve_vct_within(game, node_limit, DEFAULT_SOLVE_TABLE_MB)
+}
+
+/// [`solve_vct_counted`] with a proof table of at most about `table_mb`
+/// MiB: past it, the table forgets the half of its positions that were
+/// the cheapest to find and the search finds them again if it needs them
+/// (more nodes, the same answers).
+#[must_use]
+pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> (Option<Pos>, u64) {
     if game.is_over() {
         return (None, 0);
     }
@@ -1101,8 +1131,9 @@ pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
         Some(node_limit),
         crate::player::StopFlag::new(),
         |s| {
+            s.vcf_fail_cap = VCF_FAIL_CACHE;
             let win = s
-                .vct_dfpn(0, dfpn::Schedule::Rounds)
+                .vct_dfpn(0, dfpn::Schedule::Rounds, table_mb.max(1) << 20)
                 .map(|i| s.state.pos(i));
             (win, s.nodes)
         },
@@ -1386,7 +1417,9 @@ impl CaroPlayer {
             });
             let vct_limit = s.nodes + vct_nodes;
             s.node_limit = Some(node_share(0.3).map_or(vct_limit, |l| l.min(vct_limit)));
-            let vct_move = s.vct_dfpn(0, dfpn::Schedule::Shares);
+            // Its proof table may take a quarter of the hash table's
+            // memory (the 100k nodes at most it searches need about 6 MB).
+            let vct_move = s.vct_dfpn(0, dfpn::Schedule::Shares, s.tt.bytes() / 4);
             s.node_limit = saved;
             s.deadline = saved_deadline;
             s.abort = Abort::None;

@@ -111,6 +111,12 @@ impl Tt {
         self.generation = AtomicU8::new(0);
     }
 
+    /// The memory the table's slots take.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(self.slots.as_slice())
+    }
+
     /// Starts a new search (older entries become easier to replace).
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);

@@ -48,6 +48,11 @@ pub struct BenchArgs {
     /// Node limit of each position for --solve.
     #[arg(long, default_value_t = 5_000_000)]
     solve_nodes: u64,
+    /// Most memory the proof table of each --solve search takes, in MiB
+    /// (past it the positions cheapest to find again are forgotten).
+    #[arg(long, default_value_t = caro_engine::search::DEFAULT_SOLVE_TABLE_MB as u32,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    solve_mb: u32,
     /// The board and rule of --solve's positions.
     #[command(flatten)]
     rules: RulesArgs,
@@ -71,7 +76,8 @@ fn run_solve(path: &std::path::Path, args: &BenchArgs) -> Result<(), UsageError>
         .collect::<Result<Vec<_>, _>>()?;
     for (n, (game, (_, moves))) in games.iter().zip(&positions).enumerate() {
         let t = Instant::now();
-        let (win, nodes) = caro_engine::search::solve_vct_counted(game, args.solve_nodes);
+        let (win, nodes) =
+            caro_engine::search::solve_vct_within(game, args.solve_nodes, args.solve_mb as usize);
         let secs = t.elapsed().as_secs_f64();
         total_nodes += nodes;
         total_secs += secs;

@@ -51,10 +51,16 @@ pub struct PositionArgs {
     /// and then by continuous threats (VCT).
     #[arg(long)]
     solve: bool,
-    /// Node budget of each --solve search. The VCT search keeps its proof
-    /// table in memory: up to about 60 bytes a node (300 MB at 5M).
+    /// Node budget of each --solve search.
     #[arg(long, default_value_t = 5_000_000)]
     solve_nodes: u64,
+    /// Most memory the VCT search's proof table takes, in MiB. It needs up
+    /// to about 60 bytes a node; past the limit it forgets the positions
+    /// cheapest to find again (more nodes, the same answers). The VCF's
+    /// cache of failures takes up to about 35 MB beside it.
+    #[arg(long, default_value_t = caro_engine::search::DEFAULT_SOLVE_TABLE_MB as u32,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    solve_mb: u32,
 }
 
 /// What `--solve` found.
@@ -72,7 +78,11 @@ fn solve(game: &Game, args: &PositionArgs) -> Option<Solved> {
     let started = std::time::Instant::now();
     let win = caro_engine::search::solve_vcf(game, 150, args.solve_nodes)
         .map(|m| ("vcf", m))
-        .or_else(|| caro_engine::search::solve_vct(game, args.solve_nodes).map(|m| ("vct", m)));
+        .or_else(|| {
+            caro_engine::search::solve_vct_within(game, args.solve_nodes, args.solve_mb as usize)
+                .0
+                .map(|m| ("vct", m))
+        });
     Some(Solved {
         win,
         millis: started.elapsed().as_millis(),

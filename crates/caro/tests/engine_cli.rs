@@ -210,6 +210,31 @@ fn position_solve_finds_a_win_by_threats() {
     assert_eq!(v["solve"]["move"], "f10", "{v}");
 }
 
+/// `--solve-mb` bounds the proof table: the smallest table still proves
+/// the win, and a table of nothing is refused with a clear error.
+#[test]
+fn position_solve_takes_a_memory_limit() {
+    let args = |mb: &'static str| {
+        [
+            "position",
+            "--rule",
+            "renju",
+            "--moves",
+            "h8 g8 h9 h7 h10 i9 i7 i11 j9 j8",
+            "--solve",
+            "--solve-mb",
+            mb,
+            "--json",
+        ]
+    };
+    let v = last_json(&succeed(&args("1")));
+    assert_eq!(v["solve"]["move"], "f10", "{v}");
+    let out = caro(&args("0"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--solve-mb"), "{err}");
+}
+
 #[test]
 fn position_solve_says_when_there_is_no_win() {
     let out = caro(&["position", "--moves", "h8 i9", "--solve"]);

@@ -86,7 +86,7 @@
 //! move).
 //!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
-//! position's hash and budget; the search descends into the most proving
+//! position's hash and budget, bounded in memory ([`ProofTable`]); the search descends into the most proving
 //! child with Nagai's thresholds and the 1 + ε trick of Pawlewicz and Lew,
 //! so a child is left only when its numbers grow a quarter past its
 //! sibling's. An attacker's move starts with a proof number by the threat
@@ -192,6 +192,9 @@ struct Numbers {
     pn: Number,
     dn: Number,
     best: u32,
+    /// Nodes searched below the position so far (saturating): what it
+    /// would cost to find these numbers again.
+    work: u32,
 }
 
 /// The numbers of a position the attacker cannot win.
@@ -199,12 +202,14 @@ const DISPROVEN: Numbers = Numbers {
     pn: INF,
     dn: 0,
     best: NO_MOVE,
+    work: 0,
 };
 
 const UNKNOWN: Numbers = Numbers {
     pn: 1,
     dn: 1,
     best: NO_MOVE,
+    work: 0,
 };
 
 /// What a node holds before its children are searched.
@@ -258,9 +263,24 @@ struct Solved {
     /// The largest budget it was disproven with (a disproof holds with
     /// less).
     disproven: Option<u32>,
+    /// Nodes the proof or disproof took (the largest, saturating).
+    work: u32,
+}
+
+/// A node's moves, once expanded.
+struct Expanded {
+    moves: Rc<[Child]>,
+    /// Nodes the expansion took (its threat searches).
+    work: u32,
 }
 
 /// The proof-number table of one df-pn search.
+///
+/// Its memory is bounded: once its maps take more than the table's limit,
+/// each forgets the half of its entries that took the fewest nodes to
+/// find (Nagai's SmallTreeGC). A forgotten position is searched again if
+/// the search comes back to it; nothing it proves rests on what was
+/// forgotten, so the limit costs nodes, never correctness.
 pub(super) struct ProofTable {
     attacker: Color,
     /// Numbers of nodes still open, by [`budget_key`].
@@ -270,21 +290,71 @@ pub(super) struct ProofTable {
     /// The moves of every node expanded so far (a node is visited many
     /// times; its threat searches run once), by [`budget_key`] with the
     /// budget 0 or 1: only an empty budget changes a node's moves.
-    moves: KeyMap<Rc<[Child]>>,
+    moves: KeyMap<Expanded>,
+    /// Bytes the move lists of `moves` take on the heap.
+    move_bytes: usize,
+    /// Bytes the table may take before it forgets its cheapest entries.
+    limit_bytes: usize,
+    /// How many times it has done so.
+    collections: u32,
     /// By ply, the attacker's move that last proved a node there.
     proof_killers: Vec<u32>,
 }
 
 impl ProofTable {
-    /// An empty table for a search where `attacker` wins by threats.
-    pub(super) fn new(attacker: Color) -> ProofTable {
+    /// An empty table for a search where `attacker` wins by threats,
+    /// taking at most about `limit_bytes` of memory.
+    pub(super) fn new(attacker: Color, limit_bytes: usize) -> ProofTable {
         ProofTable {
             attacker,
             numbers: KeyMap::default(),
             solved: KeyMap::default(),
             moves: KeyMap::default(),
+            move_bytes: 0,
+            limit_bytes,
+            collections: 0,
             proof_killers: Vec::new(),
         }
+    }
+
+    /// The memory the table takes, about: its maps' slots (a key, a value
+    /// and a control byte each) and the move lists.
+    fn bytes(&self) -> usize {
+        slots(&self.numbers) + slots(&self.solved) + slots(&self.moves) + self.move_bytes
+    }
+
+    /// Records the moves of a node whose expansion took `work` nodes, and
+    /// forgets the cheapest half of the table if it has grown past its
+    /// limit.
+    fn insert_moves(&mut self, key: u64, moves: Rc<[Child]>, work: u64) {
+        self.move_bytes += list_bytes(&moves);
+        let work = saturate(work);
+        if let Some(old) = self.moves.insert(key, Expanded { moves, work }) {
+            self.move_bytes -= list_bytes(&old.moves);
+        }
+        if self.bytes() > self.limit_bytes {
+            self.collect_garbage();
+        }
+    }
+
+    /// Forgets the half of the open nodes' numbers and of the move lists
+    /// that took the fewest nodes to find, and gives the memory back. The
+    /// proofs and disproofs, small and the dearest to lose, are thinned
+    /// the same way only once they take a quarter of the limit.
+    fn collect_garbage(&mut self) {
+        self.collections += 1;
+        let numbers = median(self.numbers.values().map(|n| n.work));
+        self.numbers.retain(|_, n| n.work > numbers);
+        if slots(&self.solved) > self.limit_bytes / 4 {
+            let solved = median(self.solved.values().map(|n| n.work));
+            self.solved.retain(|_, n| n.work > solved);
+        }
+        let moves = median(self.moves.values().map(|n| n.work));
+        self.moves.retain(|_, n| n.work > moves);
+        self.numbers.shrink_to_fit();
+        self.solved.shrink_to_fit();
+        self.moves.shrink_to_fit();
+        self.move_bytes = self.moves.values().map(|e| list_bytes(&e.moves)).sum();
     }
 
     /// The attacker's move that last proved a node at `ply`.
@@ -312,10 +382,14 @@ impl ProofTable {
                     pn: 0,
                     dn: INF,
                     best,
+                    work: solved.work,
                 });
             }
             if solved.disproven.is_some_and(|at| at >= threes) {
-                return Some(DISPROVEN);
+                return Some(Numbers {
+                    work: solved.work,
+                    ..DISPROVEN
+                });
             }
         }
         self.numbers.get(&budget_key(hash, threes)).copied()
@@ -332,6 +406,7 @@ impl ProofTable {
             pn: if or_node { initial } else { 1 },
             dn: if or_node { 1 } else { initial },
             best: NO_MOVE,
+            work: 0,
         })
     }
 
@@ -342,7 +417,9 @@ impl ProofTable {
             let solved = self.solved.entry(hash).or_insert(Solved {
                 proven: None,
                 disproven: None,
+                work: 0,
             });
+            solved.work = solved.work.max(numbers.work);
             if numbers.pn == 0 {
                 if solved.proven.is_none_or(|(at, _)| threes < at) {
                     solved.proven = Some((threes, numbers.best));
@@ -359,9 +436,25 @@ impl ProofTable {
 impl Searcher<'_> {
     /// The first move of a victory by continuous threats for the side to
     /// move, if the df-pn search proves one within the searcher's limits,
-    /// with the searches of each budget of threes run by `schedule`.
-    pub(super) fn vct_dfpn(&mut self, ply: usize, schedule: Schedule) -> Option<usize> {
-        let mut table = ProofTable::new(self.state.to_move());
+    /// with the searches of each budget of threes run by `schedule` and a
+    /// proof table of at most about `table_bytes`.
+    pub(super) fn vct_dfpn(
+        &mut self,
+        ply: usize,
+        schedule: Schedule,
+        table_bytes: usize,
+    ) -> Option<usize> {
+        let mut table = ProofTable::new(self.state.to_move(), table_bytes);
+        self.vct_dfpn_in(&mut table, ply, schedule)
+    }
+
+    /// [`Searcher::vct_dfpn`] with a given (empty) table.
+    fn vct_dfpn_in(
+        &mut self,
+        table: &mut ProofTable,
+        ply: usize,
+        schedule: Schedule,
+    ) -> Option<usize> {
         let outer_limit = self.node_limit;
         // Nodes each budget's search has taken, and whether it is still
         // open (neither proven nor disproven).
@@ -389,7 +482,8 @@ impl Searcher<'_> {
                 };
                 let start = self.nodes;
                 self.node_limit = own_limit;
-                self.mid(&mut table, INF - 1, INF - 1, ply, threes);
+                let prior = table.get(self.state.hash(), threes).work;
+                self.mid(table, INF - 1, INF - 1, ply, threes, prior);
                 self.node_limit = outer_limit;
                 spent[n] += self.nodes - start;
                 let root = table.get(self.state.hash(), threes);
@@ -416,8 +510,19 @@ impl Searcher<'_> {
     }
 
     /// One df-pn visit: searches below the node until its proof number
-    /// reaches `thpn` or its disproof number `thdn`, and stores its numbers.
-    fn mid(&mut self, table: &mut ProofTable, thpn: Number, thdn: Number, ply: usize, threes: u32) {
+    /// reaches `thpn` or its disproof number `thdn`, and stores its numbers
+    /// (with the nodes of this visit added to the `prior` work below it).
+    fn mid(
+        &mut self,
+        table: &mut ProofTable,
+        thpn: Number,
+        thdn: Number,
+        ply: usize,
+        threes: u32,
+        prior: u32,
+    ) {
+        let start = self.nodes;
+        let work = |nodes: u64| saturate(u64::from(prior) + (nodes - start));
         self.nodes += 1;
         if self.check_abort() {
             return;
@@ -426,8 +531,8 @@ impl Searcher<'_> {
         let hash = self.state.hash();
         let moves_key = budget_key(hash, threes.min(1));
         let or_node = self.state.to_move() == table.attacker;
-        let moves = if let Some(moves) = table.moves.get(&moves_key) {
-            Rc::clone(moves)
+        let moves = if let Some(expanded) = table.moves.get(&moves_key) {
+            Rc::clone(&expanded.moves)
         } else {
             let expansion = if or_node {
                 self.attacker_moves(ply, threes, table.proof_killer(ply))
@@ -446,6 +551,7 @@ impl Searcher<'_> {
                         pn: 0,
                         dn: INF,
                         best,
+                        work: work(self.nodes),
                     };
                     // Proven with no three: it holds for every budget.
                     table.store(hash, 0, proven);
@@ -453,16 +559,24 @@ impl Searcher<'_> {
                 }
                 Expansion::Disproven => {
                     // Disproven with any budget: it holds for every one.
-                    table.store(hash, UNLIMITED, DISPROVEN);
+                    let disproven = Numbers {
+                        work: work(self.nodes),
+                        ..DISPROVEN
+                    };
+                    table.store(hash, UNLIMITED, disproven);
                     return;
                 }
                 Expansion::OutOfBudget => {
-                    table.store(hash, threes, DISPROVEN);
+                    let disproven = Numbers {
+                        work: work(self.nodes),
+                        ..DISPROVEN
+                    };
+                    table.store(hash, threes, disproven);
                     return;
                 }
                 Expansion::Moves(moves) => {
                     let moves: Rc<[Child]> = moves.into();
-                    table.moves.insert(moves_key, Rc::clone(&moves));
+                    table.insert_moves(moves_key, Rc::clone(&moves), self.nodes - start);
                     moves
                 }
             }
@@ -514,7 +628,17 @@ impl Searcher<'_> {
             } else {
                 NO_MOVE
             };
-            table.store(hash, threes, Numbers { pn, dn, best });
+            let spent = work(self.nodes);
+            table.store(
+                hash,
+                threes,
+                Numbers {
+                    pn,
+                    dn,
+                    best,
+                    work: spent,
+                },
+            );
             if or_node && pn == 0 {
                 table.set_proof_killer(ply, best);
             }
@@ -534,7 +658,14 @@ impl Searcher<'_> {
                 (thpn - pn + child.pn, thdn.min(sibling_bound))
             };
             self.state.play(moves[at].at as usize);
-            self.mid(table, child_thpn, child_thdn, ply + 1, child_threes);
+            self.mid(
+                table,
+                child_thpn,
+                child_thdn,
+                ply + 1,
+                child_threes,
+                child.work,
+            );
             self.state.undo();
             children[at].2 =
                 table.child(child_hash, child_threes, or_node, moves[at].initial.into());
@@ -672,6 +803,33 @@ fn makes_four(t: Threat) -> bool {
     )
 }
 
+/// The memory of a map's slots, about: a key, a value and a control byte
+/// each.
+fn slots<V>(map: &KeyMap<V>) -> usize {
+    map.capacity() * (std::mem::size_of::<(u64, V)>() + 1)
+}
+
+/// A node count as a work field (saturating).
+fn saturate(nodes: u64) -> u32 {
+    u32::try_from(nodes).unwrap_or(u32::MAX)
+}
+
+/// Bytes a move list takes on the heap (the counts of its `Rc`, then the
+/// moves).
+fn list_bytes(moves: &[Child]) -> usize {
+    2 * std::mem::size_of::<usize>() + std::mem::size_of_val(moves)
+}
+
+/// The middle value of `works` (0 when there is none).
+fn median(works: impl Iterator<Item = u32>) -> u32 {
+    let mut works: Vec<u32> = works.collect();
+    if works.is_empty() {
+        return 0;
+    }
+    let middle = works.len() / 2;
+    *works.select_nth_unstable(middle).1
+}
+
 /// The table key of a position searched with `threes` threes left: the
 /// same position with another budget is another node.
 fn budget_key(hash: u64, threes: u32) -> u64 {
@@ -701,5 +859,50 @@ fn threat_cost(t: Threat) -> u8 {
         Threat::Five | Threat::OpenFour | Threat::FourThree | Threat::Four => 1,
         Threat::DoubleThree | Threat::OpenThree => 2,
         Threat::None => 8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::with_searcher;
+    use crate::tt::Tt;
+    use caro_core::notation::parse_move_list;
+    use caro_core::{BoardSize, Game, Rule, Rules};
+
+    /// A renju position from `bench/vct-renju15.txt` where black wins by
+    /// threats in about 16k nodes (e12).
+    fn position() -> Game {
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
+        let moves = "h8 h9 f10 i7 f9 i9 i10 k9 j9 j8 h6 f11 k7 h12 e11 i11 j10";
+        let moves = parse_move_list(moves, rules.size).unwrap();
+        Game::from_moves(rules, Color::Black, &moves).unwrap()
+    }
+
+    /// Solves `game` with a table of `limit_bytes`: the winning move, the
+    /// nodes, how often the table forgot, and its size at the end.
+    fn solve(game: &Game, limit_bytes: usize) -> (Option<usize>, u64, u32, usize) {
+        let tt = Tt::new(1);
+        let stop = crate::player::StopFlag::new();
+        with_searcher(game, &tt, Some(1_000_000), stop, |s| {
+            let mut table = ProofTable::new(s.state.to_move(), limit_bytes);
+            let win = s.vct_dfpn_in(&mut table, 0, Schedule::Rounds);
+            (win, s.nodes, table.collections, table.bytes())
+        })
+    }
+
+    #[test]
+    fn a_full_table_forgets_its_cheapest_half_and_still_proves_the_win() {
+        let game = position();
+        let (roomy, _, roomy_collections, _) = solve(&game, 64 << 20);
+        assert!(roomy.is_some());
+        assert_eq!(roomy_collections, 0);
+        let limit = 32 << 10;
+        let (tight, _, tight_collections, bytes) = solve(&game, limit);
+        assert!(tight.is_some(), "no proof with a {limit}-byte table");
+        assert!(tight_collections > 0, "the table never forgot");
+        // The size is checked when a node's moves are stored: the stores
+        // of numbers in between may grow a map once more.
+        assert!(bytes <= 2 * limit, "{bytes} bytes, limit {limit}");
     }
 }
