@@ -86,10 +86,10 @@
 //! move).
 //!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
-//! position's hash and budget, bounded in memory ([`ProofTable`]); the search descends into the most proving
-//! child with Nagai's thresholds and the 1 + ε trick of Pawlewicz and Lew,
-//! so a child is left only when its numbers grow a quarter past its
-//! sibling's. An attacker's move starts with a proof number by the threat
+//! position's hash and budget, bounded in memory ([`ProofTable`]); the
+//! search descends into the most proving child with Nagai's thresholds and
+//! the 1 + ε trick of Pawlewicz and Lew, so a child is left only when its
+//! numbers grow a quarter past its sibling's. An attacker's move starts with a proof number by the threat
 //! it makes (fours 1, threes 2, quiet moves 8). Stones are only ever added,
 //! so the graph has no cycles. An interrupted search stores nothing for
 //! the node it was in, so a position is proven only by a complete threat
@@ -277,10 +277,12 @@ struct Expanded {
 /// The proof-number table of one df-pn search.
 ///
 /// Its memory is bounded: once its maps take more than the table's limit,
-/// each forgets the half of its entries that took the fewest nodes to
-/// find (Nagai's SmallTreeGC). A forgotten position is searched again if
-/// the search comes back to it; nothing it proves rests on what was
-/// forgotten, so the limit costs nodes, never correctness.
+/// it forgets the half of its open nodes' numbers and of its move lists
+/// that took the fewest nodes to find (Nagai's SmallTreeGC; each entry
+/// counts the nodes searched below it), and of its proofs and disproofs
+/// too once they take a quarter of the limit. A forgotten position is
+/// searched again if the search comes back to it; nothing it proves rests
+/// on what was forgotten, so the limit costs nodes, never correctness.
 pub(super) struct ProofTable {
     attacker: Color,
     /// Numbers of nodes still open, by [`budget_key`].
