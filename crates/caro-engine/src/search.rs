@@ -1118,7 +1118,8 @@ pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
 /// [`solve_vct_counted`] with a proof table of at most about `table_mb`
 /// MiB: past it, the table forgets the half of its positions that were
 /// the cheapest to find and the search finds them again if it needs them
-/// (more nodes, the same answers).
+/// (most often more nodes; a proof is still a complete one, so a win
+/// found is a win, and within a node limit a tight table may miss one).
 #[must_use]
 pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> (Option<Pos>, u64) {
     if game.is_over() {

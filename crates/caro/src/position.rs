@@ -56,8 +56,9 @@ pub struct PositionArgs {
     solve_nodes: u64,
     /// Most memory the VCT search's proof table takes, in MiB. It needs up
     /// to about 60 bytes a node; past the limit it forgets the positions
-    /// cheapest to find again (more nodes, the same answers). The VCF's
-    /// cache of failures takes up to about 35 MB beside it.
+    /// cheapest to find again (most often more nodes for a proof; every
+    /// proof still complete). The VCF's cache of failures takes up to
+    /// about 35 MB beside it.
     #[arg(long, default_value_t = caro_engine::search::DEFAULT_SOLVE_TABLE_MB as u32,
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     solve_mb: u32,
