@@ -64,10 +64,10 @@ const VCT_ROOT_NODES: u64 = 100_000;
 const VCT_NODES_PER_MS: u64 = 30;
 /// Most positions remembered as having no VCF, per search…
 const VCF_FAIL_CACHE: usize = 1 << 20;
-/// …and at most one for this many bytes of the hash table (or of a
-/// solver's proof table), so that a small setting bounds it too: the cache
-/// takes about as much memory as the table at the most (an entry about 40
-/// bytes at the worst).
+/// …and in a game at most one for this many bytes of the hash table, so
+/// that a small setting bounds it too: the cache takes about as much
+/// memory as the table at the most (an entry about 40 bytes at the worst).
+/// The solvers keep the full cap.
 const BYTES_PER_VCF_FAIL: usize = 32;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 256;

@@ -191,11 +191,11 @@ fn position_best_finds_the_winning_move() {
     assert!(m == "g8" || m == "l8", "{v}");
 }
 
-#[test]
-fn position_solve_finds_a_win_by_threats() {
-    // Okabe's 5-moves-to-end problem No. 2 (renju-note/quintet's
-    // test_vct_black): black has no VCF but wins by threats from f10.
-    let out = caro(&[
+/// `caro position --solve --json` on Okabe's 5-moves-to-end problem No. 2
+/// (renju-note/quintet's test_vct_black), with `extra` options: black has
+/// no VCF but wins by threats from f10.
+fn solve_okabe_2(extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
         "position",
         "--rule",
         "renju",
@@ -203,7 +203,14 @@ fn position_solve_finds_a_win_by_threats() {
         "h8 g8 h9 h7 h10 i9 i7 i11 j9 j8",
         "--solve",
         "--json",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    caro(&args)
+}
+
+#[test]
+fn position_solve_finds_a_win_by_threats() {
+    let out = solve_okabe_2(&[]);
     assert!(out.status.success());
     let v = last_json(&out);
     assert_eq!(v["solve"]["win"], "vct", "{v}");
@@ -214,22 +221,11 @@ fn position_solve_finds_a_win_by_threats() {
 /// the win, and a table of nothing is refused with a clear error.
 #[test]
 fn position_solve_takes_a_memory_limit() {
-    let args = |mb: &'static str| {
-        [
-            "position",
-            "--rule",
-            "renju",
-            "--moves",
-            "h8 g8 h9 h7 h10 i9 i7 i11 j9 j8",
-            "--solve",
-            "--solve-mb",
-            mb,
-            "--json",
-        ]
-    };
-    let v = last_json(&succeed(&args("1")));
+    let out = solve_okabe_2(&["--solve-mb", "1"]);
+    assert!(out.status.success());
+    let v = last_json(&out);
     assert_eq!(v["solve"]["move"], "f10", "{v}");
-    let out = caro(&args("0"));
+    let out = solve_okabe_2(&["--solve-mb", "0"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--solve-mb"), "{err}");
