@@ -155,7 +155,10 @@ impl<'a> Searcher<'a> {
             tt,
             nodes: 0,
             node_limit: ctx.limits.nodes,
-            deadline: ctx.limits.time_budget().map(|b| ctx.started + b),
+            deadline: ctx
+                .limits
+                .time_budget()
+                .and_then(|b| ctx.started.checked_add(b)),
             stop: ctx.stop.clone(),
             abort: Abort::None,
             seldepth: 0,
@@ -1382,7 +1385,7 @@ impl CaroPlayer {
             let share = |part: f64| {
                 ctx.limits
                     .time_budget()
-                    .map(|b| ctx.started + b.mul_f64(part))
+                    .and_then(|b| ctx.started.checked_add(b.mul_f64(part)))
             };
             s.deadline = share(0.15);
             let saved = s.node_limit;
@@ -1414,7 +1417,10 @@ impl CaroPlayer {
             // games against quintuple: 3,000 nodes 26 losses, 15,000
             // nodes 39, 100,000 nodes 36).
             let vct_nodes = ctx.limits.time_budget().map_or(VCT_ROOT_NODES, |b| {
-                (b.as_millis() as u64 * VCT_NODES_PER_MS).clamp(1_000, VCT_ROOT_NODES)
+                let millis = u64::try_from(b.as_millis()).unwrap_or(u64::MAX);
+                millis
+                    .saturating_mul(VCT_NODES_PER_MS)
+                    .clamp(1_000, VCT_ROOT_NODES)
             });
             let vct_limit = s.nodes + vct_nodes;
             s.node_limit = Some(node_share(0.3).map_or(vct_limit, |l| l.min(vct_limit)));
@@ -1441,7 +1447,7 @@ impl CaroPlayer {
             s.deadline = ctx
                 .limits
                 .time_budget()
-                .map(|b| ctx.started + b.mul_f64(0.5))
+                .and_then(|b| ctx.started.checked_add(b.mul_f64(0.5)))
                 .or(saved_deadline);
             // The checks end at half the time (above) or of the node budget.
             let check_until = saved_limit.map(|n| n / 2);
@@ -1991,6 +1997,31 @@ mod tests {
         let mut ctx = Context::new(Limits::default(), stop, &mut sink);
         let d = p.choose(&g, &mut ctx).unwrap();
         assert!(g.check(d.best).is_ok());
+    }
+
+    /// A time limit far past any clock (a manager's INFO can send one)
+    /// is no limit: the search ends on its node limit with a move.
+    #[test]
+    fn a_time_limit_past_any_clock_is_no_limit() {
+        use std::time::Duration;
+        let g = game(Rule::Freestyle, 15, 5, "h8 i9 h9");
+        let huge = [Duration::MAX, Duration::from_millis(u64::MAX)];
+        for (time, left) in huge.into_iter().flat_map(|t| [(t, None), (t, Some(t))]) {
+            let limits = Limits {
+                nodes: Some(3_000),
+                time_left: left,
+                ..Limits::time(time)
+            };
+            let mut sink = |_: &SearchInfo| {};
+            let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
+            let d = CaroPlayer::new(10, 1).choose(&g, &mut ctx).unwrap();
+            assert!(g.check(d.best).is_ok());
+            let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
+            let d = crate::minimax::MinimaxPlayer::new(4, 1)
+                .choose(&g, &mut ctx)
+                .unwrap();
+            assert!(g.check(d.best).is_ok());
+        }
     }
 
     /// With helper threads a depth-limited search ends (the helpers stop
