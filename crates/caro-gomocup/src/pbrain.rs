@@ -461,9 +461,14 @@ impl Player for PbrainPlayer {
         if let Some(left) = ctx.limits.time_left {
             limit = limit.min(left);
         }
+        // A limit past any clock waits a year at most (an Instant cannot
+        // go that far).
+        let wait = limit
+            .saturating_add(self.tolerance)
+            .min(Duration::from_secs(365 * 86_400));
         let result = self
             .prepare(game, ctx)
-            .and_then(|()| self.ask(game, ctx.started + limit + self.tolerance, ctx));
+            .and_then(|()| self.ask(game, ctx.started + wait, ctx));
         match result {
             Ok(best) => {
                 let info = SearchInfo {
