@@ -207,10 +207,7 @@ impl Player for MinimaxPlayer {
         let depth = self.depth_for(game.rules());
         let mut tree = Tree::new(game, depth, THRESHOLDS[self.strength as usize]);
         tree.stop = Some(ctx.stop.clone());
-        tree.deadline = ctx
-            .limits
-            .time_budget()
-            .and_then(|b| ctx.started.checked_add(b));
+        tree.deadline = ctx.deadline(1.0);
         tree.node_limit = ctx.limits.nodes;
         let root = tree.search_root(&legal);
         let best = root.best[self.rng.random_range(0..root.best.len())];

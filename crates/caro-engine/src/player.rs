@@ -168,6 +168,20 @@ impl<'a> Context<'a> {
             started: Instant::now(),
         }
     }
+
+    /// When the share `part` (0 to 1) of the move's time budget ends:
+    /// `None` when there is no time limit, or when it lies past any clock
+    /// (a manager may send a limit of centuries), which is no limit either.
+    #[must_use]
+    pub fn deadline(&self, part: f64) -> Option<Instant> {
+        let budget = self.limits.time_budget()?;
+        let share = if part >= 1.0 {
+            budget
+        } else {
+            budget.mul_f64(part.max(0.0))
+        };
+        self.started.checked_add(share)
+    }
 }
 
 /// Why a player could not move.
@@ -357,5 +371,30 @@ mod tests {
             ..Limits::default()
         };
         assert!(l.time_budget().unwrap() < Duration::from_millis(100));
+    }
+
+    #[test]
+    fn deadlines_are_shares_of_the_budget_and_none_past_any_clock() {
+        let mut sink = |_: &SearchInfo| {};
+        let ctx = Context::new(
+            Limits::time(Duration::from_secs(1)),
+            StopFlag::new(),
+            &mut sink,
+        );
+        assert_eq!(
+            ctx.deadline(1.0),
+            Some(ctx.started + Duration::from_secs(1))
+        );
+        assert_eq!(
+            ctx.deadline(0.25),
+            Some(ctx.started + Duration::from_millis(250))
+        );
+        let ctx = Context::new(Limits::default(), StopFlag::new(), &mut sink);
+        assert_eq!(ctx.deadline(1.0), None);
+        let ctx = Context::new(Limits::time(Duration::MAX), StopFlag::new(), &mut sink);
+        assert_eq!(ctx.deadline(1.0), None);
+        // Half of forever may still be a time on some clocks: far away.
+        let far = ctx.started + Duration::from_secs(1 << 40);
+        assert!(ctx.deadline(0.5).is_none_or(|d| d > far));
     }
 }

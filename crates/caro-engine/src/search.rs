@@ -155,10 +155,7 @@ impl<'a> Searcher<'a> {
             tt,
             nodes: 0,
             node_limit: ctx.limits.nodes,
-            deadline: ctx
-                .limits
-                .time_budget()
-                .and_then(|b| ctx.started.checked_add(b)),
+            deadline: ctx.deadline(1.0),
             stop: ctx.stop.clone(),
             abort: Abort::None,
             seldepth: 0,
@@ -1382,12 +1379,7 @@ impl CaroPlayer {
             // move against the opponent's VCF until 50% (it once ended at
             // 35%, before the VCT's 40%, and so checked one move only).
             let saved_deadline = s.deadline;
-            let share = |part: f64| {
-                ctx.limits
-                    .time_budget()
-                    .and_then(|b| ctx.started.checked_add(b.mul_f64(part)))
-            };
-            s.deadline = share(0.15);
+            s.deadline = ctx.deadline(0.15);
             let saved = s.node_limit;
             // A node budget is shared the same way.
             let node_share = |part: f64| saved.map(|n| (n as f64 * part) as u64);
@@ -1409,7 +1401,7 @@ impl CaroPlayer {
                 });
             }
             s.abort = Abort::None;
-            s.deadline = share(0.3);
+            s.deadline = ctx.deadline(0.3);
             // A win by threats (VCT) proven within a small budget is
             // played at once.
             // Its budget grows with the move's time: at 100 ms a move a
@@ -1444,11 +1436,7 @@ impl CaroPlayer {
             // (unless every move is such a move).
             let saved_deadline = s.deadline;
             let saved_limit = s.node_limit;
-            s.deadline = ctx
-                .limits
-                .time_budget()
-                .and_then(|b| ctx.started.checked_add(b.mul_f64(0.5)))
-                .or(saved_deadline);
+            s.deadline = ctx.deadline(0.5).or(saved_deadline);
             // The checks end at half the time (above) or of the node budget.
             let check_until = saved_limit.map(|n| n / 2);
             let mut safe = Vec::with_capacity(root_moves.len());
