@@ -144,6 +144,9 @@ proptest! {
         lines in prop::collection::vec(prop_oneof![4 => line(), 1 => mutated_line()], 1..40)
     ) {
         let mut b = brain();
+        // The last of BOARD, YXBOARD and SWAP2BOARD: a DONE that answers
+        // a point ends that one (a later one would have replaced it).
+        let mut opened = String::new();
         for (n, line) in lines.iter().enumerate() {
             b.handle_line(n as u64 + 1, line);
             let said = answers(&mut b);
@@ -154,8 +157,13 @@ proptest! {
             // last move of the brain's game, on its board (SWAP2BOARD's
             // answers are proposals, not moves).
             let word = line.trim().split(' ').next().unwrap_or("").to_ascii_uppercase();
+            if matches!(word.as_str(), "BOARD" | "YXBOARD" | "SWAP2BOARD") {
+                opened.clone_from(&word);
+            }
             let moves: Vec<Pos> = said.iter().filter_map(|l| point(l)).collect();
-            if matches!(word.as_str(), "TURN" | "BEGIN" | "PLAY") {
+            let a_move = matches!(word.as_str(), "TURN" | "BEGIN" | "PLAY")
+                || (word == "DONE" && opened == "BOARD");
+            if a_move {
                 prop_assert!(moves.len() <= 1, "after {line:?}: {said:?}");
                 if let Some(&m) = moves.first() {
                     let game = b.game().expect("a move needs a game");
