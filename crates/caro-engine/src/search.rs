@@ -1082,17 +1082,21 @@ pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
     if game.is_over() {
         return None;
     }
+    with_solver(game, node_limit, |s| {
+        s.vcf(max_fours, 0).map(|i| s.state.pos(i))
+    })
+}
+
+/// Runs `f` on a searcher of its own for one of the stand-alone solvers:
+/// a small hash table, a node limit, no clock, and the full VCF failure
+/// cache (in a game the cache is bounded by the hash table instead).
+fn with_solver<R>(game: &Game, node_limit: u64, f: impl FnOnce(&mut Searcher<'_>) -> R) -> R {
     let tt = Tt::new(1);
-    with_searcher(
-        game,
-        &tt,
-        Some(node_limit),
-        crate::player::StopFlag::new(),
-        |s| {
-            s.vcf_fail_cap = VCF_FAIL_CACHE;
-            s.vcf(max_fours, 0).map(|i| s.state.pos(i))
-        },
-    )
+    let stop = crate::player::StopFlag::new();
+    with_searcher(game, &tt, Some(node_limit), stop, |s| {
+        s.vcf_fail_cap = VCF_FAIL_CACHE;
+        f(s)
+    })
 }
 
 /// Memory the proof table of [`solve_vct`] may take, in MiB: enough for
@@ -1125,20 +1129,12 @@ pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> (Optio
     if game.is_over() {
         return (None, 0);
     }
-    let tt = Tt::new(1);
-    with_searcher(
-        game,
-        &tt,
-        Some(node_limit),
-        crate::player::StopFlag::new(),
-        |s| {
-            s.vcf_fail_cap = VCF_FAIL_CACHE;
-            let win = s
-                .vct_dfpn(0, dfpn::Schedule::Rounds, table_mb.max(1) << 20)
-                .map(|i| s.state.pos(i));
-            (win, s.nodes)
-        },
-    )
+    with_solver(game, node_limit, |s| {
+        let win = s
+            .vct_dfpn(0, dfpn::Schedule::Rounds, table_mb.max(1) << 20)
+            .map(|i| s.state.pos(i));
+        (win, s.nodes)
+    })
 }
 
 /// A search score as a [`Score`].
