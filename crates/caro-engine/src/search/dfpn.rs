@@ -91,10 +91,10 @@
 //! the 1 + ε trick of Pawlewicz and Lew, so a child is left only when its
 //! numbers grow a quarter past its sibling's. An attacker's move starts
 //! with a proof number by the threat it makes (fours 1, threes 2, quiet
-//! moves 8). Stones are only ever added, so the graph has no cycles. An interrupted search stores nothing for
-//! the node it was in, so a position is proven only by a complete threat
-//! tree (a disproof may come from the ply cap or a stop, which never turns
-//! into a proof).
+//! moves 8). Stones are only ever added, so the graph has no cycles. An
+//! interrupted search stores nothing for the node it was in, so a position
+//! is proven only by a complete threat tree (a disproof may come from the
+//! ply cap or a stop, which never turns into a proof).
 //!
 //! Known gap: under renju a white stone can, through the recursive rule,
 //! make a later black move forbidden; the defences do not look for such
