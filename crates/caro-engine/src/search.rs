@@ -1116,7 +1116,44 @@ pub fn solve_vct(game: &Game, node_limit: u64) -> Option<Pos> {
 /// [`solve_vct`], with the number of nodes the search took.
 #[must_use]
 pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
-    solve_vct_within(game, node_limit, DEFAULT_SOLVE_TABLE_MB)
+    let solved = solve_vct_within(game, node_limit, DEFAULT_SOLVE_TABLE_MB);
+    (solved.win(), solved.nodes)
+}
+
+/// What [`solve_vct_within`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VctVerdict {
+    /// A win by continuous threats, starting with this move.
+    Win(Pos),
+    /// No win: every threat of the side to move was searched and each is
+    /// refuted. (A threat is a four, or a move after which the side to
+    /// move would win by at most three fours were it to move again; a
+    /// line is given up after 160 moves.) A position where the side to
+    /// move must first stop a four that is not a threat of its own
+    /// ends here at once: the block hands the other side a free move.
+    NoWin,
+    /// Neither found nor ruled out within the node limit.
+    NotFound,
+}
+
+/// A threat search's verdict and the nodes it took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VctSolution {
+    /// What the search found.
+    pub verdict: VctVerdict,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+impl VctSolution {
+    /// The first move of the win, if one was found.
+    #[must_use]
+    pub fn win(&self) -> Option<Pos> {
+        match self.verdict {
+            VctVerdict::Win(m) => Some(m),
+            VctVerdict::NoWin | VctVerdict::NotFound => None,
+        }
+    }
 }
 
 /// [`solve_vct_counted`] with a proof table of at most about `table_mb`
@@ -1124,16 +1161,26 @@ pub fn solve_vct_counted(game: &Game, node_limit: u64) -> (Option<Pos>, u64) {
 /// the cheapest to find and the search finds them again if it needs them
 /// (most often more nodes; a proof is still a complete one, so a win
 /// found is a win, and within a node limit a tight table may miss one).
+/// Tells a position searched to the end ([`VctVerdict::NoWin`]) from one
+/// the limit cut short.
 #[must_use]
-pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> (Option<Pos>, u64) {
+pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> VctSolution {
     if game.is_over() {
-        return (None, 0);
+        return VctSolution {
+            verdict: VctVerdict::NoWin,
+            nodes: 0,
+        };
     }
     with_solver(game, node_limit, |s| {
-        let win = s
-            .vct_dfpn(0, dfpn::Schedule::Rounds, table_mb.max(1) << 20)
-            .map(|i| s.state.pos(i));
-        (win, s.nodes)
+        let verdict = match s.vct_dfpn(0, dfpn::Schedule::Rounds, table_mb.max(1) << 20) {
+            dfpn::VctFound::Win(i) => VctVerdict::Win(s.state.pos(i)),
+            dfpn::VctFound::NoWin => VctVerdict::NoWin,
+            dfpn::VctFound::Unknown => VctVerdict::NotFound,
+        };
+        VctSolution {
+            verdict,
+            nodes: s.nodes,
+        }
     })
 }
 
@@ -1414,7 +1461,9 @@ impl CaroPlayer {
             s.node_limit = Some(node_share(0.3).map_or(vct_limit, |l| l.min(vct_limit)));
             // Its proof table may take a quarter of the hash table's
             // memory (the 100k nodes at most it searches need about 6 MB).
-            let vct_move = s.vct_dfpn(0, dfpn::Schedule::Shares, s.tt.bytes() / 4);
+            let vct_move = s
+                .vct_dfpn(0, dfpn::Schedule::Shares, s.tt.bytes() / 4)
+                .win();
             s.node_limit = saved;
             s.deadline = saved_deadline;
             s.abort = Abort::None;

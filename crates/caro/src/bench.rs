@@ -76,8 +76,9 @@ fn run_solve(path: &std::path::Path, args: &BenchArgs) -> Result<(), UsageError>
         .collect::<Result<Vec<_>, _>>()?;
     for (n, (game, (_, moves))) in games.iter().zip(&positions).enumerate() {
         let t = Instant::now();
-        let (win, nodes) =
+        let solution =
             caro_engine::search::solve_vct_within(game, args.solve_nodes, args.solve_mb as usize);
+        let (win, nodes) = (solution.win(), solution.nodes);
         let secs = t.elapsed().as_secs_f64();
         total_nodes += nodes;
         total_secs += secs;

@@ -67,25 +67,38 @@ pub struct PositionArgs {
 /// What `--solve` found.
 struct Solved {
     /// "vcf" or "vct", and the first move of the win; `None` when neither
-    /// was found within the budget.
+    /// was found.
     win: Option<(&'static str, caro_core::Pos)>,
+    /// With no win: whether the threat search ruled one out (every threat
+    /// searched) rather than running out of nodes.
+    ruled_out: bool,
     millis: u128,
 }
 
 fn solve(game: &Game, args: &PositionArgs) -> Option<Solved> {
+    use caro_engine::search::VctVerdict;
     if !args.solve || game.is_over() {
         return None;
     }
     let started = std::time::Instant::now();
-    let win = caro_engine::search::solve_vcf(game, 150, args.solve_nodes)
-        .map(|m| ("vcf", m))
-        .or_else(|| {
-            caro_engine::search::solve_vct_within(game, args.solve_nodes, args.solve_mb as usize)
-                .0
-                .map(|m| ("vct", m))
-        });
+    let (win, ruled_out) = match caro_engine::search::solve_vcf(game, 150, args.solve_nodes) {
+        Some(m) => (Some(("vcf", m)), false),
+        None => {
+            let vct = caro_engine::search::solve_vct_within(
+                game,
+                args.solve_nodes,
+                args.solve_mb as usize,
+            );
+            match vct.verdict {
+                VctVerdict::Win(m) => (Some(("vct", m)), false),
+                VctVerdict::NoWin => (None, true),
+                VctVerdict::NotFound => (None, false),
+            }
+        }
+    };
     Some(Solved {
         win,
+        ruled_out,
         millis: started.elapsed().as_millis(),
     })
 }
@@ -267,6 +280,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
         json!({
             "win": s.win.map(|(kind, _)| kind),
             "move": s.win.map(|(_, m)| format_pos(m, size)),
+            "ruled_out": s.ruled_out,
             "ms": s.millis,
         })
     });
@@ -345,6 +359,10 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
                 "solve: {side} wins by {} starting {} ({} ms)",
                 kind.to_uppercase(),
                 format_pos(m, size),
+                s.millis
+            ),
+            None if s.ruled_out => println!(
+                "solve: no win by fours or threats for {side}: every threat searched and refuted ({} ms)",
                 s.millis
             ),
             None => println!(

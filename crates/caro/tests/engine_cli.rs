@@ -231,15 +231,45 @@ fn position_solve_takes_a_memory_limit() {
     assert!(err.contains("--solve-mb"), "{err}");
 }
 
+/// `--solve` tells a position where every threat was searched and
+/// refuted from one where the node budget ran out first.
 #[test]
 fn position_solve_says_when_there_is_no_win() {
     let out = caro(&["position", "--moves", "h8 i9", "--solve"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("solve: no win by fours or threats found for black"),
+        text.contains("solve: no win by fours or threats for black: every threat searched"),
         "{text}"
     );
+    // Black must stop white's four at i10 first, and the block is no
+    // threat of black's: no win by continuous threats, though white's
+    // every move after it loses to one.
+    let four = "h8 f10 h5 g10 g7 h10 e10 j10";
+    let out = caro(&["position", "--moves", four, "--solve", "--json"]);
+    let v = last_json(&out);
+    assert_eq!(v["solve"]["win"], Value::Null, "{v}");
+    assert_eq!(v["solve"]["ruled_out"], true, "{v}");
+    // With white's h9 instead black wins by threats (e5), but not within
+    // a hundred nodes: not found, and not ruled out.
+    let lost = "h8 f10 h5 g10 g7 h10 e10 h9";
+    let out = caro(&[
+        "position",
+        "--moves",
+        lost,
+        "--solve",
+        "--solve-nodes",
+        "100",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("solve: no win by fours or threats found for black within 100 nodes"),
+        "{text}"
+    );
+    let out = caro(&["position", "--moves", lost, "--solve", "--json"]);
+    let v = last_json(&out);
+    assert_eq!(v["solve"]["win"], "vct", "{v}");
+    assert_eq!(v["solve"]["ruled_out"], false, "{v}");
 }
 
 #[test]

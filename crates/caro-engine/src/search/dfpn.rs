@@ -185,6 +185,29 @@ pub(super) enum Schedule {
     Rounds,
 }
 
+/// What a threat search found at its root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum VctFound {
+    /// A proven win by threats, starting with this move.
+    Win(usize),
+    /// The search without a budget of threes was disproven: every threat
+    /// the attacker has was searched and each is refuted (within the
+    /// [`MAX_DFPN_PLY`] cap on a line's length).
+    NoWin,
+    /// Neither proven nor disproven when a limit stopped the search.
+    Unknown,
+}
+
+impl VctFound {
+    /// The first move of the win, if one was proven.
+    pub(super) fn win(self) -> Option<usize> {
+        match self {
+            VctFound::Win(m) => Some(m),
+            VctFound::NoWin | VctFound::Unknown => None,
+        }
+    }
+}
+
 /// Proof and disproof numbers of one position, and (once proven at an
 /// attacker's node) the move that wins.
 #[derive(Clone, Copy)]
@@ -445,18 +468,13 @@ impl Searcher<'_> {
         ply: usize,
         schedule: Schedule,
         table_bytes: usize,
-    ) -> Option<usize> {
+    ) -> VctFound {
         let mut table = ProofTable::new(self.state.to_move(), table_bytes);
         self.vct_dfpn_in(&mut table, ply, schedule)
     }
 
     /// [`Searcher::vct_dfpn`] with a given (empty) table.
-    fn vct_dfpn_in(
-        &mut self,
-        table: &mut ProofTable,
-        ply: usize,
-        schedule: Schedule,
-    ) -> Option<usize> {
+    fn vct_dfpn_in(&mut self, table: &mut ProofTable, ply: usize, schedule: Schedule) -> VctFound {
         let outer_limit = self.node_limit;
         // Nodes each budget's search has taken, and whether it is still
         // open (neither proven nor disproven).
@@ -490,22 +508,26 @@ impl Searcher<'_> {
                 spent[n] += self.nodes - start;
                 let root = table.get(self.state.hash(), threes);
                 if root.pn == 0 && root.best != NO_MOVE {
-                    return Some(root.best as usize);
+                    return VctFound::Win(root.best as usize);
                 }
                 open[n] = root.dn != 0;
+                if threes == UNLIMITED && !open[n] {
+                    // Disproven without a budget: no budget can prove it.
+                    return VctFound::NoWin;
+                }
                 if self.abort != Abort::None {
                     // Its own share ran out: go on with the next search.
                     let own_share = !self.stop.is_set()
                         && self.deadline.is_none_or(|d| std::time::Instant::now() < d)
                         && outer_limit.is_none_or(|l| self.nodes < l);
                     if !own_share {
-                        return None;
+                        return VctFound::Unknown;
                     }
                     self.abort = Abort::None;
                 }
             }
             if schedule == Schedule::Shares || !open.contains(&true) {
-                return None;
+                return VctFound::Unknown;
             }
             round_nodes = round_nodes.saturating_mul(ROUND_GROWTH);
         }
@@ -888,7 +910,7 @@ mod tests {
         let stop = crate::player::StopFlag::new();
         with_searcher(game, &tt, Some(1_000_000), stop, |s| {
             let mut table = ProofTable::new(s.state.to_move(), limit_bytes);
-            let win = s.vct_dfpn_in(&mut table, 0, Schedule::Rounds);
+            let win = s.vct_dfpn_in(&mut table, 0, Schedule::Rounds).win();
             (win, s.nodes, table.collections, table.bytes())
         })
     }
