@@ -13,10 +13,11 @@
 //! on the moves that held: a deeper win may still follow them). Games
 //! the player won or drew are skipped.
 
-use caro_core::psq::read_psq;
-use caro_core::{Color, Game, Pos};
+use caro_core::{Game, Pos};
 use caro_engine::search::solve_vct_counted;
 use caro_engine::state::State;
+
+mod common;
 
 /// What became of one lost game.
 enum Verdict {
@@ -87,42 +88,13 @@ fn main() {
         std::process::exit(2);
     };
     for path in files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                continue;
-            }
-        };
-        // caro's own line: `black=NAME white=NAME result=...`.
-        let Some(players) = text.lines().find(|l| l.starts_with("black=")) else {
-            eprintln!("{path}: no players line (not written by caro match)");
+        let Some(saved) = common::read_saved_game(path, name) else {
             continue;
         };
-        let black = players.split_whitespace().next().unwrap_or("");
-        let mine_black = black.contains(name.as_str());
-        let lost = if mine_black {
-            players.contains("result=white_wins")
-        } else {
-            players.contains("result=black_wins")
-        };
-        if !lost {
+        if saved.result != common::PlayerResult::Lost {
             continue;
         }
-        let record = match read_psq(&text) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                continue;
-            }
-        };
-        let Ok(mut game) = record.to_game() else {
-            eprintln!("{path}: the moves do not replay");
-            continue;
-        };
-        while game.undo().is_some() {}
-        // The parity of the player's moves.
-        let mine = usize::from((record.first == Color::Black) != mine_black);
+        let (record, mut game, mine) = (saved.record, saved.start, saved.mine);
         match examine(&mut game, &record.moves, mine, nodes, check) {
             Verdict::LostAt {
                 move_number,

@@ -16,9 +16,9 @@
 //! and let go.
 
 use caro_core::notation::format_pos;
-use caro_core::psq::read_psq;
-use caro_core::Color;
 use caro_engine::search::{solve_vct_within, VctVerdict, DEFAULT_SOLVE_TABLE_MB};
+
+mod common;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,40 +35,13 @@ fn main() {
         std::process::exit(2);
     };
     for path in files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                continue;
-            }
-        };
-        let Some(players) = text.lines().find(|l| l.starts_with("black=")) else {
-            eprintln!("{path}: no players line (not written by caro match)");
+        let Some(saved) = common::read_saved_game(path, name) else {
             continue;
         };
-        let black = players.split_whitespace().next().unwrap_or("");
-        let mine_black = black.contains(name.as_str());
-        let won = if mine_black {
-            players.contains("result=black_wins")
-        } else {
-            players.contains("result=white_wins")
-        };
-        if won && !all {
+        if saved.result == common::PlayerResult::Won && !all {
             continue;
         }
-        let record = match read_psq(&text) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                continue;
-            }
-        };
-        let Ok(mut game) = record.to_game() else {
-            eprintln!("{path}: the moves do not replay");
-            continue;
-        };
-        while game.undo().is_some() {}
-        let mine = usize::from((record.first == Color::Black) != mine_black);
+        let (record, mut game, mine) = (saved.record, saved.start, saved.mine);
         let size = game.size();
         let mut marks = String::new();
         let mut missed = Vec::new();
@@ -98,16 +71,10 @@ fn main() {
                 break;
             }
         }
-        let result = if won {
-            "won"
-        } else if players.contains("result=draw") {
-            "drew"
-        } else {
-            "lost"
-        };
         println!(
-            "{path}: {result} as {}, {} moves: {marks}",
-            if mine_black { "black" } else { "white" },
+            "{path}: {} as {}, {} moves: {marks}",
+            saved.result.word(),
+            if saved.mine_black { "black" } else { "white" },
             record.moves.len()
         );
         for (at, proof, first, played) in missed {
