@@ -21,7 +21,7 @@ use rand::{Rng, SeedableRng};
 use smallvec::SmallVec;
 
 use crate::pattern::Pattern;
-use crate::player::{Context, Decision, EngineError, Player, Score, SearchInfo};
+use crate::player::{Context, Decision, EngineError, Limits, Player, Score, SearchInfo};
 use crate::state::{State, Threat};
 use crate::tt::{Bound, Tt};
 
@@ -1008,6 +1008,30 @@ const THREAT_BONUS: [i32; 7] = [0, 100, 150, 800, 2_000, 5_000, 20_000];
 
 /// How many positions without a VCF a search may remember when it may take
 /// `bytes` of memory.
+/// Nodes of the opponent's VCT looked for after each root move at full
+/// strength: so many a millisecond of the move's time (or a thousandth
+/// of its node limit)…
+const REFUTE_VCT_NODES_PER_MS: u64 = 5;
+/// …and at most this many.
+const REFUTE_VCT_MAX_NODES: u64 = 50_000;
+/// Memory of the proof table of each root move's VCT refutation.
+const REFUTE_VCT_TABLE_BYTES: usize = 1 << 20;
+
+/// Nodes of the opponent's VCT looked for after each root move: a share
+/// of the move's time or node limit, none for a search limited by depth
+/// alone (`caro bench` and its signature are the search's own).
+fn refute_vct_budget(limits: &Limits) -> u64 {
+    let per_ms = |ms: u64| {
+        ms.saturating_mul(REFUTE_VCT_NODES_PER_MS)
+            .min(REFUTE_VCT_MAX_NODES)
+    };
+    match (limits.time_budget(), limits.nodes) {
+        (Some(b), _) => per_ms(u64::try_from(b.as_millis()).unwrap_or(u64::MAX)),
+        (None, Some(n)) => per_ms(n / 1_000),
+        (None, None) => 0,
+    }
+}
+
 fn vcf_fail_cap(bytes: usize) -> usize {
     (bytes / BYTES_PER_VCF_FAIL).clamp(4_096, VCF_FAIL_CACHE)
 }
@@ -1211,6 +1235,9 @@ struct LevelStyle {
     noise: i32,
     /// Whether to look for forced wins (VCF) at the root.
     root_vcf: bool,
+    /// Whether to drop the root moves after which the opponent wins by
+    /// threats (VCT) within a small budget, not only by fours.
+    refute_vct: bool,
 }
 
 fn level_style(level: u32) -> LevelStyle {
@@ -1275,6 +1302,9 @@ fn level_style(level: u32) -> LevelStyle {
         nodes: NODES.get(i).copied(),
         noise: NOISE[i],
         root_vcf: level >= 4,
+        // Its budget follows the clock: full strength only, so that the
+        // levels below play the same at any time control.
+        refute_vct: level >= 10,
     }
 }
 
@@ -1484,18 +1514,38 @@ impl CaroPlayer {
             s.deadline = ctx.deadline(0.5).or(saved_deadline);
             // The checks end at half the time (above) or of the node budget.
             let check_until = saved_limit.map(|n| n / 2);
+            let refute_vct_nodes = if style.refute_vct {
+                refute_vct_budget(&ctx.limits)
+            } else {
+                0
+            };
             let mut safe = Vec::with_capacity(root_moves.len());
             let mut unsafe_moves = Vec::new();
             for &(m, sc) in &root_moves {
                 s.state.play(m);
                 let limit = s.nodes + ROOT_REFUTE_NODES;
                 s.node_limit = Some(check_until.map_or(limit, |n| n.min(limit)));
-                let refuted = s.vcf(VCF_ROOT_DEPTH, 1).is_some();
-                let timed_out = s.abort == Abort::Stopped
-                    && (ctx.stop.is_set()
-                        || s.deadline.is_some_and(|d| Instant::now() >= d)
-                        || check_until.is_some_and(|n| s.nodes >= n));
+                // Stopped by the clock, a stop or the checks' share, not
+                // by one check's own budget.
+                let out_of_time = |s: &Searcher<'_>| {
+                    s.abort == Abort::Stopped
+                        && (ctx.stop.is_set()
+                            || s.deadline.is_some_and(|d| Instant::now() >= d)
+                            || check_until.is_some_and(|n| s.nodes >= n))
+                };
+                let mut refuted = s.vcf(VCF_ROOT_DEPTH, 1).is_some();
+                let mut timed_out = out_of_time(&s);
                 s.abort = Abort::None;
+                if !refuted && !timed_out && refute_vct_nodes > 0 {
+                    let limit = s.nodes + refute_vct_nodes;
+                    s.node_limit = Some(check_until.map_or(limit, |n| n.min(limit)));
+                    refuted = s
+                        .vct_dfpn(1, dfpn::Schedule::Shares, REFUTE_VCT_TABLE_BYTES)
+                        .win()
+                        .is_some();
+                    timed_out = out_of_time(&s);
+                    s.abort = Abort::None;
+                }
                 s.state.undo();
                 if refuted {
                     unsafe_moves.push((m, sc));
@@ -2030,6 +2080,28 @@ mod tests {
         let mut ctx = Context::new(Limits::default(), stop, &mut sink);
         let d = p.choose(&g, &mut ctx).unwrap();
         assert!(g.check(d.best).is_ok());
+    }
+
+    /// The check of a root move at full strength finds the opponent's win
+    /// by threats within its largest budget. White to move after `h8 f10
+    /// h5 g10 g7 h10 e10`: caro's search alone, even at 5 s, plays h9,
+    /// which loses to a VCT (e5); g6 holds. (From a game against Pela.)
+    #[test]
+    fn the_root_check_finds_a_refutation_by_threats() {
+        let game = game(Rule::Freestyle, 15, 5, "h8 f10 h5 g10 g7 h10 e10");
+        let tt = Tt::new(1);
+        let refuted = |m: &str| {
+            with_searcher(&game, &tt, None, StopFlag::new(), |s| {
+                let m = s.state.index(parse_pos(m, game.size()).unwrap());
+                s.state.play(m);
+                s.node_limit = Some(s.nodes + REFUTE_VCT_MAX_NODES);
+                s.vct_dfpn(1, dfpn::Schedule::Shares, REFUTE_VCT_TABLE_BYTES)
+                    .win()
+                    .is_some()
+            })
+        };
+        assert!(refuted("h9"));
+        assert!(!refuted("g6"));
     }
 
     /// A time limit far past any clock (a manager's INFO can send one)
