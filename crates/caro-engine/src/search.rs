@@ -1006,8 +1006,6 @@ const DEFEND: [i32; 9] = [0, 3, 9, 10, 45, 55, 300, 8_000, 0];
 /// Ordering bonus by combined threat, in [`Threat`] order.
 const THREAT_BONUS: [i32; 7] = [0, 100, 150, 800, 2_000, 5_000, 20_000];
 
-/// How many positions without a VCF a search may remember when it may take
-/// `bytes` of memory.
 /// Nodes of the opponent's VCT looked for after each root move at full
 /// strength: so many a millisecond of the move's time (or a thousandth
 /// of its node limit)…
@@ -1032,6 +1030,8 @@ fn refute_vct_budget(limits: &Limits) -> u64 {
     }
 }
 
+/// How many positions without a VCF a search may remember when it may take
+/// `bytes` of memory.
 fn vcf_fail_cap(bytes: usize) -> usize {
     (bytes / BYTES_PER_VCF_FAIL).clamp(4_096, VCF_FAIL_CACHE)
 }
