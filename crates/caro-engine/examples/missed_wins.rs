@@ -55,16 +55,11 @@ fn main() {
                         marks.push('W');
                         last_win = Some((i + 1, solved.nodes, format_pos(w, size), played));
                     }
-                    VctVerdict::NoWin | VctVerdict::NotFound => {
-                        marks.push(if solved.verdict == VctVerdict::NoWin {
-                            '.'
-                        } else {
-                            '?'
-                        });
-                        if let Some(w) = last_win.take() {
-                            missed.push(w);
-                        }
-                    }
+                    VctVerdict::NoWin => marks.push('.'),
+                    VctVerdict::NotFound => marks.push('?'),
+                }
+                if !matches!(solved.verdict, VctVerdict::Win(_)) {
+                    missed.extend(last_win.take());
                 }
             }
             if game.try_play(m).is_err() {

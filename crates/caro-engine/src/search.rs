@@ -1024,10 +1024,15 @@ fn refute_vct_budget(limits: &Limits) -> u64 {
             .min(REFUTE_VCT_MAX_NODES)
     };
     match (limits.time_budget(), limits.nodes) {
-        (Some(b), _) => per_ms(u64::try_from(b.as_millis()).unwrap_or(u64::MAX)),
+        (Some(b), _) => per_ms(millis(b)),
         (None, Some(n)) => per_ms(n / 1_000),
         (None, None) => 0,
     }
+}
+
+/// Whole milliseconds of a duration (saturating).
+fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// How many positions without a VCF a search may remember when it may take
@@ -1482,8 +1487,7 @@ impl CaroPlayer {
             // games against quintuple: 3,000 nodes 26 losses, 15,000
             // nodes 39, 100,000 nodes 36).
             let vct_nodes = ctx.limits.time_budget().map_or(VCT_ROOT_NODES, |b| {
-                let millis = u64::try_from(b.as_millis()).unwrap_or(u64::MAX);
-                millis
+                millis(b)
                     .saturating_mul(VCT_NODES_PER_MS)
                     .clamp(1_000, VCT_ROOT_NODES)
             });
@@ -1519,20 +1523,20 @@ impl CaroPlayer {
             } else {
                 0
             };
+            // Stopped by the clock, a stop or the checks' share, not by
+            // one check's own budget.
+            let out_of_time = |s: &Searcher<'_>| {
+                s.abort == Abort::Stopped
+                    && (ctx.stop.is_set()
+                        || s.deadline.is_some_and(|d| Instant::now() >= d)
+                        || check_until.is_some_and(|n| s.nodes >= n))
+            };
             let mut safe = Vec::with_capacity(root_moves.len());
             let mut unsafe_moves = Vec::new();
             for &(m, sc) in &root_moves {
                 s.state.play(m);
                 let limit = s.nodes + ROOT_REFUTE_NODES;
                 s.node_limit = Some(check_until.map_or(limit, |n| n.min(limit)));
-                // Stopped by the clock, a stop or the checks' share, not
-                // by one check's own budget.
-                let out_of_time = |s: &Searcher<'_>| {
-                    s.abort == Abort::Stopped
-                        && (ctx.stop.is_set()
-                            || s.deadline.is_some_and(|d| Instant::now() >= d)
-                            || check_until.is_some_and(|n| s.nodes >= n))
-                };
                 let mut refuted = s.vcf(VCF_ROOT_DEPTH, 1).is_some();
                 let mut timed_out = out_of_time(&s);
                 s.abort = Abort::None;
