@@ -770,6 +770,16 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Whether the side to move, the opponent after a root move, wins by
+    /// threats (VCT) before the search reaches `node_limit` nodes: the
+    /// root check at full strength.
+    fn wins_by_threats_after_root_move(&mut self, node_limit: u64) -> bool {
+        self.node_limit = Some(node_limit);
+        self.vct_dfpn(1, dfpn::Schedule::Shares, REFUTE_VCT_TABLE_BYTES)
+            .win()
+            .is_some()
+    }
+
     fn negamax(
         &mut self,
         depth: i32,
@@ -1542,11 +1552,9 @@ impl CaroPlayer {
                 s.abort = Abort::None;
                 if !refuted && !timed_out && refute_vct_nodes > 0 {
                     let limit = s.nodes + refute_vct_nodes;
-                    s.node_limit = Some(check_until.map_or(limit, |n| n.min(limit)));
-                    refuted = s
-                        .vct_dfpn(1, dfpn::Schedule::Shares, REFUTE_VCT_TABLE_BYTES)
-                        .win()
-                        .is_some();
+                    refuted = s.wins_by_threats_after_root_move(
+                        check_until.map_or(limit, |n| n.min(limit)),
+                    );
                     timed_out = out_of_time(&s);
                     s.abort = Abort::None;
                 }
@@ -2098,10 +2106,7 @@ mod tests {
             with_searcher(&game, &tt, None, StopFlag::new(), |s| {
                 let m = s.state.index(parse_pos(m, game.size()).unwrap());
                 s.state.play(m);
-                s.node_limit = Some(s.nodes + REFUTE_VCT_MAX_NODES);
-                s.vct_dfpn(1, dfpn::Schedule::Shares, REFUTE_VCT_TABLE_BYTES)
-                    .win()
-                    .is_some()
+                s.wins_by_threats_after_root_move(s.nodes + REFUTE_VCT_MAX_NODES)
             })
         };
         assert!(refuted("h9"));
