@@ -1,7 +1,7 @@
 //! Where a player's lost games were lost, by the threat solver.
 //!
 //! ```text
-//! cargo run --release -p caro-engine --example losses -- NAME NODES CHECK_NODES GAME.psq...
+//! cargo run --release -p caro-engine --example losses -- [--suite FILE] NAME NODES CHECK_NODES GAME.psq...
 //! ```
 //!
 //! For each game (a `.psq` file as `caro match --psq` writes it) that the
@@ -12,7 +12,16 @@
 //! played instead without such a proof within CHECK_NODES (an upper bound
 //! on the moves that held: a deeper win may still follow them). Games
 //! the player won or drew are skipped.
+//!
+//! With `--suite FILE`, each position before a losing move is also
+//! appended to FILE as one line: the position code (as `caro position
+//! --code` reads it), a tab, the move played, a tab, and the points that
+//! held, separated by spaces: a defence suite for the `defend` example.
 
+use std::io::Write;
+
+use caro_core::code::PositionCode;
+use caro_core::notation::format_pos;
 use caro_core::{Game, Pos};
 use caro_engine::search::solve_vct_counted;
 use caro_engine::state::State;
@@ -26,7 +35,7 @@ enum Verdict {
     LostAt {
         move_number: usize,
         nodes: u64,
-        held: usize,
+        held: Vec<Pos>,
         tried: usize,
     },
     /// No move of the player's was proven lost within the limit.
@@ -43,7 +52,7 @@ fn examine(game: &mut Game, moves: &[Pos], mine: usize, nodes: u64, check: u64) 
             let (win, spent) = solve_vct_counted(&after, nodes);
             if win.is_some() {
                 let state = State::new(game);
-                let mut held = 0;
+                let mut held = Vec::new();
                 let mut tried = 0;
                 for p in game.legal_moves() {
                     if state.near(state.index(p)) == 0 {
@@ -54,8 +63,11 @@ fn examine(game: &mut Game, moves: &[Pos], mine: usize, nodes: u64, check: u64) 
                         continue;
                     }
                     tried += 1;
-                    if instead.is_over() || solve_vct_counted(&instead, check).0.is_none() {
-                        held += 1;
+                    // The move played is proven lost, whatever the check finds.
+                    if p != m
+                        && (instead.is_over() || solve_vct_counted(&instead, check).0.is_none())
+                    {
+                        held.push(p);
                     }
                 }
                 return Verdict::LostAt {
@@ -73,8 +85,43 @@ fn examine(game: &mut Game, moves: &[Pos], mine: usize, nodes: u64, check: u64) 
     Verdict::NotFound
 }
 
+/// Appends the position before the losing move `played` to the suite.
+fn write_suite_line(
+    suite: &mut std::fs::File,
+    game: &Game,
+    played: Pos,
+    held: &[Pos],
+) -> std::io::Result<()> {
+    let size = game.rules().size;
+    let code = PositionCode::from_game(game, "free")
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    let held: Vec<String> = held.iter().map(|&p| format_pos(p, size)).collect();
+    writeln!(
+        suite,
+        "{code}\t{}\t{}",
+        format_pos(played, size),
+        held.join(" ")
+    )
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut suite = None;
+    if args.first().is_some_and(|a| a == "--suite") && args.len() > 1 {
+        let path = args[1].clone();
+        args.drain(..2);
+        match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+        {
+            Ok(f) => suite = Some(f),
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
     let parsed = match args.as_slice() {
         [name, nodes, check, files @ ..] => nodes
             .parse::<u64>()
@@ -84,7 +131,7 @@ fn main() {
         _ => None,
     };
     let Some((name, nodes, check, files)) = parsed else {
-        eprintln!("usage: losses NAME NODES CHECK_NODES GAME.psq...");
+        eprintln!("usage: losses [--suite FILE] NAME NODES CHECK_NODES GAME.psq...");
         std::process::exit(2);
     };
     for path in files {
@@ -101,10 +148,20 @@ fn main() {
                 nodes,
                 held,
                 tried,
-            } => println!(
-                "{path}: {} moves, lost at move {move_number} (proof {nodes} nodes), {held} of {tried} points held",
-                record.moves.len()
-            ),
+            } => {
+                println!(
+                    "{path}: {} moves, lost at move {move_number} (proof {nodes} nodes), {} of {tried} points held",
+                    record.moves.len(),
+                    held.len()
+                );
+                if let Some(file) = suite.as_mut() {
+                    // `examine` leaves the game just before the losing move.
+                    let played = record.moves[move_number - 1];
+                    if let Err(e) = write_suite_line(file, &game, played, &held) {
+                        eprintln!("{path}: not written to the suite: {e}");
+                    }
+                }
+            }
             Verdict::NotFound => println!(
                 "{path}: {} moves, no losing move proven",
                 record.moves.len()
