@@ -13,9 +13,11 @@
 //! count (`500000`, deterministic). caro at level 10 searches each
 //! position and the line says whether its move is among the points that
 //! held; the summary counts them. The points that held are an upper bound
-//! (a deeper win may still follow them), and a suite is made of caro's own
-//! mistakes: a measure of defence to compare two builds by, quicker than
-//! a match, not a score of strength.
+//! (a deeper win may still follow them), and a suite is made of one
+//! build's mistakes, so any change of the search moves the count: a set
+//! of positions to look at defence in, not a score to tune by (a match
+//! stays the measure; BENCHMARKS.md, "A defence suite"). The limit is
+//! parsed here: the `caro` binary's parser is above this crate.
 
 use std::time::Duration;
 
