@@ -15,7 +15,7 @@
 
 use std::time::Instant;
 
-use caro_core::{Cell, Color, Game, Pos, Rule};
+use caro_core::{Cell, Color, Foul, Game, Pos, Rule};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use smallvec::SmallVec;
@@ -47,6 +47,9 @@ const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_INDEX: usize = 3;
 /// Most candidate moves searched at a quiet node, by depth left.
 const WIDTH_BY_DEPTH: [usize; 4] = [12, 16, 20, 24];
+/// In a VCF trace: every point of the board may spoil the VCF (see
+/// [`Searcher::foul_may_turn_on`]).
+const ANY_POINT: usize = usize::MAX;
 /// Attacker moves a VCF at the root may take.
 const VCF_ROOT_DEPTH: u32 = 150;
 /// Attacker moves a VCF at a leaf may take.
@@ -513,6 +516,9 @@ impl<'a> Searcher<'a> {
             self.state.undo();
             if win {
                 self.trace(a);
+                if self.vcf_trace.is_some() && me == Color::Black && self.foul_may_turn_on(a) {
+                    self.trace(ANY_POINT);
+                }
                 return Some(a);
             }
             if let Some(t) = &mut self.vcf_trace {
@@ -627,9 +633,15 @@ impl<'a> Searcher<'a> {
                 && self.state.rules().rule == Rule::Renju
             {
                 // Black may not block on a forbidden point: a black stone
-                // on one of its lines may make it allowed again.
+                // on one of its lines may make it allowed again, and
+                // where the foul is a double-three, one that makes a
+                // point forbidden that would turn one of the threes into a
+                // straight four (the three is then false).
                 for &f in &fives {
                     self.trace_lines(f);
+                    for (j, d) in self.straight_four_points(f) {
+                        self.trace_foul_makers(j, d);
+                    }
                 }
             }
         }
@@ -670,7 +682,10 @@ impl<'a> Searcher<'a> {
     /// points that would turn a block into a four, around a forbidden
     /// block the points that may change it, under caro the points that may
     /// cap a five, and the side to move's own fours. Sorted, each once. A
-    /// move elsewhere leaves that VCF standing.
+    /// move elsewhere leaves that VCF standing. Under renju, where the VCF
+    /// rests on a foul that a stone far from its lines may turn through
+    /// the recursive rule ([`Searcher::foul_may_turn_on`],
+    /// [`Searcher::trace_foul_makers`]), every empty point.
     fn vcf_threat_defences(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
         let defender = self.state.to_move();
         self.state.pass();
@@ -701,6 +716,13 @@ impl<'a> Searcher<'a> {
         self.state.pass();
         found?;
         let mut points = trace.unwrap_or_default();
+        if points.contains(&ANY_POINT) {
+            // The VCF rests on a foul under the recursive rule: a stone
+            // far from its lines may turn it, so every point may defend.
+            let board = self.state.board();
+            let every = (0..board.cell_count()).filter(|&i| board.cell(i) == Cell::Empty);
+            return Some(every.collect());
+        }
         if matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard) {
             let outer = self.vcf_trace.replace(Vec::new());
             for i in points.clone() {
@@ -714,6 +736,78 @@ impl<'a> Searcher<'a> {
         points.sort_unstable();
         points.dedup();
         Some(points)
+    }
+
+    /// Whether black's four on the empty point `a` is allowed only
+    /// because an open three of its own is false — each point that would
+    /// make that three a straight four being itself forbidden (the
+    /// recursive rule) — and one such point is a double-four or
+    /// double-three, which a white stone on one of its lines, however far
+    /// from the four's, could lift: the three would be true again and the
+    /// four a foul. (An overline cannot be lifted.) Under renju only.
+    fn foul_may_turn_on(&self, a: usize) -> bool {
+        let black = Color::Black;
+        if self.state.rules().rule != Rule::Renju {
+            return false;
+        }
+        let points = self.straight_four_points(a);
+        if points.is_empty() {
+            return false;
+        }
+        let mut board = self.state.board().clone();
+        board.place(a, black);
+        points.into_iter().any(|(j, _)| {
+            matches!(
+                board.foul_at(board.pos(j), black, Rule::Renju),
+                Some(Foul::DoubleFour | Foul::DoubleThree)
+            )
+        })
+    }
+
+    /// With a black stone on the empty point `i`, where it makes two or
+    /// more open threes (a double-three, if two are true): the empty
+    /// points that would make one of them a straight four, each with the
+    /// direction of that three. Whether such a three is true depends on
+    /// whether those points are forbidden in turn (the recursive rule).
+    /// Empty when `i` makes fewer than two.
+    fn straight_four_points(&self, i: usize) -> Vec<(usize, usize)> {
+        let black = Color::Black;
+        let lines = self.state.patterns(i).dir[black.index()];
+        let threes = |d: &usize| lines[*d] == Pattern::Flex3 as u8;
+        if (0..4).filter(threes).count() < 2 {
+            return Vec::new();
+        }
+        let offsets = self.state.board().dir_offsets();
+        (0..4)
+            .filter(threes)
+            .flat_map(|d| {
+                self.empty_along(i, offsets[d], 4)
+                    .into_iter()
+                    .filter(move |&j| {
+                        self.state.pattern_with_stone(j, d, black, i, black) == Pattern::Flex4
+                    })
+                    .map(move |j| (j, d))
+            })
+            .collect()
+    }
+
+    /// Adds to the VCF trace the points where a black stone may make the
+    /// empty point `j` forbidden, `j` being allowed and making a straight
+    /// four along `d` (with a stone that is not there yet). With a three
+    /// or a four on another line, a stone on one of `j`'s lines may make a
+    /// second four there or a four-three-three. With two threes on other
+    /// lines, one of them false through a forbidden point in turn, a stone
+    /// lifting that foul — anywhere, the rule being recursive — may make
+    /// it a four-three-three: then every point.
+    fn trace_foul_makers(&mut self, j: usize, d: usize) {
+        let lines = self.state.patterns(j).dir[Color::Black.index()];
+        let others = (0..4).filter(|&e| e != d);
+        if others.clone().any(|e| lines[e] >= Pattern::Block3 as u8) {
+            self.trace_lines(j);
+        }
+        if others.filter(|&e| lines[e] == Pattern::Flex3 as u8).count() >= 2 {
+            self.trace(ANY_POINT);
+        }
     }
 
     /// Adds a point to the VCF trace, if one is being collected.
@@ -2171,5 +2265,81 @@ mod tests {
         let d = p.choose(&open, &mut ctx).unwrap();
         assert!(open.check(d.best).is_ok());
         handle.join().unwrap();
+    }
+
+    /// A renju position, white to move, where black threatens a VCF: h8,
+    /// a four that is allowed only because its three along row 8 is false
+    /// (e8, the point that would make it a straight four, is a
+    /// double-four); white's h7 block, then g7 or k11. White's d9, far
+    /// from every line of that VCF, blocks e8's second four: e8 is allowed
+    /// again, the three is true and h8 a double-three. The defences of the
+    /// threat must take d9 in.
+    #[test]
+    fn a_white_stone_that_makes_a_black_four_a_foul_is_a_defence() {
+        let position = "f8 c8 g8 j8 h9 h12 h10 i4 h11 e6 i9 i10 j10 a1 f7 o1 g6 a15 h5";
+        let game = game(Rule::Renju, 15, 5, position);
+        let size = game.rules().size;
+        let at = |s: &str| parse_pos(s, size).unwrap();
+        let index = |p: &str| game.board().index(at(p));
+        let tt = Tt::new(1);
+        with_searcher(&game, &tt, None, StopFlag::new(), |s| {
+            let defences = s
+                .vcf_threat_defences(dfpn::THREAT_DEPTH, 0)
+                .expect("black threatens a VCF");
+            for p in ["h8", "h7", "d9"] {
+                assert!(
+                    defences.contains(&index(p)),
+                    "{p} is not among the defences"
+                );
+            }
+            s.state.play(index("d9"));
+            let foul = s.state.clone_is_foul(index("h8"));
+            assert!(foul, "h8 is not a foul after d9");
+            assert_eq!(
+                s.vcf(VCT_VCF_DEPTH, 0),
+                None,
+                "black still wins by fours after d9"
+            );
+        });
+        // Without d9 h8 is allowed.
+        assert!(game.forbidden_points().iter().all(|&(p, _)| p != at("h8")));
+    }
+
+    /// The other side of the rule: a renju position, black to move, where
+    /// white threatens h12, a four whose only five point h8 black may not
+    /// block (a double-three: f8 g8 along row 8, i9 j10 along the
+    /// diagonal). Row 8's three is true because e8, the point that makes
+    /// it a straight four, is allowed. Black's d9, on none of h8's lines,
+    /// makes e8 a double-four: the three is false, h8 allowed, and white
+    /// has no win left. The defences of the threat must take d9 in.
+    #[test]
+    fn a_black_stone_that_lifts_the_foul_on_its_block_is_a_defence() {
+        let position = "f8 h9 g8 h10 i9 h11 j10 c8 f7 j8 g6 c10 h13 a1 h7 o1";
+        let game = game(Rule::Renju, 15, 5, position);
+        let size = game.rules().size;
+        let index = |p: &str| game.board().index(parse_pos(p, size).unwrap());
+        let tt = Tt::new(1);
+        with_searcher(&game, &tt, None, StopFlag::new(), |s| {
+            assert!(s.state.clone_is_foul(index("h8")));
+            let defences = s
+                .vcf_threat_defences(dfpn::THREAT_DEPTH, 0)
+                .expect("white threatens a VCF");
+            for p in ["h12", "d9"] {
+                assert!(
+                    defences.contains(&index(p)),
+                    "{p} is not among the defences"
+                );
+            }
+            s.state.play(index("d9"));
+            assert!(
+                !s.state.clone_is_foul(index("h8")),
+                "h8 is still a foul after d9"
+            );
+            assert_eq!(
+                s.vcf(VCT_VCF_DEPTH, 0),
+                None,
+                "white still wins by fours after d9"
+            );
+        });
     }
 }

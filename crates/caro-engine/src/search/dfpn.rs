@@ -15,7 +15,8 @@
 //! threat (else the node is disproved), and the defender's moves are every
 //! point that may spoil the VCF the threat was found with: its fours,
 //! blocks and five points, the points that would make a block a four,
-//! around a forbidden block the points that may lift the foul, under caro
+//! around a forbidden block the points that may lift the foul (under
+//! renju's recursive rule, further: see below), under caro
 //! the points that may cap a five, and the defender's own fours. A defence
 //! elsewhere leaves that VCF standing. A VCF of the defender's is found by
 //! the tree itself: its fours are among the replies, the attacker must
@@ -96,9 +97,26 @@
 //! is proven only by a complete threat tree (a disproof may come from the
 //! ply cap or a stop, which never turns into a proof).
 //!
-//! Known gap: under renju a white stone can, through the recursive rule,
-//! make a later black move forbidden; the defences do not look for such
-//! stones.
+//! Renju's recursive rule reaches past a VCF's lines: a three is true
+//! only if a point that makes it a straight four is not itself forbidden,
+//! so a stone far from every line of the VCF may turn a foul on or off
+//! by turning such a point's foul off or on. Two cases matter to the
+//! defender:
+//!
+//! - Black attacks: a white stone may make one of black's fours a foul.
+//!   That four must hold two open threes, one of them false because its
+//!   straight-four points are forbidden, one of those by a double-four or
+//!   double-three that a stone can lift (an overline cannot be lifted).
+//!   Where a VCF rests on such a four, every empty point is a defence.
+//! - White attacks and black's block is a double-three: a black stone may
+//!   make one of the threes false by making its straight-four point
+//!   forbidden — one on that point's lines where it has a three or a four
+//!   already, or, where it has two threes (one false in turn), a stone
+//!   anywhere: then every empty point.
+//!
+//! Both are rare (over the 140 renju positions of `bench/`: 15.38M nodes
+//! before, 16.39M after, every one still solved) and both are kept by unit
+//! tests with positions where the far stone is the only way out.
 
 use std::rc::Rc;
 
@@ -120,7 +138,7 @@ const MAX_DFPN_PLY: usize = 160;
 /// Fours a threat may take: the defender must answer a move after which
 /// the attacker, moving again, would win by at most this many fours (an
 /// open three is a threat of one).
-const THREAT_DEPTH: u32 = 3;
+pub(super) const THREAT_DEPTH: u32 = 3;
 /// Fours of the defender's VCF threats the search looks for at the
 /// attacker's nodes, to narrow the attacker's moves to those that spoil
 /// one. Only a shortcut: a move that leaves a longer one standing loses in
