@@ -1220,6 +1220,22 @@ pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
     })
 }
 
+/// [`solve_vcf`] with the win's main line: the attacker's fours, each
+/// followed by the defender's block (the first, where there are several),
+/// up to the five, or to the four the defender cannot legally block.
+/// `None` where no VCF was found.
+#[must_use]
+pub fn solve_vcf_line(game: &Game, max_fours: u32, node_limit: u64) -> Option<Vec<Pos>> {
+    if game.is_over() {
+        return None;
+    }
+    with_solver(game, node_limit, |s| {
+        s.vcf(max_fours, 0)?;
+        let line = s.winning_line(None);
+        Some(line.into_iter().map(|i| s.state.pos(i)).collect())
+    })
+}
+
 /// Runs `f` on a searcher of its own for one of the stand-alone solvers:
 /// a small hash table, a node limit, no clock, and the full VCF failure
 /// cache (in a game the cache is bounded by the hash table instead).
@@ -1314,6 +1330,34 @@ pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> VctSol
             verdict,
             nodes: s.nodes,
         }
+    })
+}
+
+/// [`solve_vct_within`] with, for a win, its main line: the attacker's
+/// moves as proven, and for the defender at each turn the reply that took
+/// the proof the most nodes (the hardest), up to the five or to the move
+/// the defender has no legal answer to. Empty where no win was found.
+#[must_use]
+pub fn solve_vct_line(game: &Game, node_limit: u64, table_mb: usize) -> (VctSolution, Vec<Pos>) {
+    if game.is_over() {
+        let none = VctSolution {
+            verdict: VctVerdict::NoWin,
+            nodes: 0,
+        };
+        return (none, Vec::new());
+    }
+    with_solver(game, node_limit, |s| {
+        let (found, line) = s.vct_dfpn_line(table_mb.max(1) << 20);
+        let verdict = match found {
+            dfpn::VctFound::Win(i) => VctVerdict::Win(s.state.pos(i)),
+            dfpn::VctFound::NoWin => VctVerdict::NoWin,
+            dfpn::VctFound::Unknown => VctVerdict::NotFound,
+        };
+        let solution = VctSolution {
+            verdict,
+            nodes: s.nodes,
+        };
+        (solution, line.into_iter().map(|i| s.state.pos(i)).collect())
     })
 }
 
@@ -2341,5 +2385,76 @@ mod tests {
                 "white still wins by fours after d9"
             );
         });
+    }
+
+    /// Plays a winning line from `game` and checks it: every move legal,
+    /// the attacker's and the defender's in turn, and at its end the
+    /// attacker has made five, or whatever the defender plays the attacker
+    /// makes five next.
+    fn assert_line_wins(game: &Game, line: &[Pos]) {
+        let attacker = game.to_move();
+        let mut g = game.clone();
+        for &m in line {
+            if let Err(e) = g.try_play(m) {
+                panic!("{m:?} in the line: {e}");
+            }
+        }
+        if g.is_over() {
+            assert!(
+                matches!(g.outcome(), Some(caro_core::Outcome::Five { winner, .. }) if *winner == attacker)
+            );
+            return;
+        }
+        assert_eq!(
+            g.to_move(),
+            attacker.opponent(),
+            "the line ends on the defender's move"
+        );
+        for d in g.legal_moves() {
+            let mut after = g.clone();
+            after.play(d);
+            let five = after.is_over() || solve_vcf(&after, 0, 1_000).is_some();
+            assert!(five, "the defender's {d:?} stops the line");
+        }
+    }
+
+    #[test]
+    fn the_winning_lines_of_the_solvers_are_legal_and_end_in_a_five() {
+        // A VCF: black's four on h8, white's block on h7, black's open
+        // four on g7 (the recursive-rule position above, white elsewhere).
+        let game = self::game(
+            Rule::Renju,
+            15,
+            5,
+            "f8 c8 g8 j8 h9 h12 h10 i4 h11 e6 i9 i10 j10 a1 f7 o1 g6 a15 h5 a2",
+        );
+        let line = solve_vcf_line(&game, 150, 100_000).expect("a VCF");
+        let size = game.rules().size;
+        let names: Vec<String> = line.iter().map(|&p| format_pos(p, size)).collect();
+        assert_eq!(names.join(" "), "h8 h7 g7");
+        assert_line_wins(&game, &line);
+        // A VCT under renju (the df-pn tests' position) and one in
+        // freestyle, each line checked move by move.
+        for (rule, moves) in [
+            (
+                Rule::Renju,
+                "h8 h9 f10 i7 f9 i9 i10 k9 j9 j8 h6 f11 k7 h12 e11 i11 j10",
+            ),
+            (
+                Rule::Freestyle,
+                "h8 f10 j11 h9 k11 i9 j9 l11 j10 j8 j12 j13",
+            ),
+        ] {
+            let game = self::game(rule, 15, 5, moves);
+            let (solution, line) = solve_vct_line(&game, 1_000_000, 64);
+            let first = solution.win().expect("a VCT");
+            assert_eq!(line.first(), Some(&first));
+            assert_line_wins(&game, &line);
+        }
+        // No win, no line.
+        let quiet = self::game(Rule::Freestyle, 15, 5, "h8");
+        let (solution, line) = solve_vct_line(&quiet, 10_000, 16);
+        assert_eq!(solution.win(), None);
+        assert!(line.is_empty());
     }
 }

@@ -69,6 +69,8 @@ struct Solved {
     /// "vcf" or "vct", and the first move of the win; `None` when neither
     /// was found.
     win: Option<(&'static str, caro_core::Pos)>,
+    /// The win's main line, from its first move (empty with no win).
+    line: Vec<caro_core::Pos>,
     /// With no win: whether the threat search ruled one out (every threat
     /// searched) rather than running out of nodes.
     ruled_out: bool,
@@ -81,23 +83,22 @@ fn solve(game: &Game, args: &PositionArgs) -> Option<Solved> {
         return None;
     }
     let started = std::time::Instant::now();
-    let (win, ruled_out) = match caro_engine::search::solve_vcf(game, 150, args.solve_nodes) {
-        Some(m) => (Some(("vcf", m)), false),
+    let vcf = caro_engine::search::solve_vcf_line(game, 150, args.solve_nodes);
+    let (win, ruled_out, line) = match vcf {
+        Some(line) => (line.first().map(|&m| ("vcf", m)), false, line),
         None => {
-            let vct = caro_engine::search::solve_vct_within(
-                game,
-                args.solve_nodes,
-                args.solve_mb as usize,
-            );
+            let (vct, line) =
+                caro_engine::search::solve_vct_line(game, args.solve_nodes, args.solve_mb as usize);
             match vct.verdict {
-                VctVerdict::Win(m) => (Some(("vct", m)), false),
-                VctVerdict::NoWin => (None, true),
-                VctVerdict::NotFound => (None, false),
+                VctVerdict::Win(m) => (Some(("vct", m)), false, line),
+                VctVerdict::NoWin => (None, true, line),
+                VctVerdict::NotFound => (None, false, line),
             }
         }
     };
     Some(Solved {
         win,
+        line,
         ruled_out,
         millis: started.elapsed().as_millis(),
     })
@@ -280,6 +281,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
         json!({
             "win": s.win.map(|(kind, _)| kind),
             "move": s.win.map(|(_, m)| format_pos(m, size)),
+            "line": s.line.iter().map(|&p| format_pos(p, size)).collect::<Vec<_>>(),
             "ruled_out": s.ruled_out,
             "ms": s.millis,
         })
@@ -355,12 +357,16 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
     if let Some(s) = solved {
         let side = game.to_move().name();
         match s.win {
-            Some((kind, m)) => println!(
-                "solve: {side} wins by {} starting {} ({} ms)",
-                kind.to_uppercase(),
-                format_pos(m, size),
-                s.millis
-            ),
+            Some((kind, m)) => {
+                println!(
+                    "solve: {side} wins by {} starting {} ({} ms)",
+                    kind.to_uppercase(),
+                    format_pos(m, size),
+                    s.millis
+                );
+                let line: Vec<String> = s.line.iter().map(|&p| format_pos(p, size)).collect();
+                println!("line: {}", line.join(" "));
+            }
             None if s.ruled_out => println!(
                 "solve: no win by fours or threats for {side}: every threat searched and refuted ({} ms)",
                 s.millis

@@ -215,6 +215,26 @@ fn position_solve_finds_a_win_by_threats() {
     let v = last_json(&out);
     assert_eq!(v["solve"]["win"], "vct", "{v}");
     assert_eq!(v["solve"]["move"], "f10", "{v}");
+    // The main line starts with the move and ends on black's move (the
+    // engine's tests check that it leaves white no defence); its moves
+    // are legal in turn.
+    let line: Vec<&str> = v["solve"]["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(line.first(), Some(&"f10"), "{v}");
+    assert_eq!(line.len() % 2, 1, "the line ends on black's move: {v}");
+    let played = format!("h8 g8 h9 h7 h10 i9 i7 i11 j9 j8 {}", line.join(" "));
+    let out = caro(&["position", "--rule", "renju", "--moves", &played, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = last_json(&out);
+    assert_eq!(after["to_move"], "white", "{after}");
 }
 
 /// `--solve-mb` bounds the proof table: the smallest table still proves

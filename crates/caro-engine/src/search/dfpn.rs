@@ -183,6 +183,12 @@ const EDGE_COST: Number = 2;
 const CHILDREN_INLINE: usize = 32;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
+/// Plies a winning line may run before [`Searcher::winning_line`] stops
+/// (a VCT's longest lines and then a long VCF).
+const MAX_LINE_PLIES: usize = 2 * (MAX_DFPN_PLY + VCF_LINE_DEPTH as usize);
+/// Fours of the VCF that continues a winning line where the proof table
+/// has no move (the solver's own VCFs take at most [`VCT_VCF_DEPTH`]).
+const VCF_LINE_DEPTH: u32 = 150;
 
 /// How the searches with a budget of threes share the nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -438,6 +444,20 @@ impl ProofTable {
         self.numbers.get(&budget_key(hash, threes)).copied()
     }
 
+    /// The winning move of a position proven with any budget of threes
+    /// (`None` where it is not proven, or was proven without a move of its
+    /// own, at the defender's nodes).
+    fn proven_move(&self, hash: u64) -> Option<u32> {
+        let (_, best) = self.solved.get(&hash)?.proven?;
+        (best != NO_MOVE).then_some(best)
+    }
+
+    /// The nodes the proof of a position took, if it is proven.
+    fn proof_work(&self, hash: u64) -> Option<u32> {
+        let solved = self.solved.get(&hash)?;
+        solved.proven.map(|_| solved.work)
+    }
+
     fn get(&self, hash: u64, threes: u32) -> Numbers {
         self.lookup(hash, threes).unwrap_or(UNKNOWN)
     }
@@ -489,6 +509,91 @@ impl Searcher<'_> {
     ) -> VctFound {
         let mut table = ProofTable::new(self.state.to_move(), table_bytes);
         self.vct_dfpn_in(&mut table, ply, schedule)
+    }
+
+    /// [`Searcher::vct_dfpn`] with the solver's rounds, and for a win its
+    /// main line ([`Searcher::winning_line`]).
+    pub(super) fn vct_dfpn_line(&mut self, table_bytes: usize) -> (VctFound, Vec<usize>) {
+        let mut table = ProofTable::new(self.state.to_move(), table_bytes);
+        let found = self.vct_dfpn_in(&mut table, 0, Schedule::Rounds);
+        let line = match found {
+            VctFound::Win(_) => self.winning_line(Some(&table)),
+            VctFound::NoWin | VctFound::Unknown => Vec::new(),
+        };
+        (found, line)
+    }
+
+    /// The main line of a win the side to move has just been proven to
+    /// hold, by the proof `table` (a VCT's) or, without one or where it
+    /// says nothing, by fours (a VCF's): the attacker's winning moves, and
+    /// for the defender the reply whose proof took the most nodes (the
+    /// hardest), or the first stop of a four. It ends with the five, or
+    /// with the attacker's move the defender has no legal answer to (an
+    /// open four, or under renju a four whose block is forbidden). The
+    /// position is left as it was.
+    pub(super) fn winning_line(&mut self, table: Option<&ProofTable>) -> Vec<usize> {
+        let attacker = self.state.to_move();
+        // The line's own searches get nodes of their own, and are not
+        // counted in the solver's.
+        let solver_nodes = self.nodes;
+        let outer_limit = self.node_limit;
+        self.node_limit = outer_limit.map(|l| self.nodes.saturating_add(l));
+        self.abort = Abort::None;
+        let mut line = Vec::new();
+        while line.len() < MAX_LINE_PLIES && !self.state.is_full() {
+            let mover = self.state.to_move();
+            let next = if mover == attacker {
+                self.attacker_line_move(table)
+            } else {
+                self.defender_line_move(table)
+            };
+            let Some(m) = next else {
+                break;
+            };
+            self.state.play(m);
+            line.push(m);
+            if self.state.won_at(m, mover) {
+                break;
+            }
+        }
+        for _ in &line {
+            self.state.undo();
+        }
+        self.node_limit = outer_limit;
+        self.nodes = solver_nodes;
+        self.abort = Abort::None;
+        line
+    }
+
+    /// The attacker's next move on a winning line: a five, the proof's
+    /// move, or the first move of a VCF.
+    fn attacker_line_move(&mut self, table: Option<&ProofTable>) -> Option<usize> {
+        if let Some(&five) = self.scan_fours().my_fives.first() {
+            return Some(five);
+        }
+        if let Some(best) = table.and_then(|t| t.proven_move(self.state.hash())) {
+            return Some(best as usize);
+        }
+        self.vcf(VCF_LINE_DEPTH, 0)
+    }
+
+    /// The defender's reply on a winning line: a stop of the attacker's
+    /// four if it has one, else the reply to its threat; of several, the
+    /// one whose proof took the most nodes. `None` where there is no legal
+    /// answer.
+    fn defender_line_move(&mut self, table: Option<&ProofTable>) -> Option<usize> {
+        let fives = self.scan_fours().opp_fives;
+        let replies: Vec<usize> = if fives.is_empty() {
+            match self.defender_moves(0) {
+                Expansion::Moves(moves) => moves.iter().map(|c| c.at as usize).collect(),
+                Expansion::Proven(_) | Expansion::Disproven | Expansion::OutOfBudget => Vec::new(),
+            }
+        } else {
+            self.stops_of_fives(&fives).into_iter().collect()
+        };
+        let work = |r: &usize| table.and_then(|t| t.proof_work(self.state.hash_after(*r)));
+        // The first of the hardest: `max_by_key` keeps the last of equals.
+        replies.iter().rev().max_by_key(|r| work(r)).copied()
     }
 
     /// [`Searcher::vct_dfpn`] with a given (empty) table.
