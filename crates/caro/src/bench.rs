@@ -3,6 +3,7 @@
 //! threat solver's benchmark instead: every position of a file solved by
 //! VCT, with its nodes and time.
 
+use crate::out::say;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -87,7 +88,7 @@ fn run_solve(path: &std::path::Path, args: &BenchArgs) -> Result<(), UsageError>
         if secs > slowest.0 {
             slowest = (secs, n + 1);
         }
-        println!(
+        say!(
             "{:>4} {:>3} moves  {:<5} {:>10} nodes {:>8.3}s",
             n + 1,
             moves.len(),
@@ -98,14 +99,14 @@ fn run_solve(path: &std::path::Path, args: &BenchArgs) -> Result<(), UsageError>
             secs
         );
     }
-    println!(
+    say!(
         "{} positions: {solved} solved, {within_1s} of them within 1 s; {total_nodes} nodes in {total_secs:.3}s; slowest {:.3}s (No. {})",
         positions.len(),
         slowest.0,
         slowest.1
     );
     if args.json {
-        println!(
+        say!(
             "{}",
             json!({"positions": positions.len(), "solved": solved, "within_1s": within_1s,
                    "nodes": total_nodes, "seconds": total_secs})
@@ -145,7 +146,7 @@ pub fn run(args: &BenchArgs) -> Result<(), UsageError> {
         let secs = t.elapsed().as_secs_f64();
         let nodes = last.as_ref().map_or(0, |i| i.nodes);
         total_nodes += nodes;
-        println!(
+        say!(
             "{:>2} {:<13} {:>2}x{:<2} best {:<4} score {:<6} nodes {:>10} {:>8.3}s {:>9.0} nps",
             n + 1,
             rule.name(),
@@ -161,13 +162,13 @@ pub fn run(args: &BenchArgs) -> Result<(), UsageError> {
     }
     let secs = started.elapsed().as_secs_f64();
     let nps = total_nodes as f64 / secs.max(1e-9);
-    println!(
+    say!(
         "depth {}: {total_nodes} nodes in {secs:.3}s, {nps:.0} nodes/s",
         args.depth
     );
-    println!("bench signature: {total_nodes}");
+    say!("bench signature: {total_nodes}");
     if args.json {
-        println!(
+        say!(
             "{}",
             json!({"depth": args.depth, "nodes": total_nodes, "seconds": secs, "nps": nps})
         );

@@ -3,6 +3,7 @@
 mod bench;
 mod matchcmd;
 mod movelists;
+mod out;
 mod play;
 mod players;
 mod position;

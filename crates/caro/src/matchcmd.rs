@@ -1,5 +1,6 @@
 //! `caro match A B`: a series between two players, refereed by the core.
 
+use crate::out::say;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -430,12 +431,12 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         return Err(UsageError(format!("the match stopped: {e}")));
     }
     for e in &endings {
-        println!("{e}");
+        say!("{e}");
     }
     let (elo, err) = tally.elo();
     // An even score gives -0.0 (and -0.3 rounds to -0): print "+0".
     let shown_elo = if elo.round() == 0.0 { 0.0 } else { elo };
-    println!(
+    say!(
         "{} vs {}: {} games, {rule} {size} k={k}: {} wins, {} losses, {} draws, score {:.1}%, Elo {:+.0} ± {:.0}",
         args.a,
         args.b,
@@ -447,7 +448,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         shown_elo,
         err
     );
-    println!(
+    say!(
         "{} as black: {} wins, {} losses, {} draws; as white: {} wins, {} losses, {} draws",
         args.a,
         by_color[0].wins,
@@ -457,9 +458,12 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         by_color[1].losses,
         by_color[1].draws
     );
-    println!(
+    say!(
         "longest move: {} {} ms, {} {} ms",
-        args.a, longest[0], args.b, longest[1]
+        args.a,
+        longest[0],
+        args.b,
+        longest[1]
     );
     if let Some(path) = &args.by_opening {
         std::fs::write(path, opening_report(&openings, &by_opening, size))
@@ -467,13 +471,13 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     }
     if let Some((elo0, elo1)) = sprt {
         let llr = tally.sprt_llr(elo0, elo1);
-        println!(
+        say!(
             "SPRT elo0={elo0} elo1={elo1} (alpha=beta=0.05): LLR {llr:.2} in [{lower:.2}, {upper:.2}]: {}",
             decision.map_or("no decision yet", |d| d.1)
         );
     }
     if args.json {
-        println!(
+        say!(
             "{}",
             json!({
                 "a": args.a,

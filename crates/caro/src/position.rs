@@ -1,5 +1,6 @@
 //! `caro position`: read a position and print what the rules say about it.
 
+use crate::out::say;
 use std::path::PathBuf;
 
 use caro_core::code::PositionCode;
@@ -313,7 +314,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
             "best": best_json,
             "solve": solve_json,
         });
-        println!("{value}");
+        say!("{value}");
         return Ok(());
     }
     let last = game.last_move();
@@ -332,9 +333,9 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
                 caro_core::Foul::Overline => '6',
             })
     });
-    print!("{text}");
+    crate::out::write(format_args!("{text}"));
     let rules = game.rules();
-    println!(
+    say!(
         "{} {}, k={}, {} moves{}",
         rules.rule,
         size,
@@ -343,35 +344,35 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
         last.map(|p| format!(", last {}", format_pos(p, size)))
             .unwrap_or_default()
     );
-    println!("{}", result_text(&game));
+    say!("{}", result_text(&game));
     if rules.rule.has_fouls() && !black_fouls.is_empty() {
         let names: Vec<String> = black_fouls
             .iter()
             .map(|&(p, f)| format!("{}({})", format_pos(p, size), f.label()))
             .collect();
-        println!("forbidden for black: {}", names.join(" "));
+        say!("forbidden for black: {}", names.join(" "));
     }
     if !game.is_over() {
-        println!("legal moves: {legal}");
+        say!("legal moves: {legal}");
     }
     if let Some(s) = solved {
         let side = game.to_move().name();
         match s.win {
             Some((kind, m)) => {
-                println!(
+                say!(
                     "solve: {side} wins by {} starting {} ({} ms)",
                     kind.to_uppercase(),
                     format_pos(m, size),
                     s.millis
                 );
                 let line: Vec<String> = s.line.iter().map(|&p| format_pos(p, size)).collect();
-                println!("line: {}", line.join(" "));
+                say!("line: {}", line.join(" "));
             }
-            None if s.ruled_out => println!(
+            None if s.ruled_out => say!(
                 "solve: no win by fours or threats for {side}: every threat searched and refuted ({} ms)",
                 s.millis
             ),
-            None => println!(
+            None => say!(
                 "solve: no win by fours or threats found for {side} within {} nodes ({} ms)",
                 args.solve_nodes, s.millis
             ),
@@ -379,7 +380,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
     }
     if let Some(b) = best {
         match b.info {
-            Some(i) => println!(
+            Some(i) => say!(
                 "best: {} score {} depth {} nodes {} pv {}",
                 format_pos(b.best, size),
                 i.score,
@@ -390,7 +391,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
                     .collect::<Vec<_>>()
                     .join(" ")
             ),
-            None => println!("best: {}", format_pos(b.best, size)),
+            None => say!("best: {}", format_pos(b.best, size)),
         }
     }
     Ok(())

@@ -292,6 +292,24 @@ fn position_solve_says_when_there_is_no_win() {
     assert_eq!(v["solve"]["ruled_out"], false, "{v}");
 }
 
+/// A reader that stops reading (`caro bench | head -1`) ends the bench
+/// quietly: no panic on the closed pipe, and success.
+#[test]
+fn bench_ends_quietly_when_its_output_is_closed() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caro"))
+        .args(["bench", "--depth", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run caro");
+    // Closed before the first position's line is written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for caro");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 #[test]
 fn bench_prints_a_signature() {
     let out = caro(&["bench", "--depth", "2", "--json"]);
