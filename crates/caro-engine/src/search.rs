@@ -2433,19 +2433,17 @@ mod tests {
         let names: Vec<String> = line.iter().map(|&p| format_pos(p, size)).collect();
         assert_eq!(names.join(" "), "h8 h7 g7");
         assert_line_wins(&game, &line);
-        // A VCT under renju (the df-pn tests' position) and one in
-        // freestyle, each line checked move by move.
-        for (rule, moves) in [
-            (
-                Rule::Renju,
-                "h8 h9 f10 i7 f9 i9 i10 k9 j9 j8 h6 f11 k7 h12 e11 i11 j10",
-            ),
-            (
-                Rule::Freestyle,
-                "h8 f10 j11 h9 k11 i9 j9 l11 j10 j8 j12 j13",
-            ),
+        // A VCT under renju (the df-pn tests' position), one in freestyle
+        // and one under caro, each line checked move by move.
+        let renju = "h8 h9 f10 i7 f9 i9 i10 k9 j9 j8 h6 f11 k7 h12 e11 i11 j10";
+        let freestyle = "h8 f10 j11 h9 k11 i9 j9 l11 j10 j8 j12 j13";
+        let caro = "j10 k11 k10 l10 j12 j11 i11 h12 l11 m12 i12 h9";
+        for (rule, side, moves) in [
+            (Rule::Renju, 15, renju),
+            (Rule::Freestyle, 15, freestyle),
+            (Rule::Caro, 20, caro),
         ] {
-            let game = self::game(rule, 15, 5, moves);
+            let game = self::game(rule, side, 5, moves);
             let (solution, line) = solve_vct_line(&game, 1_000_000, 64);
             let first = solution.win().expect("a VCT");
             assert_eq!(line.first(), Some(&first));
