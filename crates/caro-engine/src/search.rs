@@ -1314,23 +1314,7 @@ impl VctSolution {
 /// the limit cut short.
 #[must_use]
 pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> VctSolution {
-    if game.is_over() {
-        return VctSolution {
-            verdict: VctVerdict::NoWin,
-            nodes: 0,
-        };
-    }
-    with_solver(game, node_limit, |s| {
-        let verdict = match s.vct_dfpn(0, dfpn::Schedule::Rounds, table_mb.max(1) << 20) {
-            dfpn::VctFound::Win(i) => VctVerdict::Win(s.state.pos(i)),
-            dfpn::VctFound::NoWin => VctVerdict::NoWin,
-            dfpn::VctFound::Unknown => VctVerdict::NotFound,
-        };
-        VctSolution {
-            verdict,
-            nodes: s.nodes,
-        }
-    })
+    solve_vct_searched(game, node_limit, table_mb, false).0
 }
 
 /// [`solve_vct_within`] with, for a win, its main line: the attacker's
@@ -1339,6 +1323,16 @@ pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> VctSol
 /// the defender has no legal answer to. Empty where no win was found.
 #[must_use]
 pub fn solve_vct_line(game: &Game, node_limit: u64, table_mb: usize) -> (VctSolution, Vec<Pos>) {
+    solve_vct_searched(game, node_limit, table_mb, true)
+}
+
+/// [`solve_vct_within`], and the main line of a win if `line` is set.
+fn solve_vct_searched(
+    game: &Game,
+    node_limit: u64,
+    table_mb: usize,
+    line: bool,
+) -> (VctSolution, Vec<Pos>) {
     if game.is_over() {
         let none = VctSolution {
             verdict: VctVerdict::NoWin,
@@ -1347,7 +1341,7 @@ pub fn solve_vct_line(game: &Game, node_limit: u64, table_mb: usize) -> (VctSolu
         return (none, Vec::new());
     }
     with_solver(game, node_limit, |s| {
-        let (found, line) = s.vct_dfpn_line(table_mb.max(1) << 20);
+        let (found, moves) = s.vct_dfpn_line(table_mb.max(1) << 20, line);
         let verdict = match found {
             dfpn::VctFound::Win(i) => VctVerdict::Win(s.state.pos(i)),
             dfpn::VctFound::NoWin => VctVerdict::NoWin,
@@ -1357,7 +1351,10 @@ pub fn solve_vct_line(game: &Game, node_limit: u64, table_mb: usize) -> (VctSolu
             verdict,
             nodes: s.nodes,
         };
-        (solution, line.into_iter().map(|i| s.state.pos(i)).collect())
+        (
+            solution,
+            moves.into_iter().map(|i| s.state.pos(i)).collect(),
+        )
     })
 }
 

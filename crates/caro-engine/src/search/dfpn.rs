@@ -511,14 +511,19 @@ impl Searcher<'_> {
         self.vct_dfpn_in(&mut table, ply, schedule)
     }
 
-    /// [`Searcher::vct_dfpn`] with the solver's rounds, and for a win its
-    /// main line ([`Searcher::winning_line`]).
-    pub(super) fn vct_dfpn_line(&mut self, table_bytes: usize) -> (VctFound, Vec<usize>) {
+    /// [`Searcher::vct_dfpn`] at the root with the solver's rounds, and
+    /// for a win, if `line` is set, its main line
+    /// ([`Searcher::winning_line`]).
+    pub(super) fn vct_dfpn_line(
+        &mut self,
+        table_bytes: usize,
+        line: bool,
+    ) -> (VctFound, Vec<usize>) {
         let mut table = ProofTable::new(self.state.to_move(), table_bytes);
         let found = self.vct_dfpn_in(&mut table, 0, Schedule::Rounds);
         let line = match found {
-            VctFound::Win(_) => self.winning_line(Some(&table)),
-            VctFound::NoWin | VctFound::Unknown => Vec::new(),
+            VctFound::Win(_) if line => self.winning_line(Some(&table)),
+            VctFound::Win(_) | VctFound::NoWin | VctFound::Unknown => Vec::new(),
         };
         (found, line)
     }
