@@ -3,7 +3,6 @@
 //! threat solver's benchmark instead: every position of a file solved by
 //! VCT, with its nodes and time.
 
-use crate::out::say;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -15,6 +14,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::movelists::read_move_lists;
+use crate::out::say;
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 

@@ -1,6 +1,5 @@
 //! `caro match A B`: a series between two players, refereed by the core.
 
-use crate::out::say;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -18,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use crate::movelists::read_move_lists;
+use crate::out::say;
 use crate::players::{parse_player_with, EngineOptions};
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;

@@ -1,6 +1,5 @@
 //! `caro position`: read a position and print what the rules say about it.
 
-use crate::out::say;
 use std::path::PathBuf;
 
 use caro_core::code::PositionCode;
@@ -10,6 +9,7 @@ use caro_core::{BoardSize, Color, Game, GameSetup, Outcome, Rule, Rules, SetupEr
 use clap::Args;
 use serde_json::{json, Value};
 
+use crate::out::say;
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
