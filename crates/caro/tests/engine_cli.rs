@@ -531,3 +531,40 @@ fn the_renju_openings_are_the_26_canonical_ones() {
     assert_eq!(all.len(), 26);
     assert_eq!(seen, all);
 }
+
+/// The 20×20 freestyle openings are the balanced 15×15 ones, each stone
+/// moved two points right and two up, and `caro match` accepts them on
+/// 20×20.
+#[test]
+fn the_20x20_freestyle_openings_are_the_15x15_ones_moved_to_the_centre() {
+    let moved = |line: &str| -> String {
+        line.split_whitespace()
+            .map(|m| {
+                let (column, row) = m.split_at(1);
+                let column = (column.as_bytes()[0] + 2) as char;
+                let row: u32 = row.parse().unwrap();
+                format!("{column}{}", row + 2)
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let small = opening_lines("freestyle15-balanced.txt");
+    let large = opening_lines("freestyle20-balanced.txt");
+    assert_eq!(large, small.iter().map(|l| moved(l)).collect::<Vec<_>>());
+    let file = openings_file("freestyle20-balanced.txt");
+    let out = succeed(&[
+        "match",
+        "random",
+        "random",
+        "--openings",
+        file.to_str().unwrap(),
+        "--rule",
+        "freestyle",
+        "--size",
+        "20",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(last_json(&out)["games"], 2);
+}
