@@ -449,23 +449,30 @@ fn the_shipped_balanced_openings_are_candidates_and_legal() {
             assert!(candidates.contains(b), "{b} is not a candidate");
             assert_eq!(b.split_whitespace().count(), 3, "{b}");
         }
-        let file = openings_file(balanced);
-        let out = succeed(&[
-            "match",
-            "random",
-            "random",
-            "--openings",
-            file.to_str().unwrap(),
-            "--rule",
-            rule,
-            "--size",
-            size,
-            "--games",
-            "2",
-            "--json",
-        ]);
-        assert_eq!(last_json(&out)["games"], 2, "{balanced}");
+        assert_match_accepts(balanced, rule, size);
     }
+}
+
+/// `caro match` plays two games from the openings of a file in
+/// `openings/` under `rule` and `size` (it checks every opening before
+/// the first game).
+fn assert_match_accepts(name: &str, rule: &str, size: &str) {
+    let file = openings_file(name);
+    let out = succeed(&[
+        "match",
+        "random",
+        "random",
+        "--openings",
+        file.to_str().unwrap(),
+        "--rule",
+        rule,
+        "--size",
+        size,
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(last_json(&out)["games"], 2, "{name}");
 }
 
 /// `renju15-canonical.txt` holds the 26 canonical renju openings: black
@@ -551,20 +558,5 @@ fn the_20x20_freestyle_openings_are_the_15x15_ones_moved_to_the_centre() {
     let small = opening_lines("freestyle15-balanced.txt");
     let large = opening_lines("freestyle20-balanced.txt");
     assert_eq!(large, small.iter().map(|l| moved(l)).collect::<Vec<_>>());
-    let file = openings_file("freestyle20-balanced.txt");
-    let out = succeed(&[
-        "match",
-        "random",
-        "random",
-        "--openings",
-        file.to_str().unwrap(),
-        "--rule",
-        "freestyle",
-        "--size",
-        "20",
-        "--games",
-        "2",
-        "--json",
-    ]);
-    assert_eq!(last_json(&out)["games"], 2);
+    assert_match_accepts("freestyle20-balanced.txt", "freestyle", "20");
 }
