@@ -1230,8 +1230,8 @@ pub fn solve_vcf_line(game: &Game, max_fours: u32, node_limit: u64) -> Option<Ve
         return None;
     }
     with_solver(game, node_limit, |s| {
-        s.vcf(max_fours, 0)?;
-        let line = s.winning_line(None);
+        let first = s.vcf(max_fours, 0)?;
+        let line = s.winning_line(first, None);
         Some(line.into_iter().map(|i| s.state.pos(i)).collect())
     })
 }

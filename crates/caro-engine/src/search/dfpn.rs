@@ -522,21 +522,22 @@ impl Searcher<'_> {
         let mut table = ProofTable::new(self.state.to_move(), table_bytes);
         let found = self.vct_dfpn_in(&mut table, 0, Schedule::Rounds);
         let line = match found {
-            VctFound::Win(_) if line => self.winning_line(Some(&table)),
+            VctFound::Win(first) if line => self.winning_line(first, Some(&table)),
             VctFound::Win(_) | VctFound::NoWin | VctFound::Unknown => Vec::new(),
         };
         (found, line)
     }
 
     /// The main line of a win the side to move has just been proven to
-    /// hold, by the proof `table` (a VCT's) or, without one or where it
-    /// says nothing, by fours (a VCF's): the attacker's winning moves, and
+    /// hold, starting with the proof's move `first`, then by the proof
+    /// `table` (a VCT's) or, without one or where it says nothing, by fours
+    /// (a VCF's): the attacker's winning moves, and
     /// for the defender the reply whose proof took the most nodes (the
     /// hardest), or the first stop of a four. It ends with the five, or
     /// with the attacker's move the defender has no legal answer to (an
     /// open four, or under renju a four whose block is forbidden). The
     /// position is left as it was.
-    pub(super) fn winning_line(&mut self, table: Option<&ProofTable>) -> Vec<usize> {
+    pub(super) fn winning_line(&mut self, first: usize, table: Option<&ProofTable>) -> Vec<usize> {
         let attacker = self.state.to_move();
         // The line's own searches get nodes of their own, and are not
         // counted in the solver's.
@@ -547,7 +548,10 @@ impl Searcher<'_> {
         let mut line = Vec::new();
         while line.len() < MAX_LINE_PLIES && !self.state.is_full() {
             let mover = self.state.to_move();
-            let next = if mover == attacker {
+            let next = if line.is_empty() {
+                // The proof's own first move: not searched for again.
+                Some(first)
+            } else if mover == attacker {
                 self.attacker_line_move(table)
             } else {
                 self.defender_line_move(table)
