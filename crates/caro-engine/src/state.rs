@@ -846,6 +846,14 @@ impl State {
         (self.key(0, left, right), self.key(1, left, right))
     }
 
+    /// The pattern-table keys (black's, white's) of the line through the
+    /// empty point `index` along `d`: the finest description of the line
+    /// a [`Pattern`] is read from (see [`crate::pattern::key_to_line`]).
+    #[must_use]
+    pub fn line_keys(&self, index: usize, d: usize) -> (u64, u64) {
+        self.keys(index, d)
+    }
+
     /// The table key of colour `c` for two raw half codes.
     #[inline]
     fn key(&self, c: usize, left: usize, right: usize) -> u64 {
