@@ -20,15 +20,10 @@
 //! start. Writes the values as Rust source to OUT.rs
 //! (`src/point_values/fitted.rs`) and prints the losses.
 
-use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
-
-use caro_core::{psq::read_psq, BoardSize, Color, Game, Rule, Rules};
-use caro_engine::pattern::Pattern;
-use caro_engine::player::{Context, Limits, Player, Score, StopFlag};
-use caro_engine::search::CaroPlayer;
+use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, Threat};
+
+mod common;
 
 /// Positions scored between two progress lines.
 const PROGRESS_EVERY: usize = 500;
@@ -111,31 +106,6 @@ fn features(
     v
 }
 
-fn collect(dir: &Path, out: &mut Vec<(Vec<caro_core::Pos>, usize)>, game_no: &mut usize) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            collect(&path, out, game_no);
-            continue;
-        }
-        if path.extension().and_then(|e| e.to_str()) != Some("psq") {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let Ok(record) = read_psq(&text) else {
-            continue;
-        };
-        *game_no += 1;
-        out.push((record.moves.clone(), *game_no));
-    }
-}
-
 fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
@@ -146,79 +116,13 @@ fn main() {
     let out_path = args[1].clone();
     let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).expect("rules");
     let combos = Combos::new();
-    let mut games = Vec::new();
-    let mut game_no = 0;
-    for d in &args[2..] {
-        collect(Path::new(d), &mut games, &mut game_no);
-    }
+    let games = common::psq_move_lists(&args[2..]);
     eprintln!("{} games, {} combinations", games.len(), combos.count);
-    // Positions, then scores on two threads.
-    let mut positions = Vec::new();
-    for (moves, no) in &games {
-        let Ok(mut game) = Game::new(rules, Color::Black) else {
-            return;
-        };
-        for &m in moves {
-            if game.is_over() || game.try_play(m).is_err() {
-                break;
-            }
-            if game.moves().len() >= SKIP && !game.is_over() {
-                let state = State::new(&game);
-                let me = state.to_move();
-                let quiet = !state.has(me, Pattern::Five)
-                    && !state.has(me.opponent(), Pattern::Five)
-                    && state.threat_count(me, Threat::OpenFour) == 0
-                    && !state.has(me, Pattern::Flex4);
-                if quiet {
-                    positions.push((game.clone(), *no));
-                }
-            }
-        }
-    }
+    let positions = common::quiet_positions(&games, rules, SKIP);
     eprintln!("{} positions", positions.len());
-    let chunks: Vec<_> = positions.chunks(positions.len().div_ceil(2)).collect();
     // Scoring at depth 6 takes hours (over two and a half for 18k
     // positions on two cores): say how far it has got.
-    let done = AtomicUsize::new(0);
-    let started = Instant::now();
-    let total = positions.len();
-    let scored: Vec<Option<i32>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .iter()
-            .map(|chunk| {
-                let done = &done;
-                scope.spawn(move || {
-                    let mut player = CaroPlayer::new(10, 1);
-                    player.set_root_threats(false);
-                    chunk
-                        .iter()
-                        .map(|(game, _)| {
-                            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                            if n % PROGRESS_EVERY == 0 {
-                                let spent = started.elapsed().as_secs_f64();
-                                let left = spent * (total - n) as f64 / n as f64;
-                                eprintln!(
-                                    "scored {n} of {total} in {spent:.0} s, about {left:.0} s left"
-                                );
-                            }
-                            player.new_game();
-                            let mut sink = |_: &caro_engine::player::SearchInfo| {};
-                            let mut ctx =
-                                Context::new(Limits::depth(depth), StopFlag::new(), &mut sink);
-                            match player.choose(game, &mut ctx).ok()?.info?.score {
-                                Score::Eval(s) => Some(s),
-                                _ => None,
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("thread"))
-            .collect()
-    });
+    let scored = common::score_positions(&positions, depth, PROGRESS_EVERY);
     let mut threat_of = vec![None; combos.count];
     let mut samples = Vec::new();
     for ((game, no), score) in positions.iter().zip(&scored) {

@@ -30,40 +30,14 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use caro_core::{psq::read_psq, BoardSize, Cell, Color, Game, Pos, Rule, Rules};
+use caro_core::{BoardSize, Cell, Color, Game, Rule, Rules};
 use caro_engine::pattern::{half_count, Pattern};
-use caro_engine::player::{Context, Limits, Player, Score, StopFlag};
-use caro_engine::search::CaroPlayer;
-use caro_engine::state::{State, Threat};
+use caro_engine::state::State;
+
+mod common;
 
 const SKIP: usize = 6;
-
-fn collect(dir: &Path, out: &mut Vec<Vec<Pos>>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            collect(&path, out);
-            continue;
-        }
-        if path.extension().and_then(|e| e.to_str()) != Some("psq") {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let Ok(record) = read_psq(&text) else {
-            continue;
-        };
-        out.push(record.moves.clone());
-    }
-}
 
 fn rules() -> Rules {
     Rules {
@@ -74,75 +48,18 @@ fn rules() -> Rules {
 }
 
 fn score(depth: u32, out: &str, dirs: &[String]) {
-    let mut games = Vec::new();
-    for d in dirs {
-        collect(Path::new(d), &mut games);
-    }
-    let mut positions = Vec::new();
-    for (no, moves) in games.iter().enumerate() {
-        let Ok(mut game) = Game::new(rules(), Color::Black) else {
-            return;
-        };
-        for &m in moves {
-            if game.is_over() || game.try_play(m).is_err() {
-                break;
-            }
-            if game.moves().len() >= SKIP && !game.is_over() {
-                let state = State::new(&game);
-                let me = state.to_move();
-                let quiet = !state.has(me, Pattern::Five)
-                    && !state.has(me.opponent(), Pattern::Five)
-                    && state.threat_count(me, Threat::OpenFour) == 0
-                    && !state.has(me, Pattern::Flex4);
-                if quiet {
-                    positions.push((game.clone(), no));
-                }
-            }
-        }
-    }
+    let games = common::psq_move_lists(dirs);
+    let positions = common::quiet_positions(&games, rules(), SKIP);
     eprintln!("{} games, {} positions", games.len(), positions.len());
-    let done = AtomicUsize::new(0);
-    let total = positions.len();
-    let chunks: Vec<_> = positions.chunks(positions.len().div_ceil(2)).collect();
-    let lines: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .iter()
-            .map(|chunk| {
-                let done = &done;
-                scope.spawn(move || {
-                    let mut player = CaroPlayer::new(10, 1);
-                    player.set_root_threats(false);
-                    let mut out = Vec::new();
-                    for (game, no) in chunk.iter() {
-                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if n % 1000 == 0 {
-                            eprintln!("scored {n} of {total}");
-                        }
-                        player.new_game();
-                        let mut sink = |_: &caro_engine::player::SearchInfo| {};
-                        let mut ctx =
-                            Context::new(Limits::depth(depth), StopFlag::new(), &mut sink);
-                        let Some(Score::Eval(s)) = player
-                            .choose(game, &mut ctx)
-                            .ok()
-                            .and_then(|c| c.info)
-                            .map(|i| i.score)
-                        else {
-                            continue;
-                        };
-                        let moves =
-                            caro_core::notation::format_move_list(game.moves(), rules().size);
-                        out.push(format!("{no}\t{moves}\t{s}"));
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("thread"))
-            .collect()
-    });
+    let scores = common::score_positions(&positions, depth, 1000);
+    let lines: Vec<String> = positions
+        .iter()
+        .zip(&scores)
+        .filter_map(|((game, no), score)| {
+            let moves = caro_core::notation::format_move_list(game.moves(), rules().size);
+            score.map(|s| format!("{no}\t{moves}\t{s}"))
+        })
+        .collect();
     let written = std::fs::File::create(out).and_then(|mut f| {
         for l in &lines {
             writeln!(f, "{l}")?;
