@@ -273,6 +273,9 @@ fn main() {
         Some("fit") if args.len() == 3 && (args[2] == "shapes" || args[2] == "pairs") => {
             fit(&args[1], args[2] == "pairs")
         }
-        _ => eprintln!("usage: fit_shapes score DEPTH OUT.tsv DIR... | fit IN.tsv shapes|pairs"),
+        _ => {
+            eprintln!("usage: fit_shapes score DEPTH OUT.tsv DIR... | fit IN.tsv shapes|pairs");
+            std::process::exit(2);
+        }
     }
 }
