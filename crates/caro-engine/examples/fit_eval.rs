@@ -195,8 +195,7 @@ fn main() {
     );
     let lambda = 1e-7;
     let mut w = w0.clone();
-    let (mut m, mut v) = (vec![0.0; 2 * n], vec![0.0; 2 * n]);
-    let (b1, b2, lr) = (0.9, 0.999, 2.0);
+    let mut adam = common::Adam::new(2 * n, 2.0);
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     for epoch in 1..=300 {
         let mut g = vec![0.0; 2 * n];
@@ -214,11 +213,7 @@ fn main() {
                 continue;
             }
             g[f] += 2.0 * lambda * (w[f] - w0[f]);
-            m[f] = b1 * m[f] + (1.0 - b1) * g[f];
-            v[f] = b2 * v[f] + (1.0 - b2) * g[f] * g[f];
-            let mh = m[f] / (1.0 - f64::powi(b1, epoch));
-            let vh = v[f] / (1.0 - f64::powi(b2, epoch));
-            w[f] -= lr * mh / (vh.sqrt() + 1e-12);
+            adam.step(&mut w, f, g[f], epoch);
         }
         if epoch % 50 == 0 {
             eprintln!(

@@ -206,8 +206,7 @@ fn fit(input: &str, pairs: bool) {
         loss(&w, false),
         loss(&w, true)
     );
-    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
-    let (b1, b2, lr) = (0.9, 0.999, 1.0);
+    let mut adam = common::Adam::new(n, 1.0);
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     for epoch in 1..=epochs {
         let mut g = vec![0.0; n];
@@ -224,11 +223,7 @@ fn fit(input: &str, pairs: bool) {
                 continue;
             }
             g[f] += 2.0 * lambda * w[f];
-            m[f] = b1 * m[f] + (1.0 - b1) * g[f];
-            v[f] = b2 * v[f] + (1.0 - b2) * g[f] * g[f];
-            let mh = m[f] / (1.0 - f64::powi(b1, epoch));
-            let vh = v[f] / (1.0 - f64::powi(b2, epoch));
-            w[f] -= lr * mh / (vh.sqrt() + 1e-12);
+            adam.step(&mut w, f, g[f], epoch);
         }
         if epoch % 25 == 0 {
             eprintln!(

@@ -202,3 +202,36 @@ pub fn score_positions(positions: &[(Game, usize)], depth: u32, every: usize) ->
             .collect()
     })
 }
+
+/// Adam, the optimiser of the fits: a running mean and a running mean
+/// square of each weight's gradient (β₁ 0.9, β₂ 0.999), bias-corrected.
+pub struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    lr: f64,
+}
+
+impl Adam {
+    const B1: f64 = 0.9;
+    const B2: f64 = 0.999;
+
+    /// An optimiser for `n` weights with step size `lr`.
+    pub fn new(n: usize, lr: f64) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            lr,
+        }
+    }
+
+    /// Moves weight `w[f]` against its gradient `g` in pass `epoch`
+    /// (counted from 1).
+    pub fn step(&mut self, w: &mut [f64], f: usize, g: f64, epoch: i32) {
+        let (b1, b2) = (Self::B1, Self::B2);
+        self.m[f] = b1 * self.m[f] + (1.0 - b1) * g;
+        self.v[f] = b2 * self.v[f] + (1.0 - b2) * g * g;
+        let mh = self.m[f] / (1.0 - f64::powi(b1, epoch));
+        let vh = self.v[f] / (1.0 - f64::powi(b2, epoch));
+        w[f] -= self.lr * mh / (vh.sqrt() + 1e-12);
+    }
+}
