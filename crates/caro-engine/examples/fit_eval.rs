@@ -24,6 +24,7 @@ use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, Threat};
 
 mod common;
+use common::{sigmoid, squashed_loss};
 
 /// Positions scored between two progress lines.
 const PROGRESS_EVERY: usize = 500;
@@ -106,10 +107,6 @@ fn features(
     v
 }
 
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let depth: u32 = args[0].parse().expect("depth");
@@ -173,13 +170,8 @@ fn main() {
     eprintln!("w0 reproduces the evaluation except in {mismatch} samples");
     let scale = 200.0;
     let loss = |w: &[f64], held: bool| -> f64 {
-        let (mut l, mut k) = (0.0, 0);
-        for s in samples.iter().filter(|s| s.held_out == held) {
-            let e = sigmoid(eval(w, s) / scale) - sigmoid(s.target / scale);
-            l += e * e;
-            k += 1;
-        }
-        l / k as f64
+        let pairs = samples.iter().filter(|s| s.held_out == held);
+        squashed_loss(pairs.map(|s| (eval(w, s), s.target)), scale)
     };
     // Features seen often enough to fit.
     let mut seen = vec![0.0; 2 * n];

@@ -36,6 +36,7 @@ use caro_engine::pattern::{half_count, Pattern};
 use caro_engine::state::State;
 
 mod common;
+use common::{sigmoid, squashed_loss};
 
 const SKIP: usize = 6;
 
@@ -89,10 +90,6 @@ fn parse_scored(line: &str) -> Option<(usize, Game, f64)> {
         game.try_play(p).ok()?;
     }
     Some((no.parse().ok()?, game, score.parse().ok()?))
-}
-
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
 }
 
 fn fit(input: &str, pairs: bool) {
@@ -170,13 +167,8 @@ fn fit(input: &str, pairs: bool) {
         s.current + s.x.iter().map(|&(f, k)| w[f as usize] * k).sum::<f64>()
     };
     let loss = |w: &[f64], held: bool| -> f64 {
-        let (mut l, mut k) = (0.0, 0);
-        for s in samples.iter().filter(|s| s.held_out == held) {
-            let e = sigmoid(eval(w, s) / scale) - sigmoid(s.target / scale);
-            l += e * e;
-            k += 1;
-        }
-        l / k as f64
+        let pairs = samples.iter().filter(|s| s.held_out == held);
+        squashed_loss(pairs.map(|s| (eval(w, s), s.target)), scale)
     };
     let mut seen = vec![0.0; n];
     for s in samples.iter().filter(|s| !s.held_out) {

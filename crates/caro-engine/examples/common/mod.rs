@@ -235,3 +235,20 @@ impl Adam {
         w[f] -= self.lr * mh / (vh.sqrt() + 1e-12);
     }
 }
+
+/// The logistic squash of the fits: a score as an expected result.
+pub fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// The mean squared difference of (prediction, target) score pairs after
+/// the logistic squash with `scale` (NaN for no pairs).
+pub fn squashed_loss(pairs: impl Iterator<Item = (f64, f64)>, scale: f64) -> f64 {
+    let (mut l, mut k) = (0.0, 0);
+    for (prediction, target) in pairs {
+        let e = sigmoid(prediction / scale) - sigmoid(target / scale);
+        l += e * e;
+        k += 1;
+    }
+    l / k as f64
+}
