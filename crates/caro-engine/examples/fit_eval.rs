@@ -24,7 +24,7 @@ use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, Threat};
 
 mod common;
-use common::{sigmoid, squashed_loss};
+use common::{sigmoid, squashed_loss, Adam};
 
 /// Positions scored between two progress lines.
 const PROGRESS_EVERY: usize = 500;
@@ -187,7 +187,7 @@ fn main() {
     );
     let lambda = 1e-7;
     let mut w = w0.clone();
-    let mut adam = common::Adam::new(2 * n, 2.0);
+    let mut adam = Adam::new(2 * n, 2.0);
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     for epoch in 1..=300 {
         let mut g = vec![0.0; 2 * n];

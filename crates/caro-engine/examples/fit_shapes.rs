@@ -36,7 +36,7 @@ use caro_engine::pattern::{half_count, Pattern};
 use caro_engine::state::State;
 
 mod common;
-use common::{sigmoid, squashed_loss};
+use common::{sigmoid, squashed_loss, Adam};
 
 const SKIP: usize = 6;
 
@@ -198,7 +198,7 @@ fn fit(input: &str, pairs: bool) {
         loss(&w, false),
         loss(&w, true)
     );
-    let mut adam = common::Adam::new(n, 1.0);
+    let mut adam = Adam::new(n, 1.0);
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     for epoch in 1..=epochs {
         let mut g = vec![0.0; n];
