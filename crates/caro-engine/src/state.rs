@@ -8,7 +8,7 @@ use std::sync::Arc;
 use caro_core::{Board, Cell, Color, Game, Pos, Rule, Rules};
 
 use crate::pattern::{half_id, key_of, Pattern, PatternTable, WinKind};
-use crate::point_values::{point_values, PointValues};
+use crate::point_values::{count_values, point_values, CountValues, PointValues};
 
 /// A stone's neighbourhood for move generation: points within this
 /// Chebyshev distance of a stone are candidates.
@@ -72,6 +72,21 @@ pub enum Threat {
     /// A five.
     Five,
 }
+
+/// The threats whose number of points the evaluation values as a whole
+/// (see [`State::evaluate`]): how many points make a four, an open three,
+/// a double three, a four-three, an open four.
+pub const COUNTED_THREATS: [Threat; 5] = [
+    Threat::Four,
+    Threat::OpenThree,
+    Threat::DoubleThree,
+    Threat::FourThree,
+    Threat::OpenFour,
+];
+
+/// The largest number of points of one threat the evaluation tells
+/// apart: more count as this many.
+pub const MAX_COUNT: usize = 4;
 
 /// The threat of four direction patterns (values 0..9 each), indexed
 /// `((d0 * 9 + d1) * 9 + d2) * 9 + d3`: [`State::threat`] is one lookup.
@@ -148,6 +163,8 @@ pub struct State {
     value: [[i32; 2]; 2],
     /// Per colour, what a point is worth by its patterns.
     point_values: [&'static PointValues; 2],
+    /// Per colour, what its numbers of threat points are worth.
+    count_values: [&'static CountValues; 2],
     /// Number of (point, direction) entries per colour at
     /// [`Pattern::Block4`], [`Pattern::Flex4`] and [`Pattern::Five`] (the
     /// patterns [`State::has`] answers for; weaker ones are not counted).
@@ -271,6 +288,10 @@ impl State {
                 point_values(rules.rule, Color::Black),
                 point_values(rules.rule, Color::White),
             ],
+            count_values: [
+                count_values(rules.rule, Color::Black),
+                count_values(rules.rule, Color::White),
+            ],
             four_counts: [[0; 3]; 2],
             threat_counts: [[0; 7]; 2],
             to_move: game.to_move(),
@@ -384,15 +405,44 @@ impl State {
         self.near[index]
     }
 
-    /// Static evaluation for the side to move.
+    /// Static evaluation for the side to move: what the empty points are
+    /// worth one by one ([`State::evaluate_points`]), corrected by what
+    /// each side's numbers of threat points are worth together
+    /// ([`State::evaluate_counts`]).
     #[inline]
     #[must_use]
     pub fn evaluate(&self) -> i32 {
-        // Each empty point is worth what the combination of its four line
-        // patterns is worth, to the side to move and to the other side
-        // (`point_values`).
+        self.evaluate_points() + self.evaluate_counts()
+    }
+
+    /// The point sum: each empty point is worth what the combination of
+    /// its four line patterns is worth, to the side to move and to the
+    /// other side (`point_values`).
+    #[inline]
+    #[must_use]
+    pub fn evaluate_points(&self) -> i32 {
         let me = self.to_move.index();
         self.value[me][0] - self.value[1 - me][1]
+    }
+
+    /// The count correction, for the side to move: for each side and each
+    /// of the [`COUNTED_THREATS`], a value by how many points make it (up
+    /// to [`MAX_COUNT`]). A point sum counts every point in full, where two
+    /// points of one threat are often answered by one move: the values
+    /// were fitted on top of the point sum (`examples/fit_counts.rs`).
+    #[inline]
+    #[must_use]
+    pub fn evaluate_counts(&self) -> i32 {
+        let me = self.to_move.index();
+        let mut sum = 0;
+        for (role, side) in [(0, me), (1, 1 - me)] {
+            let values = &self.count_values[side][role];
+            for (row, t) in values.iter().zip(COUNTED_THREATS) {
+                let n = (self.threat_counts[side][t as usize] as usize).min(MAX_COUNT);
+                sum += i32::from(row[n]);
+            }
+        }
+        sum
     }
 
     /// The bounding box of stones widened by [`NEAR`], clipped to the
@@ -1112,10 +1162,12 @@ mod tests {
         counts
     }
 
-    /// The evaluation by summing every empty point's value afresh.
+    /// The evaluation by summing every empty point's value afresh and
+    /// counting each side's threat points afresh.
     fn naive_evaluation(s: &State) -> i32 {
         let me = s.to_move();
         let mut sum = 0;
+        let mut counts = [[0usize; 7]; 2];
         for i in 0..s.board.cell_count() {
             if s.board.cell(i) == Cell::Empty {
                 for (color, role) in [(me, 0), (me.opponent(), 1)] {
@@ -1124,7 +1176,14 @@ mod tests {
                         + d[3] as usize;
                     let v = i32::from(point_values(s.rules.rule, color).by_key[key][role]);
                     sum += if role == 0 { v } else { -v };
+                    counts[color.index()][THREATS[key] as usize] += 1;
                 }
+            }
+        }
+        for (color, role) in [(me, 0), (me.opponent(), 1)] {
+            let values = &count_values(s.rules.rule, color)[role];
+            for (row, t) in values.iter().zip(COUNTED_THREATS) {
+                sum += i32::from(row[counts[color.index()][t as usize].min(MAX_COUNT)]);
             }
         }
         sum
