@@ -19,7 +19,7 @@
 //! same counts, for comparison: how much a model that combines the counts
 //! freely would add.
 
-use caro_core::{BoardSize, Color, Game, Rule, Rules};
+use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, COUNTED_THREATS, MAX_COUNT};
 
 mod common;
@@ -37,20 +37,6 @@ fn rules() -> Rules {
         k: 5,
         rule: Rule::Freestyle,
     }
-}
-
-/// One line written by `fit_shapes score`: the game's number, the
-/// position, the score.
-fn parse_scored(line: &str) -> Option<(usize, Game, f64)> {
-    let f: Vec<&str> = line.split('\t').collect();
-    let [no, moves, score] = f.as_slice() else {
-        return None;
-    };
-    let mut game = Game::new(rules(), Color::Black).ok()?;
-    for p in caro_core::notation::parse_move_list(moves, rules().size).ok()? {
-        game.try_play(p).ok()?;
-    }
-    Some((no.parse().ok()?, game, score.parse().ok()?))
 }
 
 struct Sample {
@@ -90,7 +76,7 @@ fn read_samples(inputs: &[String]) -> Vec<Sample> {
             }
         };
         for (line_no, line) in text.lines().enumerate() {
-            let Some((no, game, target)) = parse_scored(line) else {
+            let Some((no, game, target)) = common::parse_scored(line, rules()) else {
                 eprintln!(
                     "{input}:{}: not GAME<TAB>MOVES<TAB>SCORE, skipped",
                     line_no + 1

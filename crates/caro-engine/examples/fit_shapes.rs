@@ -31,7 +31,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use caro_core::{BoardSize, Cell, Color, Game, Rule, Rules};
+use caro_core::{BoardSize, Cell, Color, Rule, Rules};
 use caro_engine::pattern::{half_count, Pattern};
 use caro_engine::state::State;
 
@@ -79,19 +79,6 @@ struct Sample {
     held_out: bool,
 }
 
-/// One line written by `score`: the game's number, the position, the score.
-fn parse_scored(line: &str) -> Option<(usize, Game, f64)> {
-    let f: Vec<&str> = line.split('\t').collect();
-    let [no, moves, score] = f.as_slice() else {
-        return None;
-    };
-    let mut game = Game::new(rules(), Color::Black).ok()?;
-    for p in caro_core::notation::parse_move_list(moves, rules().size).ok()? {
-        game.try_play(p).ok()?;
-    }
-    Some((no.parse().ok()?, game, score.parse().ok()?))
-}
-
 fn fit(input: &str, pairs: bool) {
     let text = match std::fs::read_to_string(input) {
         Ok(t) => t,
@@ -108,7 +95,7 @@ fn fit(input: &str, pairs: bool) {
     };
     let mut samples = Vec::new();
     for (line_no, line) in text.lines().enumerate() {
-        let Some(game) = parse_scored(line) else {
+        let Some(game) = common::parse_scored(line, rules()) else {
             eprintln!(
                 "{input}:{}: not GAME<TAB>MOVES<TAB>SCORE, skipped",
                 line_no + 1

@@ -252,3 +252,17 @@ pub fn squashed_loss(pairs: impl Iterator<Item = (f64, f64)>, scale: f64) -> f64
     }
     l / k as f64
 }
+
+/// One line written by `fit_shapes score` (`GAME<TAB>MOVES<TAB>SCORE`):
+/// the game's number, the position under `rules`, the score.
+pub fn parse_scored(line: &str, rules: caro_core::Rules) -> Option<(usize, Game, f64)> {
+    let f: Vec<&str> = line.split('\t').collect();
+    let [no, moves, score] = f.as_slice() else {
+        return None;
+    };
+    let mut game = Game::new(rules, Color::Black).ok()?;
+    for p in caro_core::notation::parse_move_list(moves, rules.size).ok()? {
+        game.try_play(p).ok()?;
+    }
+    Some((no.parse().ok()?, game, score.parse().ok()?))
+}
