@@ -23,7 +23,7 @@ use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, COUNTED_THREATS, MAX_COUNT};
 
 mod common;
-use common::{sigmoid, squashed_loss, Adam};
+use common::{squashed_loss, squashed_slope, Adam};
 
 const SCALE: f64 = 200.0;
 const KINDS: usize = COUNTED_THREATS.len();
@@ -143,9 +143,7 @@ fn fit_table(samples: &[Sample], epochs: i32) -> [i16; CELLS] {
     for epoch in 1..=epochs {
         let mut g = vec![0.0; n];
         for s in &train {
-            let p = sigmoid(predict(&w, s) / SCALE);
-            let e = p - sigmoid(s.target / SCALE);
-            let d = 2.0 * e * p * (1.0 - p) / SCALE / train.len() as f64;
+            let d = squashed_slope(predict(&w, s), s.target, SCALE) / train.len() as f64;
             for &c in &s.cells {
                 if let Some(p) = param[c] {
                     g[p] += d;
@@ -212,9 +210,8 @@ fn fit_net(samples: &[Sample], hidden: usize, epochs: i32) {
             let mut g = vec![0.0; n];
             for s in batch {
                 let (out, h) = forward(&w, s);
-                let p = sigmoid((s.points + 100.0 * out) / SCALE);
-                let e = p - sigmoid(s.target / SCALE);
-                let d = 2.0 * e * p * (1.0 - p) / SCALE * 100.0 / batch.len() as f64;
+                let d = squashed_slope(s.points + 100.0 * out, s.target, SCALE) * 100.0
+                    / batch.len() as f64;
                 g[b2] += d;
                 for k in 0..hidden {
                     g[w2 + k] += d * h[k];

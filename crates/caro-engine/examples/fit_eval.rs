@@ -24,7 +24,7 @@ use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, Threat};
 
 mod common;
-use common::{sigmoid, squashed_loss, Adam};
+use common::{squashed_loss, squashed_slope, Adam};
 
 /// Positions scored between two progress lines.
 const PROGRESS_EVERY: usize = 500;
@@ -192,9 +192,7 @@ fn main() {
     for epoch in 1..=300 {
         let mut g = vec![0.0; 2 * n];
         for s in &train {
-            let p = sigmoid(eval(&w, s) / scale);
-            let e = p - sigmoid(s.target / scale);
-            let d = 2.0 * e * p * (1.0 - p) / scale / train.len() as f64;
+            let d = squashed_slope(eval(&w, s), s.target, scale) / train.len() as f64;
             for &(f, k) in &s.x {
                 let f = f as usize;
                 g[f] += if f < n { d * k } else { -d * k };

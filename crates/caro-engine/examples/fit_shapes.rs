@@ -36,7 +36,7 @@ use caro_engine::pattern::{half_count, Pattern};
 use caro_engine::state::State;
 
 mod common;
-use common::{sigmoid, squashed_loss, Adam};
+use common::{squashed_loss, squashed_slope, Adam};
 
 const SKIP: usize = 6;
 
@@ -190,9 +190,7 @@ fn fit(input: &str, pairs: bool) {
     for epoch in 1..=epochs {
         let mut g = vec![0.0; n];
         for s in &train {
-            let p = sigmoid(eval(&w, s) / scale);
-            let e = p - sigmoid(s.target / scale);
-            let d = 2.0 * e * p * (1.0 - p) / scale / train.len() as f64;
+            let d = squashed_slope(eval(&w, s), s.target, scale) / train.len() as f64;
             for &(f, k) in &s.x {
                 g[f as usize] += d * k;
             }

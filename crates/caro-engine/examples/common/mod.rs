@@ -241,6 +241,14 @@ pub fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
+/// The slope of one pair's squared difference after the logistic squash
+/// with `scale`, by the prediction (the gradient the fits step against).
+pub fn squashed_slope(prediction: f64, target: f64, scale: f64) -> f64 {
+    let p = sigmoid(prediction / scale);
+    let e = p - sigmoid(target / scale);
+    2.0 * e * p * (1.0 - p) / scale
+}
+
 /// The mean squared difference of (prediction, target) score pairs after
 /// the logistic squash with `scale` (NaN for no pairs).
 pub fn squashed_loss(pairs: impl Iterator<Item = (f64, f64)>, scale: f64) -> f64 {
