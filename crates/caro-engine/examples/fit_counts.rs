@@ -4,7 +4,7 @@
 //! an open four).
 //!
 //! ```text
-//! cargo run --release -p caro-engine --example fit_counts -- IN.tsv... [--write OUT.rs] [--net HIDDEN]
+//! cargo run --release -p caro-engine --example fit_counts -- IN.tsv... [--write OUT.rs | --net HIDDEN]
 //! ```
 //!
 //! Each IN.tsv is what `fit_shapes score` writes (a quiet position and
@@ -15,9 +15,11 @@
 //! `MIN_SEEN` training positions (30) shares the value of the count below
 //! it, and no points count nothing. `--write` writes the fitted table as
 //! the engine's `point_values/counts.rs`. `--net HIDDEN` instead fits a
-//! small network (one hidden layer of HIDDEN rectified units) over the
-//! same counts, for comparison: how much a model that combines the counts
-//! freely would add.
+//! small network (one hidden layer of HIDDEN rectified units over the same
+//! cells, one-hot, and the point sum) for comparison: how much a model
+//! that combines the counts freely would add. (Built into the engine in
+//! place of the table, it predicted better and played no better:
+//! BENCHMARKS.md, "Threat counts".)
 
 use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, COUNTED_THREATS, MAX_COUNT};
@@ -115,11 +117,7 @@ fn tie_cells(samples: &[Sample], min_seen: usize) -> Vec<Option<usize>> {
 }
 
 fn fit_table(samples: &[Sample], epochs: i32) -> [i16; CELLS] {
-    let min_seen = std::env::var("MIN_SEEN")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(30);
-    let param = tie_cells(samples, min_seen);
+    let param = tie_cells(samples, min_seen());
     let n = param.iter().flatten().max().map_or(0, |&m| m + 1);
     let mut w = vec![0.0; n];
     let predict = |w: &[f64], s: &Sample| -> f64 {
@@ -168,40 +166,89 @@ fn fit_table(samples: &[Sample], epochs: i32) -> [i16; CELLS] {
     table
 }
 
-/// One hidden layer over the counts (one-hot, as the table sees them),
-/// its output added to the point sum.
-fn fit_net(samples: &[Sample], hidden: usize, epochs: i32) {
-    let inputs = CELLS;
-    // w1[h][i], b1[h], w2[h], b2.
-    let n = hidden * inputs + 2 * hidden + 1;
-    let mut w = vec![0.0; n];
-    let mut seed = 7u64;
-    for v in w.iter_mut().take(hidden * inputs) {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *v = ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.5;
-    }
-    let (b1, w2, b2) = (hidden * inputs, hidden * inputs + hidden, n - 1);
-    // The output in units of 100 evaluation points, and the hidden layer.
-    let forward = |w: &[f64], s: &Sample| -> (f64, Vec<f64>) {
-        let h: Vec<f64> = (0..hidden)
+/// A small network over the counts: one hidden layer of rectified units
+/// whose inputs are the table's cells (one-hot), its output (in units of
+/// 100 evaluation points) added to the point sum.
+struct Net {
+    hidden: usize,
+    /// `input[cell][unit]`: what a cell adds to a hidden unit.
+    input: Vec<Vec<f64>>,
+    /// What the point sum (in units of `SCALE`) adds to each hidden unit.
+    points: Vec<f64>,
+    bias: Vec<f64>,
+    output: Vec<f64>,
+    output_bias: f64,
+}
+
+impl Net {
+    /// The output and the hidden layer's activations.
+    fn forward(&self, cells: &[usize], points: f64) -> (f64, Vec<f64>) {
+        let h: Vec<f64> = (0..self.hidden)
             .map(|k| {
-                let z = w[b1 + k] + s.cells.iter().map(|&c| w[k * inputs + c]).sum::<f64>();
+                let z = self.bias[k]
+                    + points / SCALE * self.points[k]
+                    + cells.iter().map(|&c| self.input[c][k]).sum::<f64>();
                 z.max(0.0)
             })
             .collect();
-        let out = w[b2] + (0..hidden).map(|k| w[w2 + k] * h[k]).sum::<f64>();
+        let out = self.output_bias + h.iter().zip(&self.output).map(|(a, b)| a * b).sum::<f64>();
         (out, h)
+    }
+
+    fn predict(&self, s: &Sample, cell_of: &[usize]) -> f64 {
+        let cells: Vec<usize> = s.cells.iter().map(|&c| cell_of[c]).collect();
+        s.points + 100.0 * self.forward(&cells, s.points).0
+    }
+}
+
+/// Fits the network. A cell seen in fewer than `MIN_SEEN` training
+/// positions is read as the count below it, as the table ties it.
+fn fit_net(samples: &[Sample], hidden: usize, epochs: i32) -> (Net, Vec<usize>) {
+    let param = tie_cells(samples, min_seen());
+    // The cell each cell is read as: a count of none is its own cell, a
+    // rare count the cell of the count below it that is not rare.
+    let cell_of: Vec<usize> = (0..CELLS)
+        .map(|c| {
+            let mut r = c;
+            while r % BUCKETS != 0 && r > 0 && param[r] == param[r - 1] {
+                r -= 1;
+            }
+            r
+        })
+        .collect();
+    let mut seed = 7u64;
+    let mut random = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.5
     };
-    let loss = |w: &[f64], held: bool| {
+    let mut net = Net {
+        hidden,
+        input: (0..CELLS)
+            .map(|_| (0..hidden).map(|_| random()).collect())
+            .collect(),
+        points: (0..hidden).map(|_| random()).collect(),
+        bias: vec![0.0; hidden],
+        output: (0..hidden).map(|_| random()).collect(),
+        output_bias: 0.0,
+    };
+    // Cells no position is read as stay at zero.
+    for (c, row) in net.input.iter_mut().enumerate() {
+        if cell_of[c] != c {
+            row.iter_mut().for_each(|v| *v = 0.0);
+        }
+    }
+    let loss = |net: &Net, held: bool| {
         let pairs = samples.iter().filter(|s| s.held_out == held);
-        squashed_loss(
-            pairs.map(|s| (s.points + 100.0 * forward(w, s).0, s.target)),
-            SCALE,
-        )
+        squashed_loss(pairs.map(|s| (net.predict(s, &cell_of), s.target)), SCALE)
     };
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
+    // Parameters, flat: input (CELLS × hidden), points, bias, output,
+    // output bias.
+    let n = CELLS * hidden + 3 * hidden + 1;
+    let pw = CELLS * hidden;
+    let (b1, w2, b2) = (pw + hidden, pw + 2 * hidden, n - 1);
     let mut adam = Adam::new(n, 0.01);
     let mut step = 0;
     for epoch in 1..=epochs {
@@ -209,33 +256,55 @@ fn fit_net(samples: &[Sample], hidden: usize, epochs: i32) {
             step += 1;
             let mut g = vec![0.0; n];
             for s in batch {
-                let (out, h) = forward(&w, s);
+                let cells: Vec<usize> = s.cells.iter().map(|&c| cell_of[c]).collect();
+                let (out, h) = net.forward(&cells, s.points);
                 let d = squashed_slope(s.points + 100.0 * out, s.target, SCALE) * 100.0
                     / batch.len() as f64;
                 g[b2] += d;
                 for k in 0..hidden {
                     g[w2 + k] += d * h[k];
                     if h[k] > 0.0 {
-                        let dk = d * w[w2 + k];
+                        let dk = d * net.output[k];
                         g[b1 + k] += dk;
-                        for &c in &s.cells {
-                            g[k * inputs + c] += dk;
+                        g[pw + k] += dk * s.points / SCALE;
+                        for &c in &cells {
+                            g[c * hidden + k] += dk;
                         }
                     }
                 }
             }
+            let mut flat: Vec<f64> = net.input.iter().flatten().copied().collect();
+            flat.extend_from_slice(&net.points);
+            flat.extend_from_slice(&net.bias);
+            flat.extend_from_slice(&net.output);
+            flat.push(net.output_bias);
             for (p, &gp) in g.iter().enumerate() {
-                adam.step(&mut w, p, gp, step);
+                adam.step(&mut flat, p, gp, step);
             }
+            for (c, row) in net.input.iter_mut().enumerate() {
+                row.copy_from_slice(&flat[c * hidden..(c + 1) * hidden]);
+            }
+            net.points.copy_from_slice(&flat[pw..b1]);
+            net.bias.copy_from_slice(&flat[b1..w2]);
+            net.output.copy_from_slice(&flat[w2..b2]);
+            net.output_bias = flat[b2];
         }
         if epoch % 50 == 0 {
             eprintln!(
                 "pass {epoch}: train {:.6} held {:.6}",
-                loss(&w, false),
-                loss(&w, true)
+                loss(&net, false),
+                loss(&net, true)
             );
         }
     }
+    (net, cell_of)
+}
+
+fn min_seen() -> usize {
+    std::env::var("MIN_SEEN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30)
 }
 
 fn write_table(out: &str, table: &[i16; CELLS], samples: &[Sample], held: f64) {
@@ -271,7 +340,7 @@ fn write_table(out: &str, table: &[i16; CELLS], samples: &[Sample], held: f64) {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: fit_counts IN.tsv... [--write OUT.rs] [--net HIDDEN]");
+    eprintln!("usage: fit_counts IN.tsv... [--write OUT.rs | --net HIDDEN]");
     std::process::exit(2);
 }
 
@@ -292,7 +361,7 @@ fn main() {
             _ => inputs.push(a),
         }
     }
-    if inputs.is_empty() {
+    if inputs.is_empty() || (out.is_some() && net.is_some()) {
         usage();
     }
     let samples = read_samples(&inputs);
@@ -306,7 +375,15 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
     if let Some(hidden) = net {
-        fit_net(&samples, hidden, epochs);
+        let (net, cell_of) = fit_net(&samples, hidden, epochs);
+        let held = squashed_loss(
+            samples
+                .iter()
+                .filter(|s| s.held_out)
+                .map(|s| (net.predict(s, &cell_of), s.target)),
+            SCALE,
+        );
+        eprintln!("held-out loss of the network: {held:.6}");
         return;
     }
     let table = fit_table(&samples, epochs);
