@@ -167,31 +167,47 @@ fn fit_table(samples: &[Sample], epochs: i32) -> [i16; CELLS] {
 }
 
 /// A small network over the counts: one hidden layer of rectified units
-/// whose inputs are the table's cells (one-hot), its output (in units of
-/// 100 evaluation points) added to the point sum.
+/// whose inputs are the table's cells (one-hot) and the point sum, its
+/// output (in units of 100 evaluation points) added to the point sum.
+/// The parameters are one flat vector, as the optimiser steps them: what
+/// each cell adds to each unit (`cell * hidden + unit`), what the point
+/// sum in units of `SCALE` adds to each unit, the units' biases, their
+/// weights in the output, and the output's bias.
 struct Net {
     hidden: usize,
-    /// `input[cell][unit]`: what a cell adds to a hidden unit.
-    input: Vec<Vec<f64>>,
-    /// What the point sum (in units of `SCALE`) adds to each hidden unit.
-    points: Vec<f64>,
-    bias: Vec<f64>,
-    output: Vec<f64>,
-    output_bias: f64,
+    w: Vec<f64>,
 }
 
 impl Net {
+    fn points(&self) -> usize {
+        CELLS * self.hidden
+    }
+    fn bias(&self) -> usize {
+        self.points() + self.hidden
+    }
+    fn output(&self) -> usize {
+        self.bias() + self.hidden
+    }
+    fn output_bias(&self) -> usize {
+        self.output() + self.hidden
+    }
+
     /// The output and the hidden layer's activations.
     fn forward(&self, cells: &[usize], points: f64) -> (f64, Vec<f64>) {
+        let w = &self.w;
         let h: Vec<f64> = (0..self.hidden)
             .map(|k| {
-                let z = self.bias[k]
-                    + points / SCALE * self.points[k]
-                    + cells.iter().map(|&c| self.input[c][k]).sum::<f64>();
+                let z = w[self.bias() + k]
+                    + points / SCALE * w[self.points() + k]
+                    + cells.iter().map(|&c| w[c * self.hidden + k]).sum::<f64>();
                 z.max(0.0)
             })
             .collect();
-        let out = self.output_bias + h.iter().zip(&self.output).map(|(a, b)| a * b).sum::<f64>();
+        let out = w[self.output_bias()]
+            + h.iter()
+                .enumerate()
+                .map(|(k, a)| a * w[self.output() + k])
+                .sum::<f64>();
         (out, h)
     }
 
@@ -210,7 +226,7 @@ fn fit_net(samples: &[Sample], hidden: usize, epochs: i32) -> (Net, Vec<usize>) 
     let cell_of: Vec<usize> = (0..CELLS)
         .map(|c| {
             let mut r = c;
-            while r % BUCKETS != 0 && r > 0 && param[r] == param[r - 1] {
+            while r % BUCKETS != 0 && param[r] == param[r - 1] {
                 r -= 1;
             }
             r
@@ -225,30 +241,32 @@ fn fit_net(samples: &[Sample], hidden: usize, epochs: i32) -> (Net, Vec<usize>) 
     };
     let mut net = Net {
         hidden,
-        input: (0..CELLS)
-            .map(|_| (0..hidden).map(|_| random()).collect())
-            .collect(),
-        points: (0..hidden).map(|_| random()).collect(),
-        bias: vec![0.0; hidden],
-        output: (0..hidden).map(|_| random()).collect(),
-        output_bias: 0.0,
+        w: vec![0.0; CELLS * hidden + 3 * hidden + 1],
     };
-    // Cells no position is read as stay at zero.
-    for (c, row) in net.input.iter_mut().enumerate() {
-        if cell_of[c] != c {
-            row.iter_mut().for_each(|v| *v = 0.0);
+    // Random cell rows (cells no position is read as stay at zero), point
+    // sum column and output weights; zero biases.
+    for (c, &read_as) in cell_of.iter().enumerate() {
+        for k in 0..hidden {
+            let v = random();
+            if read_as == c {
+                net.w[c * hidden + k] = v;
+            }
         }
+    }
+    let (pw, w2) = (net.points(), net.output());
+    for k in 0..hidden {
+        net.w[pw + k] = random();
+    }
+    for k in 0..hidden {
+        net.w[w2 + k] = random();
     }
     let loss = |net: &Net, held: bool| {
         let pairs = samples.iter().filter(|s| s.held_out == held);
         squashed_loss(pairs.map(|s| (net.predict(s, &cell_of), s.target)), SCALE)
     };
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
-    // Parameters, flat: input (CELLS × hidden), points, bias, output,
-    // output bias.
-    let n = CELLS * hidden + 3 * hidden + 1;
-    let pw = CELLS * hidden;
-    let (b1, w2, b2) = (pw + hidden, pw + 2 * hidden, n - 1);
+    let n = net.w.len();
+    let (b1, b2) = (net.bias(), net.output_bias());
     let mut adam = Adam::new(n, 0.01);
     let mut step = 0;
     for epoch in 1..=epochs {
@@ -264,7 +282,7 @@ fn fit_net(samples: &[Sample], hidden: usize, epochs: i32) -> (Net, Vec<usize>) 
                 for k in 0..hidden {
                     g[w2 + k] += d * h[k];
                     if h[k] > 0.0 {
-                        let dk = d * net.output[k];
+                        let dk = d * net.w[w2 + k];
                         g[b1 + k] += dk;
                         g[pw + k] += dk * s.points / SCALE;
                         for &c in &cells {
@@ -273,21 +291,9 @@ fn fit_net(samples: &[Sample], hidden: usize, epochs: i32) -> (Net, Vec<usize>) 
                     }
                 }
             }
-            let mut flat: Vec<f64> = net.input.iter().flatten().copied().collect();
-            flat.extend_from_slice(&net.points);
-            flat.extend_from_slice(&net.bias);
-            flat.extend_from_slice(&net.output);
-            flat.push(net.output_bias);
             for (p, &gp) in g.iter().enumerate() {
-                adam.step(&mut flat, p, gp, step);
+                adam.step(&mut net.w, p, gp, step);
             }
-            for (c, row) in net.input.iter_mut().enumerate() {
-                row.copy_from_slice(&flat[c * hidden..(c + 1) * hidden]);
-            }
-            net.points.copy_from_slice(&flat[pw..b1]);
-            net.bias.copy_from_slice(&flat[b1..w2]);
-            net.output.copy_from_slice(&flat[w2..b2]);
-            net.output_bias = flat[b2];
         }
         if epoch % 50 == 0 {
             eprintln!(
