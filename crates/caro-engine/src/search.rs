@@ -1430,10 +1430,11 @@ fn level_style(level: u32) -> LevelStyle {
     // 192, 173, 429, 740 and 1490 nodes over 40 games a step), levels 7
     // to 9 more, spread until each step held at both time controls (in
     // the fifteenth session; a level now searches several times more
-    // nodes at 1 s than at 100 ms, see below). Levels 4 and 5 at 600 and 1,100 left
-    // 6-5 at 58.5-61.5% over seeds 9, 7, 8 and both clocks; level 5 at
-    // 900 alone took 6-5 to 65.0-70.2% but 5-4 to 57.0-62.5%; with level
-    // 4 at 500 too, every cell of 6-5, 5-4 and 4-3 scored 62.5% or more.
+    // nodes at 1 s than at 100 ms, see below). Levels 4 and 5 at 600
+    // and 1,100 left 6-5 at 58.5-61.5% over seeds 9, 7, 8 and both
+    // clocks; level 5 at 900 alone took 6-5 to 65.0-70.2% but 5-4 to
+    // 57.0-62.5%; with level 4 at 500 too, every cell of 6-5, 5-4 and
+    // 4-3 scored 62.5% or more.
     // Level 6 at 1,500 since the threat counts (was 2,000; 7-6 scored
     // 54.5-58.0% on seed 9 with 2,000). At 1 s a move the budgets bind
     // where the clock does at 100 ms, and level 3 searched about twice
