@@ -49,6 +49,8 @@ pub struct MatchArgs {
     #[command(flatten)]
     rules: RulesArgs,
     /// Openings file: one move list per line (`h8 i9 j10`); `#` comments.
+    /// The repository's `openings/*-balanced.txt` hold balanced sets (from
+    /// random openings black wins most games between strong players).
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Plies of each random opening (when no file is given).
