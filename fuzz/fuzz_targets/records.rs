@@ -1,9 +1,12 @@
 //! Records and move lists as a user or another program may hand them to
-//! caro: PSQ files (Piskvork's game records), move lists in board notation
-//! and Gomocup coordinates. A bad one must be an error, never a panic; a
-//! good PSQ record must write and read back as itself.
+//! caro: PSQ files (Piskvork's game records), position codes (as in a caro
+//! URL), move lists in board notation and Gomocup coordinates, and the
+//! lines a Gomocup engine answers with. A bad one must be an error, never
+//! a panic; a good PSQ record or position code must write and read back as
+//! itself.
 #![no_main]
 
+use caro_core::code::PositionCode;
 use caro_core::notation::{parse_gomocup, parse_move_list, parse_pos};
 use caro_core::psq::{read_psq_bytes, write_psq, PsqRecord};
 use caro_core::{BoardSize, Color, Game, Rule, Rules};
@@ -25,10 +28,22 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     }
+    let text = String::from_utf8_lossy(rest);
+    if let Ok(code) = PositionCode::decode(&text) {
+        if let Ok(game) = code.to_game() {
+            let again = code.encode();
+            let back = PositionCode::decode(&again).expect("an encoded code decodes");
+            let replayed = back
+                .to_game()
+                .expect("a code that made a game makes it again");
+            assert_eq!(replayed.moves(), game.moves());
+        }
+    }
+    let _ = caro_gomocup::protocol::parse_reply(&text);
+    let _ = caro_gomocup::protocol::parse_line(&text);
     let Ok(size) = BoardSize::new(3 + w % 58, 3 + h % 58) else {
         return;
     };
-    let text = String::from_utf8_lossy(rest);
     let _ = parse_pos(&text, size);
     let _ = parse_gomocup(&text, size);
     if let Ok(moves) = parse_move_list(&text, size) {
