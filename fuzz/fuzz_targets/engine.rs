@@ -28,7 +28,7 @@ fn player(b: u8) -> PlayerSpec {
         1 => PlayerSpec::ScoreMap,
         2 => PlayerSpec::Quintuple,
         n @ 3..=7 => PlayerSpec::Minimax(u32::from(n - 3)),
-        n => PlayerSpec::Caro(u32::from(n - 7).min(10)),
+        n => PlayerSpec::Caro(u32::from(n - 7)),
     }
 }
 
