@@ -233,25 +233,44 @@ impl Tally {
         (self.wins as f64 + self.draws as f64 / 2.0) / n as f64
     }
 
-    /// Elo difference of A over B and the half-width of its 95% interval.
-    /// A score of 0 or 1 is taken as half a game short of it, so the
-    /// figures stay finite (the usual convention of match tools).
+    /// Elo difference of A over B and the half-width of its 95% interval
+    /// ([`Tally::elo_interval`]). A score of 0 or 1 is taken as half a
+    /// game short of it, so the figures stay finite (the usual convention
+    /// of match tools).
     #[must_use]
     pub fn elo(&self) -> (f64, f64) {
         let n = self.games() as f64;
         if n == 0.0 {
             return (0.0, 0.0);
         }
-        let clamp = |p: f64| p.clamp(0.5 / n, 1.0 - 0.5 / n);
-        let p = clamp(self.score());
-        let var = (self.wins as f64 * (1.0 - p).powi(2)
-            + self.losses as f64 * p.powi(2)
-            + self.draws as f64 * (0.5 - p).powi(2))
-            / n;
-        let se = (var / n).sqrt();
-        let lo = clamp(p - 1.96 * se);
-        let hi = clamp(p + 1.96 * se);
-        (elo_of(p), (elo_of(hi) - elo_of(lo)) / 2.0)
+        let (lo, hi) = self.elo_interval();
+        (elo_of(self.clamped(self.score())), (hi - lo) / 2.0)
+    }
+
+    /// The 95% interval of the Elo difference, with each end a score of
+    /// 0 or 1 taken as half a game short of it.
+    ///
+    /// The score's interval is the score interval (Wilson's, with draws):
+    /// the expected scores `p` the observed score `s` lies within 1.96
+    /// standard errors of, a game's variance being `p(1 - p) - d/4` at the
+    /// observed share of draws `d`. Unlike the normal approximation around
+    /// `s`, it stays honest at the ends: a 6–0 sweep gives a score of
+    /// 0.61 to 1 (+77 Elo and up), where the spread of the six results,
+    /// which is none, would claim ±58 around +417.
+    #[must_use]
+    pub fn elo_interval(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (0.0, 0.0);
+        }
+        let (lo, hi) = score_interval(self.score(), self.draws as f64 / n, n, 1.96);
+        (elo_of(self.clamped(lo)), elo_of(self.clamped(hi)))
+    }
+
+    /// A score kept half a game away from 0 and 1.
+    fn clamped(&self, p: f64) -> f64 {
+        let n = self.games() as f64;
+        p.clamp(0.5 / n, 1.0 - 0.5 / n)
     }
 
     /// The log-likelihood ratio of "A is `elo1` stronger" against "A is
@@ -276,6 +295,22 @@ impl Tally {
         let (s0, s1) = (expected(elo0), expected(elo1));
         n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
     }
+}
+
+/// The expected scores `p` within `z` standard errors of the observed
+/// score `s` over `n` games with a share `d` of draws: the roots of
+/// `(s - p)² = z²·(p(1 - p) - d/4)/n`, a game's variance at the expected
+/// score `p` when the share of draws is `d`.
+fn score_interval(s: f64, d: f64, n: f64, z: f64) -> (f64, f64) {
+    let c = z * z / n;
+    let a = 1.0 + c;
+    let b = 2.0 * s + c;
+    let disc = (c * (4.0 * s * (1.0 - s) - d + c * (1.0 - d))).max(0.0);
+    let root = disc.sqrt();
+    (
+        ((b - root) / (2.0 * a)).clamp(0.0, 1.0),
+        ((b + root) / (2.0 * a)).clamp(0.0, 1.0),
+    )
 }
 
 /// Elo difference for an expected score `p` in (0, 1).
@@ -312,6 +347,70 @@ mod tests {
             draws: 0,
         };
         assert!(sweep.elo().0.is_finite());
+    }
+
+    #[test]
+    fn the_interval_of_a_sweep_reaches_down_to_what_the_games_can_tell() {
+        let short = Tally {
+            wins: 6,
+            losses: 0,
+            draws: 0,
+        };
+        let (short_lo, hi) = short.elo_interval();
+        // Wilson's lower bound for 6 of 6 is a score of 0.610: +77 Elo.
+        assert!((short_lo - 77.5).abs() < 1.0, "{short_lo}");
+        assert!((hi - short.elo().0).abs() < 1e-9, "{hi}");
+        assert!(short.elo().1 > 150.0, "{:?}", short.elo());
+        let long = Tally {
+            wins: 200,
+            losses: 0,
+            draws: 0,
+        };
+        // 200 of 200: a score of at least 0.981, +686 Elo.
+        let (lo, _) = long.elo_interval();
+        assert!((lo - 686.0).abs() < 2.0, "{lo}");
+        let lost = Tally {
+            wins: 0,
+            losses: 6,
+            draws: 0,
+        };
+        // A sweep the other way is the same interval, mirrored.
+        let (lost_lo, lost_hi) = lost.elo_interval();
+        assert!((lost_lo + hi).abs() < 1e-9 && (lost_hi + short_lo).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_interval_matches_the_normal_one_away_from_the_ends_and_holds_the_estimate() {
+        for (wins, losses, draws) in [(75, 25, 0), (40, 40, 20), (55, 30, 15), (3, 1, 96)] {
+            let t = Tally {
+                wins,
+                losses,
+                draws,
+            };
+            let (e, err) = t.elo();
+            let (lo, hi) = t.elo_interval();
+            assert!(lo <= e && e <= hi, "{wins}-{losses}-{draws}: {lo} {e} {hi}");
+            // The normal approximation: 1.96 standard errors of the mean
+            // score, on the Elo scale.
+            let n = t.games() as f64;
+            let s = t.score();
+            let var = (wins as f64 * (1.0 - s).powi(2)
+                + losses as f64 * s.powi(2)
+                + draws as f64 * (0.5 - s).powi(2))
+                / n;
+            let se = (var / n).sqrt();
+            let normal = (elo_of(s + 1.96 * se) - elo_of(s - 1.96 * se)) / 2.0;
+            assert!(
+                (err - normal).abs() < 0.1 * normal,
+                "{wins}-{losses}-{draws}: {err} {normal}"
+            );
+        }
+        let drawn = Tally {
+            wins: 0,
+            losses: 0,
+            draws: 10,
+        };
+        assert_eq!(drawn.elo(), (0.0, 0.0));
     }
 
     #[test]

@@ -436,10 +436,11 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         say!("{e}");
     }
     let (elo, err) = tally.elo();
+    let (elo_low, elo_high) = tally.elo_interval();
     // An even score gives -0.0 (and -0.3 rounds to -0): print "+0".
-    let shown_elo = if elo.round() == 0.0 { 0.0 } else { elo };
+    let shown = |e: f64| if e.round() == 0.0 { 0.0 } else { e };
     say!(
-        "{} vs {}: {} games, {rule} {size} k={k}: {} wins, {} losses, {} draws, score {:.1}%, Elo {:+.0} ± {:.0}",
+        "{} vs {}: {} games, {rule} {size} k={k}: {} wins, {} losses, {} draws, score {:.1}%, Elo {:+.0} ± {:.0} (95%: {:+.0} to {:+.0})",
         args.a,
         args.b,
         tally.games(),
@@ -447,8 +448,10 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         tally.losses,
         tally.draws,
         tally.score() * 100.0,
-        shown_elo,
-        err
+        shown(elo),
+        err,
+        shown(elo_low),
+        shown(elo_high)
     );
     say!(
         "{} as black: {} wins, {} losses, {} draws; as white: {} wins, {} losses, {} draws",
@@ -493,6 +496,8 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                 "score": tally.score(),
                 "elo": elo,
                 "elo_error": err,
+                "elo_low": elo_low,
+                "elo_high": elo_high,
                 "a_longest_move_ms": longest[0],
                 "b_longest_move_ms": longest[1],
                 "sprt": sprt.map(|(elo0, elo1)| json!({

@@ -60,6 +60,12 @@ fn a_match_reports_its_totals_and_saves_every_game() {
     assert!((score - (a as f64 + d as f64 / 2.0) / 4.0).abs() < 1e-9);
     assert!(v["elo"].as_f64().unwrap().is_finite());
     assert!(v["elo_error"].as_f64().unwrap() >= 0.0);
+    let (low, high) = (
+        v["elo_low"].as_f64().unwrap(),
+        v["elo_high"].as_f64().unwrap(),
+    );
+    let elo = v["elo"].as_f64().unwrap();
+    assert!(low <= elo && elo <= high, "{low} {elo} {high}");
     let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(files.len(), 4);
     // Every saved game reads back as a legal game.
