@@ -254,17 +254,17 @@ impl Tally {
     /// the expected scores `p` the observed score `s` lies within 1.96
     /// standard errors of, a game's variance being `p(1 - p) - d/4` at a
     /// share of draws `d` (the observed one, counted over one game more).
-    /// Unlike the normal approximation around
-    /// `s`, it stays honest at the ends: a 6–0 sweep gives a score of
-    /// 0.61 to 1 (+77 Elo and up), where the spread of the six results,
-    /// which is none, would claim ±58 around +417.
+    /// Unlike the normal approximation around `s`, it stays honest at the
+    /// ends: a 6–0 sweep gives a score of 0.61 to 1 (+77 Elo and up),
+    /// where the spread of the six results, which is none, would claim
+    /// ±58 around +417.
     #[must_use]
     pub fn elo_interval(&self) -> (f64, f64) {
         let n = self.games() as f64;
         if n == 0.0 {
             return (0.0, 0.0);
         }
-        // The share of draws as if one more game were not one: an all-drawn
+        // The draws' share of one game more than were played: an all-drawn
         // series still leaves room for a decisive game.
         let draws = self.draws as f64 / (n + 1.0);
         let (lo, hi) = score_interval(self.score(), draws, n, 1.96);
