@@ -1231,7 +1231,7 @@ pub fn solve_vcf_line(game: &Game, max_fours: u32, node_limit: u64) -> Option<Ve
     }
     with_solver(game, node_limit, |s| {
         let first = s.vcf(max_fours, 0)?;
-        let line = s.winning_line(first, None);
+        let line = s.winning_line(first, None, max_fours.saturating_sub(1));
         Some(line.into_iter().map(|i| s.state.pos(i)).collect())
     })
 }
@@ -2468,6 +2468,23 @@ mod tests {
             let first = solution.win().expect("a VCT");
             assert_eq!(line.first(), Some(&first));
             assert_line_wins(&game, &line);
+        }
+        // A 13-four VCF found within 3,000 nodes (caro-standard, 11×26,
+        // the engine fuzz target's find) whose line used to stop after two
+        // fours: each step searched afresh 150 fours deep, where the
+        // failures the proof had cached were only as deep as it needed.
+        let rules = Rules::new(BoardSize::new(11, 26).unwrap(), 5, Rule::CaroStandard).unwrap();
+        let moves = "k12 b7 i13 j11 c14 c15 h16 f9 b25 b8 j5 f25 d10 e26 a7 e15 a11 f8 b2 j26 \
+            a26 a24 k9 i9 k23 k20 a21 d26 d23 f19 h4 f26 f24 j1 b22 c6 a9 e14 h14 h11 k7 g11 \
+            d11 k24 b6 e23 b4 a17 d3 k26 e20 j4 c9 b15 d21 j7 c17 c16 f4 h2 c1 e18 d17 f20 a2 \
+            h23 d15 e9 i15 c18 k5 h25 k21 e19 i19 g1 a5 a8 a10 b17 i4 c8 g24 h21 a4 g23 j24 \
+            c22 a16 d12";
+        let m = parse_move_list(moves, rules.size).unwrap();
+        let long = Game::from_moves(rules, Color::Black, &m).unwrap();
+        for depth in [30, 150] {
+            let line = solve_vcf_line(&long, depth, 3_000).expect("a VCF");
+            assert_eq!(line.len(), 27, "{line:?}");
+            assert_line_wins(&long, &line);
         }
         // No win, no line.
         let quiet = self::game(Rule::Freestyle, 15, 5, "h8");

@@ -522,7 +522,9 @@ impl Searcher<'_> {
         let mut table = ProofTable::new(self.state.to_move(), table_bytes);
         let found = self.vct_dfpn_in(&mut table, 0, Schedule::Rounds);
         let line = match found {
-            VctFound::Win(first) if line => self.winning_line(first, Some(&table)),
+            VctFound::Win(first) if line => {
+                self.winning_line(first, Some(&table), VCT_VCF_DEPTH - 1)
+            }
             VctFound::Win(_) | VctFound::NoWin | VctFound::Unknown => Vec::new(),
         };
         (found, line)
@@ -536,8 +538,16 @@ impl Searcher<'_> {
     /// hardest), or the first stop of a four. It ends with the five, or
     /// with the attacker's move the defender has no legal answer to (an
     /// open four, or under renju a four whose block is forbidden). The
-    /// position is left as it was.
-    pub(super) fn winning_line(&mut self, first: usize, table: Option<&ProofTable>) -> Vec<usize> {
+    /// attacker's VCF searches look first within `fours_left` fours after
+    /// `first` (what the proof left: the failures its search cached at
+    /// that depth answer them at once), one fewer after each four, then
+    /// at any depth. The position is left as it was.
+    pub(super) fn winning_line(
+        &mut self,
+        first: usize,
+        table: Option<&ProofTable>,
+        fours_left: u32,
+    ) -> Vec<usize> {
         let attacker = self.state.to_move();
         // The line's own searches get nodes of their own, and are not
         // counted in the solver's.
@@ -546,13 +556,14 @@ impl Searcher<'_> {
         self.node_limit = outer_limit.map(|l| self.nodes.saturating_add(l));
         self.abort = Abort::None;
         let mut line = Vec::new();
+        let mut fours_left = fours_left;
         while line.len() < MAX_LINE_PLIES && !self.state.is_full() {
             let mover = self.state.to_move();
             let next = if line.is_empty() {
                 // The proof's own first move: not searched for again.
                 Some(first)
             } else if mover == attacker {
-                self.attacker_line_move(table)
+                self.attacker_line_move(table, &mut fours_left)
             } else {
                 self.defender_line_move(table)
             };
@@ -575,15 +586,33 @@ impl Searcher<'_> {
     }
 
     /// The attacker's next move on a winning line: a five, the proof's
-    /// move, or the first move of a VCF.
-    fn attacker_line_move(&mut self, table: Option<&ProofTable>) -> Option<usize> {
+    /// move, or the first move of a VCF (within `fours_left` fours first,
+    /// which then counts the four down).
+    fn attacker_line_move(
+        &mut self,
+        table: Option<&ProofTable>,
+        fours_left: &mut u32,
+    ) -> Option<usize> {
         if let Some(&five) = self.scan_fours().my_fives.first() {
             return Some(five);
         }
         if let Some(best) = table.and_then(|t| t.proven_move(self.state.hash())) {
+            // Where the table proved a position by a VCF, the positions of
+            // the VCF's continuation are not in it: they need at most one
+            // four fewer than its expansions search.
+            *fours_left = VCT_VCF_DEPTH - 1;
             return Some(best as usize);
         }
-        self.vcf(VCF_LINE_DEPTH, 0)
+        for depth in [*fours_left, VCF_LINE_DEPTH] {
+            if let Some(m) = self.vcf(depth, 0) {
+                *fours_left = depth.saturating_sub(1);
+                return Some(m);
+            }
+            if self.abort != Abort::None {
+                break;
+            }
+        }
+        None
     }
 
     /// The defender's reply on a winning line: a stop of the attacker's
