@@ -2486,6 +2486,15 @@ mod tests {
             assert_eq!(line.len(), 27, "{line:?}");
             assert_line_wins(&long, &line);
         }
+        // Each step searched 150 fours deep again, as it used to, needs
+        // more than the 3,000 nodes: the steps cut short get more.
+        let line = with_solver(&long, 3_000, |s| {
+            let first = s.vcf(150, 0).expect("a VCF");
+            let line = s.winning_line(first, None, 150);
+            line.into_iter().map(|i| s.state.pos(i)).collect::<Vec<_>>()
+        });
+        assert_eq!(line.len(), 27, "{line:?}");
+        assert_line_wins(&long, &line);
         // No win, no line.
         let quiet = self::game(Rule::Freestyle, 15, 5, "h8");
         let (solution, line) = solve_vct_line(&quiet, 10_000, 16);

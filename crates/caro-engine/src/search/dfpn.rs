@@ -183,6 +183,9 @@ const EDGE_COST: Number = 2;
 const CHILDREN_INLINE: usize = 32;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
+/// Times a winning line's step cut short by the node budget is tried
+/// again, with twice the budget each time.
+const LINE_BUDGET_EXTENSIONS: u32 = 4;
 /// Plies a winning line may run before [`Searcher::winning_line`] stops
 /// (a VCT's longest lines and then a long VCF).
 const MAX_LINE_PLIES: usize = 2 * (MAX_DFPN_PLY + VCF_LINE_DEPTH as usize);
@@ -557,6 +560,7 @@ impl Searcher<'_> {
         self.abort = Abort::None;
         let mut line = Vec::new();
         let mut fours_left = fours_left;
+        let mut extensions = 0;
         while line.len() < MAX_LINE_PLIES && !self.state.is_full() {
             let mover = self.state.to_move();
             let next = if line.is_empty() {
@@ -568,6 +572,18 @@ impl Searcher<'_> {
                 self.defender_line_move(table)
             };
             let Some(m) = next else {
+                // The win is proven, so a step cut short by the node
+                // budget (not by the clock or a stop) gets a larger one.
+                let out_of_nodes = self.abort != Abort::None
+                    && !self.stop.is_set()
+                    && self.deadline.is_none_or(|d| std::time::Instant::now() < d);
+                if out_of_nodes && extensions < LINE_BUDGET_EXTENSIONS {
+                    extensions += 1;
+                    self.abort = Abort::None;
+                    self.node_limit = outer_limit
+                        .map(|l| self.nodes.saturating_add(l.saturating_mul(1 << extensions)));
+                    continue;
+                }
                 break;
             };
             self.state.play(m);
