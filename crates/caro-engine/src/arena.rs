@@ -329,55 +329,39 @@ mod tests {
     use crate::player::PlayerSpec;
     use caro_core::{BoardSize, Rule};
 
+    fn tally(wins: u32, losses: u32, draws: u32) -> Tally {
+        Tally {
+            wins,
+            losses,
+            draws,
+        }
+    }
+
     #[test]
     fn elo_is_symmetric_and_zero_at_half() {
-        let even = Tally {
-            wins: 10,
-            losses: 10,
-            draws: 5,
-        };
+        let even = tally(10, 10, 5);
         assert!(even.elo().0.abs() < 1e-9);
-        let t = Tally {
-            wins: 75,
-            losses: 25,
-            draws: 0,
-        };
+        let t = tally(75, 25, 0);
         let (e, err) = t.elo();
         assert!((e - 190.8).abs() < 1.0, "{e}");
         assert!(err > 0.0 && err < 100.0);
-        let sweep = Tally {
-            wins: 200,
-            losses: 0,
-            draws: 0,
-        };
+        let sweep = tally(200, 0, 0);
         assert!(sweep.elo().0.is_finite());
     }
 
     #[test]
     fn the_interval_of_a_sweep_reaches_down_to_what_the_games_can_tell() {
-        let short = Tally {
-            wins: 6,
-            losses: 0,
-            draws: 0,
-        };
+        let short = tally(6, 0, 0);
         let (short_lo, hi) = short.elo_interval();
         // Wilson's lower bound for 6 of 6 is a score of 0.610: +77 Elo.
         assert!((short_lo - 77.5).abs() < 1.0, "{short_lo}");
         assert!((hi - short.elo().0).abs() < 1e-9, "{hi}");
         assert!(short.elo().1 > 150.0, "{:?}", short.elo());
-        let long = Tally {
-            wins: 200,
-            losses: 0,
-            draws: 0,
-        };
+        let long = tally(200, 0, 0);
         // 200 of 200: a score of at least 0.981, +686 Elo.
         let (lo, _) = long.elo_interval();
         assert!((lo - 686.0).abs() < 2.0, "{lo}");
-        let lost = Tally {
-            wins: 0,
-            losses: 6,
-            draws: 0,
-        };
+        let lost = tally(0, 6, 0);
         // A sweep the other way is the same interval, mirrored.
         let (lost_lo, lost_hi) = lost.elo_interval();
         assert!((lost_lo + hi).abs() < 1e-9 && (lost_hi + short_lo).abs() < 1e-9);
@@ -386,11 +370,7 @@ mod tests {
     #[test]
     fn the_interval_matches_the_normal_one_away_from_the_ends_and_holds_the_estimate() {
         for (wins, losses, draws) in [(75, 25, 0), (40, 40, 20), (55, 30, 15), (3, 1, 96)] {
-            let t = Tally {
-                wins,
-                losses,
-                draws,
-            };
+            let t = tally(wins, losses, draws);
             let (e, err) = t.elo();
             let (lo, hi) = t.elo_interval();
             assert!(lo <= e && e <= hi, "{wins}-{losses}-{draws}: {lo} {e} {hi}");
@@ -410,11 +390,7 @@ mod tests {
             );
         }
         // Ten draws in ten do not prove the two equal to the last point.
-        let drawn = Tally {
-            wins: 0,
-            losses: 0,
-            draws: 10,
-        };
+        let drawn = tally(0, 0, 10);
         let (e, err) = drawn.elo();
         assert!(e.abs() < 1e-9 && err > 30.0 && err < 100.0, "{e} {err}");
     }
@@ -423,30 +399,14 @@ mod tests {
     fn sprt_decides_clear_cases() {
         let (lower, upper) = sprt_bounds(0.05, 0.05);
         assert!((upper - 2.944).abs() < 0.01 && (lower + 2.944).abs() < 0.01);
-        let strong = Tally {
-            wins: 60,
-            losses: 20,
-            draws: 20,
-        };
+        let strong = tally(60, 20, 20);
         assert!(strong.sprt_llr(0.0, 50.0) > upper);
-        let weak = Tally {
-            wins: 20,
-            losses: 60,
-            draws: 20,
-        };
+        let weak = tally(20, 60, 20);
         assert!(weak.sprt_llr(0.0, 50.0) < lower);
-        let even = Tally {
-            wins: 10,
-            losses: 10,
-            draws: 0,
-        };
+        let even = tally(10, 10, 0);
         let llr = even.sprt_llr(0.0, 50.0);
         assert!(llr < 0.0 && llr > lower, "{llr}");
-        let sweep = Tally {
-            wins: 30,
-            losses: 0,
-            draws: 0,
-        };
+        let sweep = tally(30, 0, 0);
         assert!(sweep.sprt_llr(0.0, 50.0) > upper);
     }
 
