@@ -375,6 +375,57 @@ impl<'a> Searcher<'a> {
         false
     }
 
+    /// The score of the root's only move `m`, which is played without a
+    /// search: a win in three plies if it makes an open four (outside
+    /// caro, where a capped end may spoil a five), else the evaluation of
+    /// the position it leaves, from the mover's side.
+    fn only_move_score(&mut self, m: usize) -> i32 {
+        let me = self.state.to_move();
+        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
+        if !caro_rule && self.state.threat(m, me) == Threat::OpenFour {
+            return WIN - 3;
+        }
+        self.state.play(m);
+        let score = -self.state.evaluate();
+        self.state.undo();
+        score
+    }
+
+    /// The score and principal variation of a win the root's threat
+    /// solvers proved with `first`, from its main `line`: a win in the
+    /// line's plies where it ends in the attacker's five, in two more
+    /// where it ends on a four the defender cannot stop; where it ends
+    /// short of both (the clock ran out while it was read), a win of
+    /// unknown distance and the first move alone. Along a VCF every
+    /// other defence loses sooner (outside caro, where a five may be
+    /// capped instead of blocked); along a VCT the defender's replies are
+    /// those whose proofs took the most nodes, and another may last
+    /// longer.
+    fn root_win(&mut self, first: usize, line: Vec<usize>) -> (i32, Vec<usize>) {
+        let attacker = self.state.to_move();
+        let n = line.len();
+        if n == 0 || line[0] != first || n % 2 == 0 {
+            return (WIN_BOUND + 1, vec![first]);
+        }
+        for &m in &line {
+            self.state.play(m);
+        }
+        let plies = if self.state.won_at(line[n - 1], attacker) {
+            Some(n)
+        } else if matches!(self.generate(n, None), Gen::Lost) {
+            Some(n + 2)
+        } else {
+            None
+        };
+        for _ in &line {
+            self.state.undo();
+        }
+        match plies {
+            Some(plies) => (WIN - plies as i32, line),
+            None => (WIN_BOUND + 1, vec![first]),
+        }
+    }
+
     fn generate(&mut self, ply: usize, tt_move: Option<usize>) -> Gen {
         let me = self.state.to_move();
         let opp = me.opponent();
@@ -1341,7 +1392,7 @@ fn solve_vct_searched(
         return (none, Vec::new());
     }
     with_solver(game, node_limit, |s| {
-        let (found, moves) = s.vct_dfpn_line(table_mb.max(1) << 20, line);
+        let (found, moves) = s.vct_dfpn_line(dfpn::Schedule::Rounds, table_mb.max(1) << 20, line);
         let verdict = match found {
             dfpn::VctFound::Win(i) => VctVerdict::Win(s.state.pos(i)),
             dfpn::VctFound::NoWin => VctVerdict::NoWin,
@@ -1611,7 +1662,8 @@ impl CaroPlayer {
         }
         if root_moves.len() == 1 {
             let m = root_moves[0].0;
-            let report = info(&s, 1, 0, &[m]);
+            let score = s.only_move_score(m);
+            let report = info(&s, 1, score, &[m]);
             (ctx.progress)(&report);
             return Ok(Decision {
                 best: s.state.pos(m),
@@ -1639,7 +1691,10 @@ impl CaroPlayer {
                 s.abort = Abort::None;
             }
             if let Some(m) = found {
-                let report = info(&s, 1, WIN_BOUND + 1, &[m]);
+                s.deadline = saved_deadline;
+                let line = s.winning_line(m, None, VCF_ROOT_DEPTH - 1);
+                let (score, pv) = s.root_win(m, line);
+                let report = info(&s, 1, score, &pv);
                 (ctx.progress)(&report);
                 return Ok(Decision {
                     best: s.state.pos(m),
@@ -1663,14 +1718,13 @@ impl CaroPlayer {
             s.node_limit = Some(node_share(0.3).map_or(vct_limit, |l| l.min(vct_limit)));
             // Its proof table may take a quarter of the hash table's
             // memory (the 100k nodes at most it searches need about 6 MB).
-            let vct_move = s
-                .vct_dfpn(0, dfpn::Schedule::Shares, s.tt.bytes() / 4)
-                .win();
+            let (found, line) = s.vct_dfpn_line(dfpn::Schedule::Shares, s.tt.bytes() / 4, true);
             s.node_limit = saved;
             s.deadline = saved_deadline;
             s.abort = Abort::None;
-            if let Some(m) = vct_move {
-                let report = info(&s, 1, WIN_BOUND + 1, &[m]);
+            if let Some(m) = found.win() {
+                let (score, pv) = s.root_win(m, line);
+                let report = info(&s, 1, score, &pv);
                 (ctx.progress)(&report);
                 return Ok(Decision {
                     best: s.state.pos(m),
@@ -2226,6 +2280,47 @@ mod tests {
             ["g8", "k8"].contains(&format_pos(m, g.size()).as_str()),
             "{m:?}"
         );
+    }
+
+    /// The report of `caro:10` to depth 4: the score and the line.
+    fn report(game: &Game) -> (Score, Vec<String>) {
+        let mut p = CaroPlayer::new(10, 1);
+        let mut sink = |_: &SearchInfo| {};
+        let mut ctx = Context::new(Limits::depth(4), StopFlag::new(), &mut sink);
+        let info = p.choose(game, &mut ctx).unwrap().info.unwrap();
+        let pv = info
+            .pv
+            .iter()
+            .map(|&m| format_pos(m, game.size()))
+            .collect();
+        (info.score, pv)
+    }
+
+    #[test]
+    fn an_open_four_played_at_once_reports_its_win() {
+        let g = game(Rule::Freestyle, 15, 5, "h8 a1 i8 a3 j8 a5");
+        assert_eq!(report(&g).0, Score::WinIn(3));
+    }
+
+    #[test]
+    fn a_win_the_root_solvers_prove_reports_its_line() {
+        // A VCF from the shared records (mintaka's basic_vcf#1): its
+        // line ends on two fives the defender cannot both stop, two plies
+        // short of the five.
+        let vcf = game(
+            Rule::Renju,
+            15,
+            5,
+            "g7 g5 h8 h6 i7 i6 j8 j7 j10 j9 k8 k11 l10 l8",
+        );
+        let (score, pv) = report(&vcf);
+        assert_eq!(score, Score::WinIn(pv.len() as u32 + 2), "{pv:?}");
+        assert!(pv.len() >= 7, "{pv:?}");
+        // A VCT (quintet's test_vct_black): its main line ends so too.
+        let vct = game(Rule::Renju, 15, 5, "h8 g8 h9 h7 h10 i9 i7 i11 j9 j8");
+        let (score, pv) = report(&vct);
+        assert_eq!(pv.first().map(String::as_str), Some("f10"));
+        assert_eq!(score, Score::WinIn(pv.len() as u32 + 2), "{pv:?}");
     }
 
     #[test]

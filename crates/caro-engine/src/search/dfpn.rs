@@ -514,16 +514,16 @@ impl Searcher<'_> {
         self.vct_dfpn_in(&mut table, ply, schedule)
     }
 
-    /// [`Searcher::vct_dfpn`] at the root with the solver's rounds, and
-    /// for a win, if `line` is set, its main line
-    /// ([`Searcher::winning_line`]).
+    /// [`Searcher::vct_dfpn`] at the root, and for a win, if `line` is
+    /// set, its main line ([`Searcher::winning_line`]).
     pub(super) fn vct_dfpn_line(
         &mut self,
+        schedule: Schedule,
         table_bytes: usize,
         line: bool,
     ) -> (VctFound, Vec<usize>) {
         let mut table = ProofTable::new(self.state.to_move(), table_bytes);
-        let found = self.vct_dfpn_in(&mut table, 0, Schedule::Rounds);
+        let found = self.vct_dfpn_in(&mut table, 0, schedule);
         let line = match found {
             VctFound::Win(first) if line => {
                 self.winning_line(first, Some(&table), VCT_VCF_DEPTH - 1)
