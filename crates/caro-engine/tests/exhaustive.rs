@@ -1,0 +1,418 @@
+//! The engine's claims of a forced result checked against the whole game
+//! tree: on small boards with only a few empty points left, a position's
+//! exact value (win, loss or draw) is found by trying every legal move to
+//! the end, and whether a side can win within so many plies by trying
+//! every move and every reply. A win the VCF or VCT solver proves must be
+//! one there, and so must a forced win or loss the `caro` search reports,
+//! a win with as few plies as it says, under every rule (exact fives,
+//! caro's blocked fives, renju's fouls). A loss's plies are not checked:
+//! the search does not try every defence, and one it leaves out may hold
+//! out longer than it says (a 7×7 renju position it called lost in 6
+//! plies holds for 8). `PROPTEST_CASES=N` runs more positions.
+
+use std::collections::HashMap;
+
+use caro_core::notation::{format_move_list, format_pos};
+use caro_core::{Board, BoardSize, Color, Game, Pos, Rule, Rules};
+use caro_engine::player::{Context, Limits, Player, PlayerSpec, Score, SearchInfo, StopFlag};
+use caro_engine::search::{solve_vcf, solve_vct_within, VctVerdict};
+use proptest::prelude::*;
+
+/// Most empty points a position to solve may have.
+const MAX_EMPTY: usize = 18;
+
+/// Alpha-beta bounds of a stored value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// The game's exact value by a full-width alpha-beta search to the end:
+/// 1 a win for the side to move, 0 a draw, −1 a loss. Every legal move is
+/// tried, with two reductions that cannot change the value: a five is
+/// played at once, and a side facing the other's five (a point where it
+/// would make one) tries only the points that stop it, every other move
+/// losing at once (not under caro, where a stone at the end of the five's
+/// line may cap it instead). A side with no legal move (renju: only
+/// forbidden points left) draws.
+struct Exact {
+    board: Board,
+    rules: Rules,
+    to_move: Color,
+    table: HashMap<u64, (i8, Bound)>,
+    nodes: u64,
+}
+
+/// Positions [`Exact`] may visit before it gives up.
+const EXACT_NODES: u64 = 3_000_000;
+
+impl Exact {
+    fn new(game: &Game) -> Exact {
+        Exact {
+            board: game.board().clone(),
+            rules: *game.rules(),
+            to_move: game.to_move(),
+            table: HashMap::new(),
+            nodes: 0,
+        }
+    }
+
+    /// The position's value; `None` if the search gave up.
+    fn root_value(&mut self) -> Option<i8> {
+        self.nodes = 0;
+        self.value(-1, 1)
+    }
+
+    /// Whether the side to move wins within `plies` plies (see
+    /// [`Exact::wins_within`]); `None` if the search gave up.
+    fn wins_in(&mut self, plies: u32) -> Option<bool> {
+        self.nodes = 0;
+        self.wins_within(plies, &mut HashMap::new())
+    }
+
+    /// The value of the position after the side to move plays `m`, for
+    /// the side that played it; `None` if the search gave up.
+    fn after(&mut self, m: Pos) -> Option<i8> {
+        self.nodes = 0;
+        let me = self.to_move;
+        let i = self.board.index(m);
+        if self.board.would_win(i, me, &self.rules).is_some() {
+            return Some(1);
+        }
+        self.board.place(i, me);
+        self.to_move = me.opponent();
+        let v = if self.board.is_full() {
+            Some(0)
+        } else {
+            self.value(-1, 1).map(|v| -v)
+        };
+        self.to_move = me;
+        self.board.remove(i);
+        v
+    }
+
+    /// Whether the side to move can make five within `plies` plies of
+    /// both sides (counting the five) whatever the other side does;
+    /// `None` if the search gave up.
+    fn wins_within(&mut self, plies: u32, memo: &mut HashMap<(u64, u32), bool>) -> Option<bool> {
+        if plies == 0 {
+            return Some(false);
+        }
+        self.nodes += 1;
+        if self.nodes > EXACT_NODES {
+            return None;
+        }
+        let key = (self.key(), plies);
+        if let Some(&w) = memo.get(&key) {
+            return Some(w);
+        }
+        let me = self.to_move;
+        let mut won = false;
+        for i in self.legal() {
+            if self.board.would_win(i, me, &self.rules).is_some() {
+                won = true;
+                break;
+            }
+            if plies < 3 {
+                continue;
+            }
+            self.board.place(i, me);
+            self.to_move = me.opponent();
+            // Every legal reply must lose in time (none left: a draw).
+            let replies = self.legal();
+            let mut holds = !replies.is_empty() && !self.board.is_full();
+            for r in replies {
+                if !holds {
+                    break;
+                }
+                if self
+                    .board
+                    .would_win(r, me.opponent(), &self.rules)
+                    .is_some()
+                {
+                    holds = false;
+                    break;
+                }
+                self.board.place(r, me.opponent());
+                self.to_move = me;
+                let w = if self.board.is_full() {
+                    Some(false)
+                } else {
+                    self.wins_within(plies - 2, memo)
+                };
+                self.to_move = me.opponent();
+                self.board.remove(r);
+                holds = w?;
+            }
+            self.to_move = me;
+            self.board.remove(i);
+            if holds {
+                won = true;
+                break;
+            }
+        }
+        memo.insert(key, won);
+        Some(won)
+    }
+
+    /// The position's key: stones and side to move.
+    fn key(&self) -> u64 {
+        match self.to_move {
+            Color::Black => self.board.hash(),
+            Color::White => self.board.hash() ^ caro_core::zobrist::WHITE_TO_MOVE,
+        }
+    }
+
+    /// The side to move's legal points.
+    fn legal(&mut self) -> Vec<usize> {
+        let me = self.to_move;
+        let empty: Vec<usize> = self
+            .board
+            .empty_points()
+            .map(|p| self.board.index(p))
+            .collect();
+        empty
+            .into_iter()
+            .filter(|&i| {
+                let pos = self.board.pos(i);
+                self.board.foul_at(pos, me, self.rules.rule).is_none()
+            })
+            .collect()
+    }
+
+    /// The position's value within the window (`alpha`, `beta`); `None`
+    /// past [`EXACT_NODES`].
+    fn value(&mut self, mut alpha: i8, beta: i8) -> Option<i8> {
+        self.nodes += 1;
+        if self.nodes > EXACT_NODES {
+            return None;
+        }
+        let key = self.key();
+        if let Some(&(v, bound)) = self.table.get(&key) {
+            match bound {
+                Bound::Exact => return Some(v),
+                Bound::Lower if v >= beta => return Some(v),
+                Bound::Upper if v <= alpha => return Some(v),
+                _ => {}
+            }
+        }
+        let me = self.to_move;
+        let legal = self.legal();
+        if legal.is_empty() {
+            return Some(0);
+        }
+        if legal
+            .iter()
+            .any(|&i| self.board.would_win(i, me, &self.rules).is_some())
+        {
+            return Some(1);
+        }
+        let empty: Vec<usize> = self
+            .board
+            .empty_points()
+            .map(|p| self.board.index(p))
+            .collect();
+        let fives: Vec<usize> = empty
+            .into_iter()
+            .filter(|&i| {
+                self.board
+                    .would_win(i, me.opponent(), &self.rules)
+                    .is_some()
+            })
+            .collect();
+        // Under caro a five can also be capped (a stone at the end of
+        // its line, the other end held already): every move is tried.
+        let caps = matches!(self.rules.rule, Rule::Caro | Rule::CaroStandard);
+        let moves: Vec<usize> = if fives.is_empty() || caps {
+            legal
+        } else {
+            let stops: Vec<usize> = legal.into_iter().filter(|i| fives.contains(i)).collect();
+            if stops.is_empty() {
+                return Some(-1);
+            }
+            stops
+        };
+        let original_alpha = alpha;
+        let mut best = -1;
+        for i in moves {
+            self.board.place(i, me);
+            self.to_move = me.opponent();
+            let v = if self.board.is_full() {
+                Some(0)
+            } else {
+                self.value(-beta, -alpha).map(|v| -v)
+            };
+            self.to_move = me;
+            self.board.remove(i);
+            let v = v?;
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.insert(key, (best, bound));
+        Some(best)
+    }
+}
+
+/// Rules on a board of 4×4 to 8×8 (rectangular too) with a win length
+/// that fits.
+fn rules() -> impl Strategy<Value = Rules> {
+    (4u8..=8, 4u8..=8, 3u8..=5, 0usize..5).prop_filter_map("no such rules", |(w, h, k, r)| {
+        let rule = [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroStandard,
+        ][r];
+        let k = if rule == Rule::Renju { 5 } else { k };
+        if k > w.max(h) {
+            return None;
+        }
+        let size = BoardSize::new(w, h).ok()?;
+        Rules::new(size, k, rule).ok()
+    })
+}
+
+/// A game of random moves, none of which ends it, until only `empty`
+/// points are left and the side to move has no five to make. With
+/// `quiet`, no move leaves the other side a five to make either, and a
+/// game where no such move is left stops there if at most [`MAX_EMPTY`]
+/// points are empty. `None` if the moves run out or the last position
+/// has a five to make.
+fn nearly_full(rules: Rules, empty: usize, quiet: bool, seed: u64) -> Option<Game> {
+    let mut game = Game::new(rules, Color::Black).ok()?;
+    let cells = usize::from(rules.size.width) * usize::from(rules.size.height);
+    let mut state = seed | 1;
+    let mut next = move || {
+        // xorshift64: a fixed sequence for each seed.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    while cells - game.moves().len() > empty {
+        let mut moves = game.legal_moves();
+        let mut played = false;
+        while !moves.is_empty() {
+            let m = moves.swap_remove((next() % moves.len() as u64) as usize);
+            game.try_play(m).ok()?;
+            let unfit = game.is_over() || (quiet && has_five(&mut game));
+            if !unfit {
+                played = true;
+                break;
+            }
+            game.undo();
+        }
+        if !played {
+            // Every move ends the game or hands the other side a five.
+            if !quiet || cells - game.moves().len() > MAX_EMPTY {
+                return None;
+            }
+            break;
+        }
+    }
+    (!has_five(&mut game)).then_some(game)
+}
+
+/// Whether the side to move can make five at once.
+fn has_five(game: &mut Game) -> bool {
+    game.legal_moves().into_iter().any(|m| {
+        let won = matches!(game.try_play(m), Ok(Some(o)) if o.winner().is_some());
+        game.undo();
+        won
+    })
+}
+
+/// The moves of `game` in notation, to replay a failing case.
+fn record(game: &Game) -> String {
+    let r = game.rules();
+    format!(
+        "{:?} {}x{} k={}: {}",
+        r.rule,
+        r.size.width,
+        r.size.height,
+        r.k,
+        format_move_list(game.moves(), r.size)
+    )
+}
+
+/// The `caro` search's report at level 10 to a fixed depth.
+fn search(game: &Game, depth: u32) -> (Pos, Option<Score>) {
+    let mut sink = |_: &SearchInfo| {};
+    let limits = Limits {
+        depth: Some(depth),
+        nodes: Some(200_000),
+        ..Limits::default()
+    };
+    let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
+    let mut player: Box<dyn Player> = PlayerSpec::Caro(10).build(1);
+    let decision = player
+        .choose(game, &mut ctx)
+        .expect("a game not over has a move");
+    (decision.best, decision.info.map(|i| i.score))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 32,
+        // Most random fillings end in a five to make: drawn again.
+        max_global_rejects: 1 << 20,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn forced_results_claimed_are_forced(
+        rules in rules(),
+        empty in 4usize..=MAX_EMPTY,
+        quiet in any::<bool>(),
+        seed in any::<u64>(),
+        depth in 1u32..=6,
+    ) {
+        let game = nearly_full(rules, empty, quiet, seed);
+        prop_assume!(game.is_some());
+        let game = game.expect("assumed");
+        let mut exact = Exact::new(&game);
+        let value = exact.root_value();
+        prop_assume!(value.is_some());
+        let value = value.expect("assumed");
+        let case = record(&game);
+        let at = |p: Pos| format_pos(p, rules.size);
+
+        if let Some(m) = solve_vcf(&game, 30, 20_000) {
+            let after = exact.after(m);
+            prop_assert!(after != Some(0) && after != Some(-1), "VCF claims {} wins, but it does not ({case})", at(m));
+        }
+        let vct = solve_vct_within(&game, 20_000, 1);
+        if let VctVerdict::Win(m) = vct.verdict {
+            let after = exact.after(m);
+            prop_assert!(after != Some(0) && after != Some(-1), "VCT claims {} wins, but it does not ({case})", at(m));
+        }
+
+        let (best, score) = search(&game, depth);
+        match score {
+            Some(Score::WinIn(n)) => {
+                prop_assert!(value == 1, "the search claims a win in {n}, the position is worth {value} ({case})");
+                let within = exact.wins_in(n);
+                prop_assert!(within != Some(false), "the search claims a win in {n}, there is none that short ({case})");
+                let after = exact.after(best);
+                prop_assert!(after != Some(0) && after != Some(-1), "the search claims a win in {n} with {}, which does not win ({case})", at(best));
+            }
+            Some(Score::LossIn(n)) => {
+                prop_assert!(value == -1, "the search claims a loss in {n}, the position is worth {value} ({case})");
+            }
+            Some(Score::Eval(_)) | None => {}
+        }
+    }
+}
