@@ -120,41 +120,49 @@ impl Exact {
             }
             self.board.place(i, me);
             self.to_move = me.opponent();
-            // Every legal reply must lose in time (none left: a draw).
-            let replies = self.legal();
-            let mut holds = !replies.is_empty() && !self.board.is_full();
-            for r in replies {
-                if !holds {
-                    break;
-                }
-                if self
-                    .board
-                    .would_win(r, me.opponent(), &self.rules)
-                    .is_some()
-                {
-                    holds = false;
-                    break;
-                }
-                self.board.place(r, me.opponent());
-                self.to_move = me;
-                let w = if self.board.is_full() {
-                    Some(false)
-                } else {
-                    self.wins_within(plies - 2, memo)
-                };
-                self.to_move = me.opponent();
-                self.board.remove(r);
-                holds = w?;
-            }
+            let holds = self.every_reply_loses(plies - 2, memo);
             self.to_move = me;
             self.board.remove(i);
-            if holds {
+            if holds? {
                 won = true;
                 break;
             }
         }
         memo.insert(key, won);
         Some(won)
+    }
+
+    /// Whether every legal reply of the side to move leaves the other
+    /// side a win within `plies` plies (none left: a draw, so no);
+    /// `None` if the search gave up.
+    fn every_reply_loses(
+        &mut self,
+        plies: u32,
+        memo: &mut HashMap<(u64, u32), bool>,
+    ) -> Option<bool> {
+        let me = self.to_move;
+        let replies = self.legal();
+        if replies.is_empty() || self.board.is_full() {
+            return Some(false);
+        }
+        for r in replies {
+            if self.board.would_win(r, me, &self.rules).is_some() {
+                return Some(false);
+            }
+            self.board.place(r, me);
+            self.to_move = me.opponent();
+            let lost = if self.board.is_full() {
+                Some(false)
+            } else {
+                self.wins_within(plies, memo)
+            };
+            self.to_move = me;
+            self.board.remove(r);
+            if !lost? {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     /// The position's key: stones and side to move.
