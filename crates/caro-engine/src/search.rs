@@ -147,6 +147,10 @@ struct Searcher<'a> {
     vcf_node_cap: Option<u64>,
     /// Set when a VCF search gave up at [`Searcher::vcf_node_cap`].
     vcf_cut_short: bool,
+    /// The ply of the five that ends the VCF [`Searcher::vcf`] last found
+    /// (under caro, of the longest of the defender's stops): how long the
+    /// win takes at most, each defence off its line losing sooner.
+    vcf_five_ply: usize,
 }
 
 impl<'a> Searcher<'a> {
@@ -170,6 +174,7 @@ impl<'a> Searcher<'a> {
             vcf_trace: None,
             vcf_node_cap: None,
             vcf_cut_short: false,
+            vcf_five_ply: 0,
         }
     }
 
@@ -519,6 +524,7 @@ impl<'a> Searcher<'a> {
         let found = self.scan_fours();
         if let Some(&i) = found.my_fives.first() {
             self.trace(i);
+            self.vcf_five_ply = ply;
             return Some(i);
         }
         if depth == 0 {
@@ -710,6 +716,8 @@ impl<'a> Searcher<'a> {
         {
             return false;
         }
+        // With no stop, the attacker's five comes next.
+        let mut five_ply = ply + 1;
         for r in stops {
             self.state.play_lines_only(r);
             if self.vcf_trace.is_some() {
@@ -721,7 +729,9 @@ impl<'a> Searcher<'a> {
                 return false;
             }
             self.trace(r);
+            five_ply = five_ply.max(self.vcf_five_ply);
         }
+        self.vcf_five_ply = five_ply;
         // No stop left (or every stop loses): the attacker wins.
         self.abort == Abort::None
     }
@@ -969,7 +979,7 @@ impl<'a> Searcher<'a> {
             // below without scoring and sorting every move.
             if let Some(first) = self.vcf(VCF_LEAF_DEPTH, ply) {
                 pv.push(first);
-                return WIN - (ply as i32 + 3);
+                return WIN - (self.vcf_five_ply as i32 + 1);
             }
             return self.state.evaluate();
         }
@@ -988,7 +998,7 @@ impl<'a> Searcher<'a> {
         if depth <= 0 && !forced && moves.len() > 1 {
             if let Some(first) = self.vcf(VCF_LEAF_DEPTH, ply) {
                 pv.push(first);
-                return WIN - (ply as i32 + 3);
+                return WIN - (self.vcf_five_ply as i32 + 1);
             }
             return self.state.evaluate();
         }
@@ -2321,6 +2331,24 @@ mod tests {
         let (score, pv) = report(&vct);
         assert_eq!(pv.first().map(String::as_str), Some("f10"));
         assert_eq!(score, Score::WinIn(pv.len() as u32 + 2), "{pv:?}");
+    }
+
+    #[test]
+    fn a_loss_to_a_vcf_at_the_leaves_counts_the_vcf_plies() {
+        // Black is lost on this 7×7 renju board, and the longest it can
+        // hold out is 8 plies (a full-width search of every move and
+        // reply, `tests/exhaustive.rs`). Scored as a three-ply VCF
+        // whatever its length, the leaves' VCFs made every loss look
+        // alike: "lost in 6".
+        let rules = Rules::new(BoardSize::square(7), 5, Rule::Renju).unwrap();
+        let moves = parse_move_list(
+            "d5 c2 f2 a5 b6 c6 c7 e5 g1 g4 d7 f3 e1 d3 e3 e6 d1 g3 b3 a3 a2 b7 \
+             g5 c3 a1 d6 a4 g2 a7 a6 g6 g7 e4 f7 f4 e7",
+            rules.size,
+        )
+        .unwrap();
+        let g = Game::from_moves(rules, Color::Black, &moves).unwrap();
+        assert_eq!(report(&g).0, Score::LossIn(8));
     }
 
     #[test]
