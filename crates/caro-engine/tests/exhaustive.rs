@@ -4,11 +4,9 @@
 //! the end, and whether a side can win within so many plies by trying
 //! every move and every reply. A win the VCF or VCT solver proves must be
 //! one there, and so must a forced win or loss the `caro` search reports,
-//! a win with as few plies as it says, under every rule (exact fives,
-//! caro's blocked fives, renju's fouls). A loss's plies are not checked:
-//! the search does not try every defence, and one it leaves out may hold
-//! out longer than it says (a 7×7 renju position it called lost in 6
-//! plies holds for 8). `PROPTEST_CASES=N` runs more positions.
+//! within the plies it says, under every rule (exact fives, caro's
+//! blocked fives, renju's fouls). `PROPTEST_CASES=N` runs more
+//! positions.
 
 use std::collections::HashMap;
 
@@ -70,6 +68,13 @@ impl Exact {
     fn wins_in(&mut self, plies: u32) -> Option<bool> {
         self.nodes = 0;
         self.wins_within(plies, &mut HashMap::new())
+    }
+
+    /// Whether the side to move loses within `plies` plies whatever it
+    /// plays; `None` if the search gave up.
+    fn loses_in(&mut self, plies: u32) -> Option<bool> {
+        self.nodes = 0;
+        self.every_reply_loses(plies.saturating_sub(1), &mut HashMap::new())
     }
 
     /// The value of the position after the side to move plays `m`, for
@@ -419,6 +424,8 @@ proptest! {
             }
             Some(Score::LossIn(n)) => {
                 prop_assert!(value == -1, "the search claims a loss in {n}, the position is worth {value} ({case})");
+                let within = exact.loses_in(n);
+                prop_assert!(within != Some(false), "the search claims a loss in {n}, a defence holds longer ({case})");
             }
             Some(Score::Eval(_)) | None => {}
         }
