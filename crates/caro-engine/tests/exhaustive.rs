@@ -281,21 +281,18 @@ impl Exact {
 /// Rules on a board of 4×4 to 8×8 (rectangular too) with a win length
 /// that fits.
 fn rules() -> impl Strategy<Value = Rules> {
-    (4u8..=8, 4u8..=8, 3u8..=5, 0usize..5).prop_filter_map("no such rules", |(w, h, k, r)| {
-        let rule = [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroStandard,
-        ][r];
-        let k = if rule == Rule::Renju { 5 } else { k };
-        if k > w.max(h) {
-            return None;
-        }
-        let size = BoardSize::new(w, h).ok()?;
-        Rules::new(size, k, rule).ok()
-    })
+    (4u8..=8, 4u8..=8, 3u8..=5, 0..Rule::ALL.len()).prop_filter_map(
+        "no such rules",
+        |(w, h, k, r)| {
+            let rule = Rule::ALL[r];
+            let k = if rule == Rule::Renju { 5 } else { k };
+            if k > w.max(h) {
+                return None;
+            }
+            let size = BoardSize::new(w, h).ok()?;
+            Rules::new(size, k, rule).ok()
+        },
+    )
 }
 
 /// A game of random moves, none of which ends it, until only `empty`
