@@ -99,6 +99,10 @@ pub enum Score {
     WinIn(u32),
     /// A forced loss in this many plies.
     LossIn(u32),
+    /// A forced win whose length is not known: a win by threats the
+    /// threat solver proved, where a defence off the line it reports may
+    /// last longer.
+    Win,
 }
 
 impl std::fmt::Display for Score {
@@ -107,6 +111,7 @@ impl std::fmt::Display for Score {
             Score::Eval(v) => write!(f, "{v}"),
             Score::WinIn(n) => write!(f, "+W{n}"),
             Score::LossIn(n) => write!(f, "-L{n}"),
+            Score::Win => write!(f, "+W"),
         }
     }
 }

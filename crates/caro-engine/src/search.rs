@@ -31,6 +31,8 @@ mod dfpn;
 pub const WIN: i32 = 1_000_000;
 /// Scores beyond this are forced wins (or losses, negated).
 pub const WIN_BOUND: i32 = WIN - 10_000;
+/// The score of a forced win whose length is not known ([`Score::Win`]).
+const UNKNOWN_WIN: i32 = WIN_BOUND + 1;
 const INF: i32 = WIN + 1;
 /// Depth searched when no limit at all is given.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -381,9 +383,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// The score of the root's only move `m`, which is played without a
-    /// search: a win in three plies if it makes an open four (outside
-    /// caro, where a capped end may spoil a five), else the evaluation of
-    /// the position it leaves, from the mover's side.
+    /// search: a win in three plies if it makes an open four (except
+    /// under caro, where a capped end may spoil a five), a draw if it
+    /// fills the board, else the evaluation of the position it leaves,
+    /// from the mover's side.
     fn only_move_score(&mut self, m: usize) -> i32 {
         let me = self.state.to_move();
         let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
@@ -391,44 +394,61 @@ impl<'a> Searcher<'a> {
             return WIN - 3;
         }
         self.state.play(m);
-        let score = -self.state.evaluate();
+        let score = if self.state.is_full() {
+            0
+        } else {
+            -self.state.evaluate()
+        };
         self.state.undo();
         score
     }
 
     /// The score and principal variation of a win the root's threat
-    /// solvers proved with `first`, from its main `line`: a win in the
-    /// line's plies where it ends in the attacker's five, in two more
-    /// where it ends on a four the defender cannot stop; where it ends
-    /// short of both (the clock ran out while it was read), a win of
-    /// unknown distance and the first move alone. Along a VCF every
-    /// other defence loses sooner (outside caro, where a five may be
-    /// capped instead of blocked); along a VCT the defender's replies are
-    /// those whose proofs took the most nodes, and another may last
-    /// longer.
-    fn root_win(&mut self, first: usize, line: Vec<usize>) -> (i32, Vec<usize>) {
-        let attacker = self.state.to_move();
+    /// solvers proved with `first`: the win's main `line` as the
+    /// variation, and a win within `vcf_plies` where a VCF proved it
+    /// (the plies to the five of the VCF found, each defence off it
+    /// losing sooner; under caro the longest of the defender's stops).
+    /// Outside caro, where the defender's block is the only stop of a
+    /// four, a line that ends in the five, or on a four the defender
+    /// cannot stop (two plies more), bounds it too. A win by threats has
+    /// no known length ([`UNKNOWN_WIN`]): the line's replies are the ones
+    /// whose proofs took the most nodes, and another may last longer.
+    fn root_win(
+        &mut self,
+        first: usize,
+        line: Vec<usize>,
+        vcf_plies: Option<usize>,
+    ) -> (i32, Vec<usize>) {
         let n = line.len();
-        if n == 0 || line[0] != first || n % 2 == 0 {
-            return (WIN_BOUND + 1, vec![first]);
+        if n == 0 || line[0] != first {
+            let score = vcf_plies.map_or(UNKNOWN_WIN, |p| WIN - p as i32);
+            return (score, vec![first]);
         }
-        for &m in &line {
-            self.state.play(m);
-        }
-        let plies = if self.state.won_at(line[n - 1], attacker) {
-            Some(n)
-        } else if matches!(self.generate(n, None), Gen::Lost) {
-            Some(n + 2)
-        } else {
-            None
+        let Some(vcf_plies) = vcf_plies else {
+            return (UNKNOWN_WIN, line);
         };
-        for _ in &line {
-            self.state.undo();
-        }
-        match plies {
-            Some(plies) => (WIN - plies as i32, line),
-            None => (WIN_BOUND + 1, vec![first]),
-        }
+        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
+        let line_plies = if caro_rule || n % 2 == 0 {
+            None
+        } else {
+            let attacker = self.state.to_move();
+            for &m in &line {
+                self.state.play(m);
+            }
+            let plies = if self.state.won_at(line[n - 1], attacker) {
+                Some(n)
+            } else if matches!(self.generate(n, None), Gen::Lost) {
+                Some(n + 2)
+            } else {
+                None
+            };
+            for _ in &line {
+                self.state.undo();
+            }
+            plies
+        };
+        let plies = line_plies.map_or(vcf_plies, |l| l.min(vcf_plies));
+        (WIN - plies as i32, line)
     }
 
     fn generate(&mut self, ply: usize, tt_move: Option<usize>) -> Gen {
@@ -1422,7 +1442,9 @@ fn solve_vct_searched(
 /// A search score as a [`Score`].
 #[must_use]
 pub fn to_score(s: i32) -> Score {
-    if s > WIN_BOUND {
+    if s == UNKNOWN_WIN {
+        Score::Win
+    } else if s > WIN_BOUND {
         Score::WinIn((WIN - s) as u32)
     } else if s < -WIN_BOUND {
         Score::LossIn((WIN + s) as u32)
@@ -1693,6 +1715,8 @@ impl CaroPlayer {
             let node_share = |part: f64| saved.map(|n| (n as f64 * part) as u64);
             s.node_limit = Some(node_share(0.15).map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
             let found = s.vcf(VCF_ROOT_DEPTH, 0);
+            // The ply of its five, before the line's searches move it.
+            let five_ply = s.vcf_five_ply;
             s.node_limit = saved;
             if s.abort == Abort::Stopped
                 && !ctx.stop.is_set()
@@ -1703,7 +1727,7 @@ impl CaroPlayer {
             if let Some(m) = found {
                 s.deadline = saved_deadline;
                 let line = s.winning_line(m, None, VCF_ROOT_DEPTH - 1);
-                let (score, pv) = s.root_win(m, line);
+                let (score, pv) = s.root_win(m, line, Some(five_ply + 1));
                 let report = info(&s, 1, score, &pv);
                 (ctx.progress)(&report);
                 return Ok(Decision {
@@ -1733,7 +1757,7 @@ impl CaroPlayer {
             s.deadline = saved_deadline;
             s.abort = Abort::None;
             if let Some(m) = found.win() {
-                let (score, pv) = s.root_win(m, line);
+                let (score, pv) = s.root_win(m, line, None);
                 let report = info(&s, 1, score, &pv);
                 (ctx.progress)(&report);
                 return Ok(Decision {
@@ -2326,11 +2350,13 @@ mod tests {
         let (score, pv) = report(&vcf);
         assert_eq!(score, Score::WinIn(pv.len() as u32 + 2), "{pv:?}");
         assert!(pv.len() >= 7, "{pv:?}");
-        // A VCT (quintet's test_vct_black): its main line ends so too.
+        // A VCT (quintet's test_vct_black): its line, but no length (a
+        // reply off the line may last longer).
         let vct = game(Rule::Renju, 15, 5, "h8 g8 h9 h7 h10 i9 i7 i11 j9 j8");
         let (score, pv) = report(&vct);
         assert_eq!(pv.first().map(String::as_str), Some("f10"));
-        assert_eq!(score, Score::WinIn(pv.len() as u32 + 2), "{pv:?}");
+        assert!(pv.len() >= 7, "{pv:?}");
+        assert_eq!(score, Score::Win);
     }
 
     #[test]

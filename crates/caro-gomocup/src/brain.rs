@@ -827,15 +827,19 @@ fn score_value(score: Score) -> i64 {
     match score {
         Score::Eval(v) => i64::from(v),
         Score::WinIn(n) => 1_000_000 - i64::from(n),
+        // Below every win of known length (all shorter than 10,000 plies).
+        Score::Win => 1_000_000 - 10_000,
         Score::LossIn(n) => -1_000_000 + i64::from(n),
     }
 }
 
-/// A score for MESSAGE lines: a number, or "win in N" / "loss in N" plies.
+/// A score for MESSAGE lines: a number, or "win in N" / "loss in N" plies
+/// ("win" where its length is not known).
 fn describe_score(score: Score) -> String {
     match score {
         Score::Eval(v) => v.to_string(),
         Score::WinIn(n) => format!("win in {n}"),
+        Score::Win => "win".to_string(),
         Score::LossIn(n) => format!("loss in {n}"),
     }
 }

@@ -118,8 +118,8 @@ pub struct Thinking {
     pub color: &'static str,
     /// Depth completed.
     pub depth: u32,
-    /// Score from the thinker's side: a number, `+W7` (wins in 7 plies) or
-    /// `-L4`.
+    /// Score from the thinker's side: a number, `+W7` (wins in 7 plies),
+    /// `+W` (wins, length unknown) or `-L4`.
     pub score: String,
     /// Nodes searched.
     pub nodes: u64,

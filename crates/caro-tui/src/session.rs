@@ -283,7 +283,7 @@ pub enum Turn {
 fn at_least_even(score: Score) -> bool {
     match score {
         Score::Eval(v) => v >= 0,
-        Score::WinIn(_) => true,
+        Score::WinIn(_) | Score::Win => true,
         Score::LossIn(_) => false,
     }
 }
