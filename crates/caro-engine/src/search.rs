@@ -243,8 +243,7 @@ impl<'a> Searcher<'a> {
     fn stops_of_fives(&mut self, fives: &[usize]) -> Points {
         let me = self.state.to_move();
         let opp = me.opponent();
-        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
-        if !caro_rule {
+        if !self.is_caro() {
             // Outside caro only occupying a five point spoils it: one point
             // stops them all only if it is the only one.
             return match fives.split_first() {
@@ -350,8 +349,8 @@ impl<'a> Searcher<'a> {
         if self.state.has(me, Pattern::Five) || self.state.has(opp, Pattern::Five) {
             return false;
         }
-        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
-        if !caro_rule && (self.state.has(me, Pattern::Flex4) || self.state.has(me, Pattern::Block4))
+        if !self.is_caro()
+            && (self.state.has(me, Pattern::Flex4) || self.state.has(me, Pattern::Block4))
         {
             return false;
         }
@@ -382,6 +381,12 @@ impl<'a> Searcher<'a> {
         false
     }
 
+    /// Whether the rule is caro's (a five blocked at both ends does not
+    /// win, so a five can be capped as well as blocked).
+    fn is_caro(&self) -> bool {
+        matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard)
+    }
+
     /// The score of the root's only move `m`, which is played without a
     /// search: a win in three plies if it makes an open four (except
     /// under caro, where a capped end may spoil a five), a draw if it
@@ -389,8 +394,7 @@ impl<'a> Searcher<'a> {
     /// from the mover's side.
     fn only_move_score(&mut self, m: usize) -> i32 {
         let me = self.state.to_move();
-        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
-        if !caro_rule && self.state.threat(m, me) == Threat::OpenFour {
+        if !self.is_caro() && self.state.threat(m, me) == Threat::OpenFour {
             return WIN - 3;
         }
         self.state.play(m);
@@ -427,8 +431,7 @@ impl<'a> Searcher<'a> {
         let Some(vcf_plies) = vcf_plies else {
             return (UNKNOWN_WIN, line);
         };
-        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
-        let line_plies = if caro_rule || n % 2 == 0 {
+        let line_plies = if self.is_caro() || n % 2 == 0 {
             None
         } else {
             let attacker = self.state.to_move();
@@ -482,8 +485,8 @@ impl<'a> Searcher<'a> {
                 forced: true,
             };
         }
-        let caro_rule = matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard);
-        if !caro_rule && (self.state.has(me, Pattern::Flex4) || self.state.has(me, Pattern::Block4))
+        if !self.is_caro()
+            && (self.state.has(me, Pattern::Flex4) || self.state.has(me, Pattern::Block4))
         {
             // An open four (or a double four) of ours wins: take it. (In
             // caro a capped end can spoil a five, so the search decides.)
@@ -624,7 +627,7 @@ impl<'a> Searcher<'a> {
     fn block_leads_to_known_failure(&self, a: usize, depth: u32) -> bool {
         let me = self.state.to_move();
         if depth < 2
-            || matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard)
+            || self.is_caro()
             || !matches!(self.state.threat(a, me), Threat::Four | Threat::FourThree)
         {
             return false;
@@ -804,7 +807,7 @@ impl<'a> Searcher<'a> {
             let every = (0..board.cell_count()).filter(|&i| board.cell(i) == Cell::Empty);
             return Some(every.collect());
         }
-        if matches!(self.state.rules().rule, Rule::Caro | Rule::CaroStandard) {
+        if self.is_caro() {
             let outer = self.vcf_trace.replace(Vec::new());
             for i in points.clone() {
                 self.trace_lines(i);
