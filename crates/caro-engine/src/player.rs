@@ -100,8 +100,8 @@ pub enum Score {
     /// A forced loss in this many plies.
     LossIn(u32),
     /// A forced win whose length is not known: a win by threats the
-    /// threat solver proved, where a defence off the line it reports may
-    /// last longer.
+    /// threat solver proved where the walk of its proof gave no bound
+    /// (out of nodes, or a position of it forgotten).
     Win,
 }
 

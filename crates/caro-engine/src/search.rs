@@ -107,6 +107,15 @@ enum Gen {
     Moves { moves: Vec<Scored>, forced: bool },
 }
 
+/// How the root's threat solvers proved a win, for [`Searcher::root_win`].
+enum RootWin {
+    /// By a VCF whose five comes at this ply (counted from 1).
+    Vcf(usize),
+    /// By a VCT whose longest line takes at most this many plies, where
+    /// the walk of its proof gave a bound.
+    Vct(Option<usize>),
+}
+
 /// Why a search stopped early.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Abort {
@@ -409,27 +418,27 @@ impl<'a> Searcher<'a> {
 
     /// The score and principal variation of a win the root's threat
     /// solvers proved with `first`: the win's main `line` as the
-    /// variation, and a win within `vcf_plies` where a VCF proved it
-    /// (the plies to the five of the VCF found, each defence off it
-    /// losing sooner; under caro the longest of the defender's stops).
-    /// Outside caro, where the defender's block is the only stop of a
-    /// four, a line that ends in the five, or on a four the defender
-    /// cannot stop (two plies more), bounds it too. A win by threats has
-    /// no known length ([`UNKNOWN_WIN`]): the line's replies are the ones
-    /// whose proofs took the most nodes, and another may last longer.
-    fn root_win(
-        &mut self,
-        first: usize,
-        line: Vec<usize>,
-        vcf_plies: Option<usize>,
-    ) -> (i32, Vec<usize>) {
+    /// variation, and a win within the plies `win` gives. A VCF's are
+    /// those to the five of the VCF found, each defence off it losing
+    /// sooner (under caro the longest of the defender's stops); outside
+    /// caro, where the defender's block is the only stop of a four, a
+    /// line that ends in the five, or on a four the defender cannot stop
+    /// (two plies more), bounds it too. A VCT's are those of the longest
+    /// line of its proof ([`Searcher::proof_plies`]), not of the main
+    /// line, whose replies are the ones whose proofs took the most nodes:
+    /// another may last longer. Without them the win has no known length
+    /// ([`UNKNOWN_WIN`]).
+    fn root_win(&mut self, first: usize, line: Vec<usize>, win: RootWin) -> (i32, Vec<usize>) {
         let n = line.len();
+        let (vcf_plies, score) = match win {
+            RootWin::Vcf(plies) => (Some(plies), WIN - plies as i32),
+            RootWin::Vct(plies) => (None, plies.map_or(UNKNOWN_WIN, |p| WIN - p as i32)),
+        };
         if n == 0 || line[0] != first {
-            let score = vcf_plies.map_or(UNKNOWN_WIN, |p| WIN - p as i32);
             return (score, vec![first]);
         }
         let Some(vcf_plies) = vcf_plies else {
-            return (UNKNOWN_WIN, line);
+            return (score, line);
         };
         let line_plies = if self.is_caro() || n % 2 == 0 {
             None
@@ -1304,19 +1313,38 @@ pub fn solve_vcf(game: &Game, max_fours: u32, node_limit: u64) -> Option<Pos> {
     })
 }
 
+/// A win's main line, and the most plies it takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WinLine {
+    /// The main line from the win's first move (empty where there is no
+    /// win).
+    pub moves: Vec<Pos>,
+    /// The most plies the win takes whatever the defender plays, its
+    /// first move and the five counted: a VCF's are those of the VCF
+    /// found (under caro, by the longest of the defender's stops), a
+    /// VCT's those of the longest line of its proof. `None` where not
+    /// known (the walk of a VCT's proof ran out of nodes or found a
+    /// position the proof table had forgotten).
+    pub plies: Option<u32>,
+}
+
 /// [`solve_vcf`] with the win's main line: the attacker's fours, each
 /// followed by the defender's block (the first, where there are several),
 /// up to the five, or to the four the defender cannot legally block.
 /// `None` where no VCF was found.
 #[must_use]
-pub fn solve_vcf_line(game: &Game, max_fours: u32, node_limit: u64) -> Option<Vec<Pos>> {
+pub fn solve_vcf_line(game: &Game, max_fours: u32, node_limit: u64) -> Option<WinLine> {
     if game.is_over() {
         return None;
     }
     with_solver(game, node_limit, |s| {
         let first = s.vcf(max_fours, 0)?;
+        let plies = u32::try_from(s.vcf_five_ply + 1).ok();
         let line = s.winning_line(first, None, max_fours.saturating_sub(1));
-        Some(line.into_iter().map(|i| s.state.pos(i)).collect())
+        Some(WinLine {
+            moves: line.into_iter().map(|i| s.state.pos(i)).collect(),
+            plies,
+        })
     })
 }
 
@@ -1404,9 +1432,10 @@ pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> VctSol
 /// [`solve_vct_within`] with, for a win, its main line: the attacker's
 /// moves as proven, and for the defender at each turn the reply that took
 /// the proof the most nodes (the hardest), up to the five or to the move
-/// the defender has no legal answer to. Empty where no win was found.
+/// the defender has no legal answer to; and the most plies the win takes
+/// by its proof. Empty where no win was found.
 #[must_use]
-pub fn solve_vct_line(game: &Game, node_limit: u64, table_mb: usize) -> (VctSolution, Vec<Pos>) {
+pub fn solve_vct_line(game: &Game, node_limit: u64, table_mb: usize) -> (VctSolution, WinLine) {
     solve_vct_searched(game, node_limit, table_mb, true)
 }
 
@@ -1416,16 +1445,17 @@ fn solve_vct_searched(
     node_limit: u64,
     table_mb: usize,
     line: bool,
-) -> (VctSolution, Vec<Pos>) {
+) -> (VctSolution, WinLine) {
     if game.is_over() {
         let none = VctSolution {
             verdict: VctVerdict::NoWin,
             nodes: 0,
         };
-        return (none, Vec::new());
+        return (none, WinLine::default());
     }
     with_solver(game, node_limit, |s| {
-        let (found, moves) = s.vct_dfpn_line(dfpn::Schedule::Rounds, table_mb.max(1) << 20, line);
+        let (found, moves, plies) =
+            s.vct_dfpn_line(dfpn::Schedule::Rounds, table_mb.max(1) << 20, line);
         let verdict = match found {
             dfpn::VctFound::Win(i) => VctVerdict::Win(s.state.pos(i)),
             dfpn::VctFound::NoWin => VctVerdict::NoWin,
@@ -1435,10 +1465,11 @@ fn solve_vct_searched(
             verdict,
             nodes: s.nodes,
         };
-        (
-            solution,
-            moves.into_iter().map(|i| s.state.pos(i)).collect(),
-        )
+        let line = WinLine {
+            moves: moves.into_iter().map(|i| s.state.pos(i)).collect(),
+            plies: plies.and_then(|p| u32::try_from(p).ok()),
+        };
+        (solution, line)
     })
 }
 
@@ -1730,7 +1761,7 @@ impl CaroPlayer {
             if let Some(m) = found {
                 s.deadline = saved_deadline;
                 let line = s.winning_line(m, None, VCF_ROOT_DEPTH - 1);
-                let (score, pv) = s.root_win(m, line, Some(five_ply + 1));
+                let (score, pv) = s.root_win(m, line, RootWin::Vcf(five_ply + 1));
                 let report = info(&s, 1, score, &pv);
                 (ctx.progress)(&report);
                 return Ok(Decision {
@@ -1755,12 +1786,13 @@ impl CaroPlayer {
             s.node_limit = Some(node_share(0.3).map_or(vct_limit, |l| l.min(vct_limit)));
             // Its proof table may take a quarter of the hash table's
             // memory (the 100k nodes at most it searches need about 6 MB).
-            let (found, line) = s.vct_dfpn_line(dfpn::Schedule::Shares, s.tt.bytes() / 4, true);
+            let (found, line, plies) =
+                s.vct_dfpn_line(dfpn::Schedule::Shares, s.tt.bytes() / 4, true);
             s.node_limit = saved;
             s.deadline = saved_deadline;
             s.abort = Abort::None;
             if let Some(m) = found.win() {
-                let (score, pv) = s.root_win(m, line, None);
+                let (score, pv) = s.root_win(m, line, RootWin::Vct(plies));
                 let report = info(&s, 1, score, &pv);
                 (ctx.progress)(&report);
                 return Ok(Decision {
@@ -2353,13 +2385,15 @@ mod tests {
         let (score, pv) = report(&vcf);
         assert_eq!(score, Score::WinIn(pv.len() as u32 + 2), "{pv:?}");
         assert!(pv.len() >= 7, "{pv:?}");
-        // A VCT (quintet's test_vct_black): its line, but no length (a
-        // reply off the line may last longer).
+        // A VCT (quintet's test_vct_black): its line, and the length of
+        // the longest line of its proof, not of this one (a reply off the
+        // line may last longer). The source's line takes 7 plies to a
+        // double four, so 9 to the five.
         let vct = game(Rule::Renju, 15, 5, "h8 g8 h9 h7 h10 i9 i7 i11 j9 j8");
         let (score, pv) = report(&vct);
         assert_eq!(pv.first().map(String::as_str), Some("f10"));
         assert!(pv.len() >= 7, "{pv:?}");
-        assert_eq!(score, Score::Win);
+        assert_eq!(score, Score::WinIn(9));
     }
 
     #[test]
@@ -2601,6 +2635,8 @@ mod tests {
             "f8 c8 g8 j8 h9 h12 h10 i4 h11 e6 i9 i10 j10 a1 f7 o1 g6 a15 h5 a2",
         );
         let line = solve_vcf_line(&game, 150, 100_000).expect("a VCF");
+        assert_eq!(line.plies, Some(5));
+        let line = line.moves;
         let size = game.rules().size;
         let names: Vec<String> = line.iter().map(|&p| format_pos(p, size)).collect();
         assert_eq!(names.join(" "), "h8 h7 g7");
@@ -2618,8 +2654,13 @@ mod tests {
             let game = self::game(rule, side, 5, moves);
             let (solution, line) = solve_vct_line(&game, 1_000_000, 64);
             let first = solution.win().expect("a VCT");
-            assert_eq!(line.first(), Some(&first));
-            assert_line_wins(&game, &line);
+            assert_eq!(line.moves.first(), Some(&first));
+            assert_line_wins(&game, &line.moves);
+            let plies = line.plies.expect("a bound") as usize;
+            assert!(
+                plies >= line.moves.len() && plies % 2 == 1,
+                "{plies} {line:?}"
+            );
         }
         // A 13-four VCF found within 3,000 nodes (caro-standard, 11×26,
         // the engine fuzz target's find) whose line used to stop after two
@@ -2634,7 +2675,7 @@ mod tests {
         let m = parse_move_list(moves, rules.size).unwrap();
         let long = Game::from_moves(rules, Color::Black, &m).unwrap();
         for depth in [30, 150] {
-            let line = solve_vcf_line(&long, depth, 3_000).expect("a VCF");
+            let line = solve_vcf_line(&long, depth, 3_000).expect("a VCF").moves;
             assert_eq!(line.len(), 27, "{line:?}");
             assert_line_wins(&long, &line);
         }
@@ -2651,6 +2692,6 @@ mod tests {
         let quiet = self::game(Rule::Freestyle, 15, 5, "h8");
         let (solution, line) = solve_vct_line(&quiet, 10_000, 16);
         assert_eq!(solution.win(), None);
-        assert!(line.is_empty());
+        assert_eq!(line, WinLine::default());
     }
 }

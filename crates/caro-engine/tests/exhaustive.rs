@@ -102,6 +102,27 @@ impl Exact {
         v
     }
 
+    /// Whether the side to move, playing `m`, makes five within `plies`
+    /// plies (counting `m`) whatever the other side does; `None` if the
+    /// search gave up.
+    fn move_wins_in(&mut self, m: Pos, plies: u32) -> Option<bool> {
+        self.nodes = 0;
+        let me = self.to_move;
+        let i = self.board.index(m);
+        if self.board.would_win(i, me, &self.rules).is_some() {
+            return Some(plies >= 1);
+        }
+        if plies < 3 {
+            return Some(false);
+        }
+        self.board.place(i, me);
+        self.to_move = me.opponent();
+        let holds = self.every_reply_loses(plies - 2, &mut HashMap::new());
+        self.to_move = me;
+        self.board.remove(i);
+        holds
+    }
+
     /// Whether the side to move can make five within `plies` plies of
     /// both sides (counting the five) whatever the other side does;
     /// `None` if the search gave up.
@@ -426,6 +447,9 @@ proptest! {
                 let after = exact.after(best);
                 prop_assume!(after.is_some());
                 prop_assert!(after == Some(1), "the search claims a win in {n} with {}, which does not win ({case})", at(best));
+                let by_best = exact.move_wins_in(best, n);
+                prop_assume!(by_best.is_some());
+                prop_assert!(by_best == Some(true), "the search claims a win in {n} with {}, which takes longer ({case})", at(best));
             }
             Some(Score::Win) => {
                 prop_assert!(value == 1, "the search claims a win, the position is worth {value} ({case})");

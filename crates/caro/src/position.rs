@@ -72,6 +72,9 @@ struct Solved {
     win: Option<(&'static str, caro_core::Pos)>,
     /// The win's main line, from its first move (empty with no win).
     line: Vec<caro_core::Pos>,
+    /// The most plies the win takes whatever the defender plays, where
+    /// known ([`caro_engine::search::WinLine::plies`]).
+    plies: Option<u32>,
     /// With no win: whether the threat search ruled one out (every threat
     /// searched) rather than running out of nodes.
     ruled_out: bool,
@@ -86,7 +89,7 @@ fn solve(game: &Game, args: &PositionArgs) -> Option<Solved> {
     let started = std::time::Instant::now();
     let vcf = caro_engine::search::solve_vcf_line(game, 150, args.solve_nodes);
     let (win, ruled_out, line) = match vcf {
-        Some(line) => (line.first().map(|&m| ("vcf", m)), false, line),
+        Some(line) => (line.moves.first().map(|&m| ("vcf", m)), false, line),
         None => {
             let (vct, line) =
                 caro_engine::search::solve_vct_line(game, args.solve_nodes, args.solve_mb as usize);
@@ -99,7 +102,8 @@ fn solve(game: &Game, args: &PositionArgs) -> Option<Solved> {
     };
     Some(Solved {
         win,
-        line,
+        line: line.moves,
+        plies: line.plies,
         ruled_out,
         millis: started.elapsed().as_millis(),
     })
@@ -283,6 +287,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
             "win": s.win.map(|(kind, _)| kind),
             "move": s.win.map(|(_, m)| format_pos(m, size)),
             "line": s.line.iter().map(|&p| format_pos(p, size)).collect::<Vec<_>>(),
+            "plies": s.plies,
             "ruled_out": s.ruled_out,
             "ms": s.millis,
         })
@@ -359,8 +364,12 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
         let side = game.to_move().name();
         match s.win {
             Some((kind, m)) => {
+                let within = s
+                    .plies
+                    .map(|p| format!(", within {p} plies"))
+                    .unwrap_or_default();
                 say!(
-                    "solve: {side} wins by {} starting {} ({} ms)",
+                    "solve: {side} wins by {} starting {}{within} ({} ms)",
                     kind.to_uppercase(),
                     format_pos(m, size),
                     s.millis

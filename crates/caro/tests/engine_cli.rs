@@ -296,6 +296,17 @@ fn position_solve_says_when_there_is_no_win() {
     let v = last_json(&out);
     assert_eq!(v["solve"]["win"], "vct", "{v}");
     assert_eq!(v["solve"]["ruled_out"], false, "{v}");
+    // The most plies the win takes by its proof: the line is one of its
+    // lines, the five at an attacker's turn.
+    let plies = v["solve"]["plies"].as_u64().expect("a bound");
+    let line = v["solve"]["line"].as_array().expect("a line").len() as u64;
+    assert!(plies >= line && plies % 2 == 1, "{v}");
+    let text = String::from_utf8_lossy(&caro(&["position", "--moves", lost, "--solve"]).stdout)
+        .into_owned();
+    assert!(
+        text.contains(&format!("wins by VCT starting e5, within {plies} plies")),
+        "{text}"
+    );
 }
 
 /// A reader that stops reading (`caro bench | head -1`) ends the bench

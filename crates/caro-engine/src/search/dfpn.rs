@@ -192,6 +192,10 @@ const MAX_LINE_PLIES: usize = 2 * (MAX_DFPN_PLY + VCF_LINE_DEPTH as usize);
 /// Fours of the VCF that continues a winning line where the proof table
 /// has no move (the solver's own VCFs take at most [`VCT_VCF_DEPTH`]).
 const VCF_LINE_DEPTH: u32 = 150;
+/// Most nodes the walk of a proof for its length ([`Searcher::proof_plies`])
+/// may search (its threat searches; a proof of the long shared records
+/// has up to about 5,000 defender's positions).
+const PROOF_WALK_NODES: u64 = 2_000_000;
 
 /// How the searches with a budget of threes share the nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -515,22 +519,24 @@ impl Searcher<'_> {
     }
 
     /// [`Searcher::vct_dfpn`] at the root, and for a win, if `line` is
-    /// set, its main line ([`Searcher::winning_line`]).
+    /// set, its main line ([`Searcher::winning_line`]) and the most plies
+    /// it takes ([`Searcher::proof_plies`]).
     pub(super) fn vct_dfpn_line(
         &mut self,
         schedule: Schedule,
         table_bytes: usize,
         line: bool,
-    ) -> (VctFound, Vec<usize>) {
+    ) -> (VctFound, Vec<usize>, Option<usize>) {
         let mut table = ProofTable::new(self.state.to_move(), table_bytes);
         let found = self.vct_dfpn_in(&mut table, 0, schedule);
-        let line = match found {
+        match found {
             VctFound::Win(first) if line => {
-                self.winning_line(first, Some(&table), VCT_VCF_DEPTH - 1)
+                let moves = self.winning_line(first, Some(&table), VCT_VCF_DEPTH - 1);
+                let plies = self.proof_plies(first, &table);
+                (found, moves, plies)
             }
-            VctFound::Win(_) | VctFound::NoWin | VctFound::Unknown => Vec::new(),
-        };
-        (found, line)
+            VctFound::Win(_) | VctFound::NoWin | VctFound::Unknown => (found, Vec::new(), None),
+        }
     }
 
     /// The main line of a win the side to move has just been proven to
@@ -648,6 +654,115 @@ impl Searcher<'_> {
         let work = |r: &usize| table.and_then(|t| t.proof_work(self.state.hash_after(*r)));
         // The first of the hardest: `max_by_key` keeps the last of equals.
         replies.iter().rev().max_by_key(|r| work(r)).copied()
+    }
+
+    /// The most plies, from the attacker's move `first` to its five, that
+    /// the win the proof `table` holds may take whatever the defender
+    /// plays: an upper bound, `None` where the walk cannot give one
+    /// (a position the table has forgotten, or the walk's node budget,
+    /// the solver's own again, spent). The walk follows the proof: at the
+    /// attacker's nodes its five, the table's move, or where the table
+    /// has none a VCF (the proof's own expansion searched one there), and
+    /// at the defender's nodes every legal reply the solver generates,
+    /// each position once. A reply outside that list leaves the threat's
+    /// shortest VCF standing (that is how the list is made), so it loses
+    /// within that VCF's plies; a move that does not stop a four loses to
+    /// the five. The position is left as it was.
+    pub(super) fn proof_plies(&mut self, first: usize, table: &ProofTable) -> Option<usize> {
+        // The walk's searches get nodes of their own, not counted in the
+        // solver's (as the winning line's).
+        let solver_nodes = self.nodes;
+        let outer_limit = self.node_limit;
+        let budget = outer_limit.map_or(PROOF_WALK_NODES, |l| l.min(PROOF_WALK_NODES));
+        self.node_limit = Some(self.nodes.saturating_add(budget));
+        self.abort = Abort::None;
+        let mut memo = KeyMap::default();
+        self.state.play(first);
+        let plies = self.defender_plies(table, &mut memo, 1);
+        self.state.undo();
+        let complete = self.abort == Abort::None;
+        self.node_limit = outer_limit;
+        self.nodes = solver_nodes;
+        self.abort = Abort::None;
+        plies.filter(|_| complete).map(|p| p + 1)
+    }
+
+    /// [`Searcher::proof_plies`] at an attacker's node (to move, proven):
+    /// the most plies to its five.
+    fn attacker_plies(
+        &mut self,
+        table: &ProofTable,
+        memo: &mut KeyMap<Option<usize>>,
+        ply: usize,
+    ) -> Option<usize> {
+        let key = self.state.hash();
+        if let Some(&known) = memo.get(&key) {
+            return known;
+        }
+        let plies = if !self.scan_fours().my_fives.is_empty() {
+            Some(1)
+        } else if let Some(best) = table.proven_move(key) {
+            self.state.play(best as usize);
+            let plies = self.defender_plies(table, memo, ply + 1);
+            self.state.undo();
+            plies.map(|p| p + 1)
+        } else {
+            // Proven at its expansion by a VCF of at most this many fours
+            // (the positions past it are not in the table).
+            self.vcf(VCT_VCF_DEPTH, ply)
+                .map(|_| self.vcf_five_ply + 1 - ply)
+        };
+        if self.abort != Abort::None {
+            return None;
+        }
+        memo.insert(key, plies);
+        plies
+    }
+
+    /// [`Searcher::proof_plies`] at a defender's node (to move): the most
+    /// plies, counting its own move, to the attacker's five.
+    fn defender_plies(
+        &mut self,
+        table: &ProofTable,
+        memo: &mut KeyMap<Option<usize>>,
+        ply: usize,
+    ) -> Option<usize> {
+        let key = self.state.hash();
+        if let Some(&known) = memo.get(&key) {
+            return known;
+        }
+        let fours = self.scan_fours();
+        let answers = if !fours.my_fives.is_empty() {
+            // The defender wins: nothing the proof covers.
+            None
+        } else if !fours.opp_fives.is_empty() {
+            // A move that stops no five loses to it at once.
+            let stops: Vec<usize> = self.stops_of_fives(&fours.opp_fives).into_iter().collect();
+            Some((stops, 2))
+        } else {
+            // A move off the threat's defences loses to its shortest VCF,
+            // whose plies the search that found it leaves behind.
+            self.vcf_threat_defences(THREAT_DEPTH, ply)
+                .map(|replies| (replies, 1 + self.vcf_five_ply + 1 - ply))
+        };
+        let plies = answers.and_then(|(replies, off_list)| {
+            let mut most = off_list;
+            for r in replies {
+                if !self.state.is_legal(r) {
+                    continue;
+                }
+                self.state.play(r);
+                let plies = self.attacker_plies(table, memo, ply + 1);
+                self.state.undo();
+                most = most.max(1 + plies?);
+            }
+            Some(most)
+        });
+        if self.abort != Abort::None {
+            return None;
+        }
+        memo.insert(key, plies);
+        plies
     }
 
     /// [`Searcher::vct_dfpn`] with a given (empty) table.
