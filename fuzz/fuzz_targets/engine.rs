@@ -1,7 +1,8 @@
 //! Every built-in player and both threat solvers on a position built from
 //! the input: any board from 3×3 to 60×60, any win length, any rule, and
 //! any moves (the illegal ones skipped). Each player must answer a legal
-//! move, and each solver's winning line must be legal and end in a win.
+//! move, and each solver's winning line must be legal and end in a win,
+//! within the plies the solver bounds it by.
 #![no_main]
 
 use std::time::Duration;
@@ -9,7 +10,7 @@ use std::time::Duration;
 use caro_core::rule::{MAX_K, MIN_K};
 use caro_core::{BoardSize, Color, Game, Outcome, Pos, Rule, Rules};
 use caro_engine::player::{Context, Limits, PlayerSpec, SearchInfo, StopFlag};
-use caro_engine::search::{solve_vcf, solve_vcf_line, solve_vct_line};
+use caro_engine::search::{solve_vcf, solve_vcf_line, solve_vct_line, WinLine};
 use libfuzzer_sys::fuzz_target;
 
 const RULES: [Rule; 5] = [
@@ -29,6 +30,18 @@ fn player(b: u8) -> PlayerSpec {
         2 => PlayerSpec::Quintuple,
         n @ 3..=7 => PlayerSpec::Minimax(u32::from(n - 3)),
         n => PlayerSpec::Caro(u32::from(n - 7)),
+    }
+}
+
+/// A win's bound of plies, where given, ends on the attacker's turn
+/// and is at least as long as its line.
+fn check_plies(line: &WinLine, what: &str) {
+    if let Some(plies) = line.plies {
+        assert!(plies % 2 == 1, "{what} bound {plies} is even ({line:?})");
+        assert!(
+            plies as usize >= line.moves.len(),
+            "{what} bound {plies} is shorter than its line ({line:?})"
+        );
     }
 }
 
@@ -118,10 +131,12 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or_else(|e| panic!("{spec:?} played {:?}: {e}", decision.best));
 
     if let Some(line) = solve_vcf_line(&game, 30, 3_000) {
-        check_line(&game, &line, "VCF");
+        check_line(&game, &line.moves, "VCF");
+        check_plies(&line, "VCF");
     }
     let (solution, line) = solve_vct_line(&game, 3_000, 1);
     if solution.win().is_some() {
-        check_line(&game, &line, "VCT");
+        check_line(&game, &line.moves, "VCT");
+        check_plies(&line, "VCT");
     }
 });

@@ -33,6 +33,8 @@ pub const WIN: i32 = 1_000_000;
 pub const WIN_BOUND: i32 = WIN - 10_000;
 /// The score of a forced win whose length is not known ([`Score::Win`]).
 const UNKNOWN_WIN: i32 = WIN_BOUND + 1;
+/// The plies of [`UNKNOWN_WIN`] in [`Searcher::root_win`].
+const UNKNOWN_WIN_PLIES: usize = usize::MAX;
 const INF: i32 = WIN + 1;
 /// Depth searched when no limit at all is given.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -421,46 +423,57 @@ impl<'a> Searcher<'a> {
     /// variation, and a win within the plies `win` gives. A VCF's are
     /// those to the five of the VCF found, each defence off it losing
     /// sooner (under caro the longest of the defender's stops); outside
-    /// caro, where the defender's block is the only stop of a four, a
-    /// line that ends in the five, or on a four the defender cannot stop
-    /// (two plies more), bounds it too. A VCT's are those of the longest
-    /// line of its proof ([`Searcher::proof_plies`]), not of the main
-    /// line, whose replies are the ones whose proofs took the most nodes:
-    /// another may last longer. Without them the win has no known length
-    /// ([`UNKNOWN_WIN`]).
+    /// caro, where the defender's block is the only stop of a four, the
+    /// line is forced, and where it ends in the five or on a four the
+    /// defender cannot stop it bounds them too. A VCT's are those of the
+    /// longest line of its proof ([`Searcher::proof_plies`]; the main
+    /// line's replies are the ones whose proofs took the most nodes, and
+    /// another may last longer), or none known ([`UNKNOWN_WIN`]).
     fn root_win(&mut self, first: usize, line: Vec<usize>, win: RootWin) -> (i32, Vec<usize>) {
-        let n = line.len();
-        let (vcf_plies, score) = match win {
-            RootWin::Vcf(plies) => (Some(plies), WIN - plies as i32),
-            RootWin::Vct(plies) => (None, plies.map_or(UNKNOWN_WIN, |p| WIN - p as i32)),
+        let plies = match win {
+            RootWin::Vcf(plies) if !self.is_caro() && line.first() == Some(&first) => {
+                self.line_end_plies(&line).map_or(plies, |l| l.min(plies))
+            }
+            RootWin::Vcf(plies) | RootWin::Vct(Some(plies)) => plies,
+            RootWin::Vct(None) => UNKNOWN_WIN_PLIES,
         };
-        if n == 0 || line[0] != first {
-            return (score, vec![first]);
-        }
-        let Some(vcf_plies) = vcf_plies else {
-            return (score, line);
-        };
-        let line_plies = if self.is_caro() || n % 2 == 0 {
-            None
+        let score = if plies == UNKNOWN_WIN_PLIES {
+            UNKNOWN_WIN
         } else {
-            let attacker = self.state.to_move();
-            for &m in &line {
-                self.state.play(m);
-            }
-            let plies = if self.state.won_at(line[n - 1], attacker) {
-                Some(n)
-            } else if matches!(self.generate(n, None), Gen::Lost) {
-                Some(n + 2)
-            } else {
-                None
-            };
-            for _ in &line {
-                self.state.undo();
-            }
-            plies
+            WIN - plies as i32
         };
-        let plies = line_plies.map_or(vcf_plies, |l| l.min(vcf_plies));
-        (WIN - plies as i32, line)
+        if line.first() == Some(&first) {
+            (score, line)
+        } else {
+            (score, vec![first])
+        }
+    }
+
+    /// The plies a winning `line` of the side to move takes to the five:
+    /// its length where its last move makes five, two more where it ends
+    /// on an attacker's move the defender cannot stop (an open four, a
+    /// four whose block is forbidden), `None` where it ends otherwise
+    /// (cut short).
+    fn line_end_plies(&mut self, line: &[usize]) -> Option<usize> {
+        let n = line.len();
+        if n % 2 == 0 {
+            return None;
+        }
+        let attacker = self.state.to_move();
+        for &m in line {
+            self.state.play(m);
+        }
+        let plies = if self.state.won_at(line[n - 1], attacker) {
+            Some(n)
+        } else if matches!(self.generate(n, None), Gen::Lost) {
+            Some(n + 2)
+        } else {
+            None
+        };
+        for _ in line {
+            self.state.undo();
+        }
+        plies
     }
 
     fn generate(&mut self, ply: usize, tt_move: Option<usize>) -> Gen {
@@ -1339,8 +1352,13 @@ pub fn solve_vcf_line(game: &Game, max_fours: u32, node_limit: u64) -> Option<Wi
     }
     with_solver(game, node_limit, |s| {
         let first = s.vcf(max_fours, 0)?;
-        let plies = u32::try_from(s.vcf_five_ply + 1).ok();
+        let five_ply = s.vcf_five_ply;
         let line = s.winning_line(first, None, max_fours.saturating_sub(1));
+        // The line's steps search afresh: where one found a longer VCF
+        // (or was cut short), the bound takes it in.
+        let line_plies = s.line_end_plies(&line).unwrap_or(line.len() | 1);
+        let plies = (five_ply + 1).max(line_plies);
+        let plies = u32::try_from(plies).ok();
         Some(WinLine {
             moves: line.into_iter().map(|i| s.state.pos(i)).collect(),
             plies,

@@ -520,7 +520,8 @@ impl Searcher<'_> {
 
     /// [`Searcher::vct_dfpn`] at the root, and for a win, if `line` is
     /// set, its main line ([`Searcher::winning_line`]) and the most plies
-    /// it takes ([`Searcher::proof_plies`]).
+    /// it takes ([`Searcher::proof_plies`], or the line's own where they
+    /// are more).
     pub(super) fn vct_dfpn_line(
         &mut self,
         schedule: Schedule,
@@ -532,7 +533,11 @@ impl Searcher<'_> {
         match found {
             VctFound::Win(first) if line => {
                 let moves = self.winning_line(first, Some(&table), VCT_VCF_DEPTH - 1);
-                let plies = self.proof_plies(first, &table);
+                // The line's VCF steps search afresh, and may find longer
+                // ones than the walk (or be cut short): the bound takes
+                // the line in.
+                let line_plies = self.line_end_plies(&moves).unwrap_or(moves.len() | 1);
+                let plies = self.proof_plies(first, &table).map(|p| p.max(line_plies));
                 (found, moves, plies)
             }
             VctFound::Win(_) | VctFound::NoWin | VctFound::Unknown => (found, Vec::new(), None),
