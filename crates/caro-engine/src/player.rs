@@ -101,7 +101,8 @@ pub enum Score {
     LossIn(u32),
     /// A forced win whose length is not known: a win by threats the
     /// threat solver proved where the walk of its proof gave no bound
-    /// (out of nodes, or a position of it forgotten).
+    /// (out of nodes, or a position it cannot follow, such as one the
+    /// proof table forgot).
     Win,
 }
 

@@ -1335,9 +1335,10 @@ pub struct WinLine {
     /// The most plies the win takes whatever the defender plays, its
     /// first move and the five counted: a VCF's are those of the VCF
     /// found (under caro, by the longest of the defender's stops), a
-    /// VCT's those of the longest line of its proof. `None` where not
-    /// known (the walk of a VCT's proof ran out of nodes or found a
-    /// position the proof table had forgotten).
+    /// VCT's those of the longest line of its proof, or of the line where
+    /// more. `None` where not known (the walk of a VCT's proof ran out of
+    /// nodes or met a position it cannot follow, such as one the proof
+    /// table had forgotten).
     pub plies: Option<u32>,
 }
 

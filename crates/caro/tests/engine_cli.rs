@@ -276,6 +276,16 @@ fn position_solve_says_when_there_is_no_win() {
     let v = last_json(&out);
     assert_eq!(v["solve"]["win"], Value::Null, "{v}");
     assert_eq!(v["solve"]["ruled_out"], true, "{v}");
+    assert_eq!(v["solve"]["plies"], Value::Null, "{v}");
+    // A VCF's bound: black's four h8, white's block h7, black's open
+    // four g7, a block, the five.
+    let vcf = "f8 c8 g8 j8 h9 h12 h10 i4 h11 e6 i9 i10 j10 a1 f7 o1 g6 a15 h5 a2";
+    let out = caro(&[
+        "position", "--rule", "renju", "--moves", vcf, "--solve", "--json",
+    ]);
+    let v = last_json(&out);
+    assert_eq!(v["solve"]["win"], "vcf", "{v}");
+    assert_eq!(v["solve"]["plies"], 5, "{v}");
     // With white's h9 instead black wins by threats (e5), but not within
     // a hundred nodes: not found, and not ruled out.
     let lost = "h8 f10 h5 g10 g7 h10 e10 h9";
@@ -296,8 +306,8 @@ fn position_solve_says_when_there_is_no_win() {
     let v = last_json(&out);
     assert_eq!(v["solve"]["win"], "vct", "{v}");
     assert_eq!(v["solve"]["ruled_out"], false, "{v}");
-    // The most plies the win takes by its proof: the line is one of its
-    // lines, the five at an attacker's turn.
+    // The most plies the win takes by its proof (never fewer than its
+    // line's), the five at an attacker's turn.
     let plies = v["solve"]["plies"].as_u64().expect("a bound");
     let line = v["solve"]["line"].as_array().expect("a line").len() as u64;
     assert!(plies >= line && plies % 2 == 1, "{v}");

@@ -193,8 +193,8 @@ const MAX_LINE_PLIES: usize = 2 * (MAX_DFPN_PLY + VCF_LINE_DEPTH as usize);
 /// has no move (the solver's own VCFs take at most [`VCT_VCF_DEPTH`]).
 const VCF_LINE_DEPTH: u32 = 150;
 /// Most nodes the walk of a proof for its length ([`Searcher::proof_plies`])
-/// may search (its threat searches; a proof of the long shared records
-/// has up to about 5,000 defender's positions).
+/// may search (a node a position walked, and its threat searches; the
+/// proofs of the long shared records take 0.4k–10.5k).
 const PROOF_WALK_NODES: u64 = 2_000_000;
 
 /// How the searches with a budget of threes share the nodes.
@@ -663,20 +663,26 @@ impl Searcher<'_> {
 
     /// The most plies, from the attacker's move `first` to its five, that
     /// the win the proof `table` holds may take whatever the defender
-    /// plays: an upper bound, `None` where the walk cannot give one
-    /// (a position the table has forgotten, or the walk's node budget,
-    /// the solver's own again, spent). The walk follows the proof: at the
-    /// attacker's nodes its five, the table's move, or where the table
-    /// has none a VCF (the proof's own expansion searched one there), and
-    /// at the defender's nodes every legal reply the solver generates,
-    /// each position once. A reply outside that list leaves the threat's
-    /// shortest VCF standing (that is how the list is made), so it loses
-    /// within that VCF's plies; a move that does not stop a four loses to
-    /// the five. The position is left as it was.
+    /// plays: an upper bound, `None` where the walk cannot give one (a
+    /// position it cannot follow: forgotten by the table and with no VCF
+    /// of [`VCT_VCF_DEPTH`] fours, or one where the defender has a five or
+    /// the attacker no threat; or the walk's node budget spent). The walk
+    /// follows the proof: at the attacker's nodes its five, the table's
+    /// move, or where the table has none a VCF (where the table proved a
+    /// node by a VCF at its expansion, the positions past it are not in
+    /// the table), and at the defender's nodes every legal reply the
+    /// solver generates, each position once (a node each). A reply
+    /// outside that list leaves the threat's shortest VCF standing (that
+    /// is how the list is made), so it loses within that VCF's plies; a
+    /// move that does not stop a four loses to the five. The walk takes
+    /// nodes of its own, at most [`PROOF_WALK_NODES`] (fewer where the
+    /// search's node limit is lower), not counted in the solver's. The
+    /// position is left as it was.
     pub(super) fn proof_plies(&mut self, first: usize, table: &ProofTable) -> Option<usize> {
         // The walk's searches get nodes of their own, not counted in the
         // solver's (as the winning line's).
         let solver_nodes = self.nodes;
+        let seldepth = self.seldepth;
         let outer_limit = self.node_limit;
         let budget = outer_limit.map_or(PROOF_WALK_NODES, |l| l.min(PROOF_WALK_NODES));
         self.node_limit = Some(self.nodes.saturating_add(budget));
@@ -688,6 +694,7 @@ impl Searcher<'_> {
         let complete = self.abort == Abort::None;
         self.node_limit = outer_limit;
         self.nodes = solver_nodes;
+        self.seldepth = seldepth;
         self.abort = Abort::None;
         plies.filter(|_| complete).map(|p| p + 1)
     }
@@ -703,6 +710,10 @@ impl Searcher<'_> {
         let key = self.state.hash();
         if let Some(&known) = memo.get(&key) {
             return known;
+        }
+        self.nodes += 1;
+        if self.check_abort() {
+            return None;
         }
         let plies = if !self.scan_fours().my_fives.is_empty() {
             Some(1)
@@ -735,6 +746,10 @@ impl Searcher<'_> {
         let key = self.state.hash();
         if let Some(&known) = memo.get(&key) {
             return known;
+        }
+        self.nodes += 1;
+        if self.check_abort() {
+            return None;
         }
         let fours = self.scan_fours();
         let answers = if !fours.my_fives.is_empty() {
