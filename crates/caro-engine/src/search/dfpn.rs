@@ -689,7 +689,7 @@ impl Searcher<'_> {
         self.abort = Abort::None;
         let mut memo = KeyMap::default();
         self.state.play(first);
-        let plies = self.defender_plies(table, &mut memo, 1);
+        let plies = self.walk_plies(table, &mut memo, 1);
         self.state.undo();
         let complete = self.abort == Abort::None;
         self.node_limit = outer_limit;
@@ -699,9 +699,10 @@ impl Searcher<'_> {
         plies.filter(|_| complete).map(|p| p + 1)
     }
 
-    /// [`Searcher::proof_plies`] at an attacker's node (to move, proven):
-    /// the most plies to its five.
-    fn attacker_plies(
+    /// [`Searcher::proof_plies`] at one position, each once (a node
+    /// each): the most plies to the attacker's five, the side to move's
+    /// move counted.
+    fn walk_plies(
         &mut self,
         table: &ProofTable,
         memo: &mut KeyMap<Option<usize>>,
@@ -715,18 +716,10 @@ impl Searcher<'_> {
         if self.check_abort() {
             return None;
         }
-        let plies = if !self.scan_fours().my_fives.is_empty() {
-            Some(1)
-        } else if let Some(best) = table.proven_move(key) {
-            self.state.play(best as usize);
-            let plies = self.defender_plies(table, memo, ply + 1);
-            self.state.undo();
-            plies.map(|p| p + 1)
+        let plies = if self.state.to_move() == table.attacker {
+            self.attacker_plies(table, memo, ply)
         } else {
-            // Proven at its expansion by a VCF of at most this many fours
-            // (the positions past it are not in the table).
-            self.vcf(VCT_VCF_DEPTH, ply)
-                .map(|_| self.vcf_five_ply + 1 - ply)
+            self.defender_plies(table, memo, ply)
         };
         if self.abort != Abort::None {
             return None;
@@ -735,22 +728,35 @@ impl Searcher<'_> {
         plies
     }
 
-    /// [`Searcher::proof_plies`] at a defender's node (to move): the most
-    /// plies, counting its own move, to the attacker's five.
+    /// [`Searcher::walk_plies`] at an attacker's node (to move, proven).
+    fn attacker_plies(
+        &mut self,
+        table: &ProofTable,
+        memo: &mut KeyMap<Option<usize>>,
+        ply: usize,
+    ) -> Option<usize> {
+        if !self.scan_fours().my_fives.is_empty() {
+            Some(1)
+        } else if let Some(best) = table.proven_move(self.state.hash()) {
+            self.state.play(best as usize);
+            let plies = self.walk_plies(table, memo, ply + 1);
+            self.state.undo();
+            plies.map(|p| p + 1)
+        } else {
+            // Proven at its expansion by a VCF of at most this many fours
+            // (the positions past it are not in the table).
+            self.vcf(VCT_VCF_DEPTH, ply)
+                .map(|_| self.vcf_five_ply + 1 - ply)
+        }
+    }
+
+    /// [`Searcher::walk_plies`] at a defender's node (to move).
     fn defender_plies(
         &mut self,
         table: &ProofTable,
         memo: &mut KeyMap<Option<usize>>,
         ply: usize,
     ) -> Option<usize> {
-        let key = self.state.hash();
-        if let Some(&known) = memo.get(&key) {
-            return known;
-        }
-        self.nodes += 1;
-        if self.check_abort() {
-            return None;
-        }
         let fours = self.scan_fours();
         let answers = if !fours.my_fives.is_empty() {
             // The defender wins: nothing the proof covers.
@@ -765,24 +771,19 @@ impl Searcher<'_> {
             self.vcf_threat_defences(THREAT_DEPTH, ply)
                 .map(|replies| (replies, 1 + self.vcf_five_ply + 1 - ply))
         };
-        let plies = answers.and_then(|(replies, off_list)| {
+        answers.and_then(|(replies, off_list)| {
             let mut most = off_list;
             for r in replies {
                 if !self.state.is_legal(r) {
                     continue;
                 }
                 self.state.play(r);
-                let plies = self.attacker_plies(table, memo, ply + 1);
+                let plies = self.walk_plies(table, memo, ply + 1);
                 self.state.undo();
                 most = most.max(1 + plies?);
             }
             Some(most)
-        });
-        if self.abort != Abort::None {
-            return None;
-        }
-        memo.insert(key, plies);
-        plies
+        })
     }
 
     /// [`Searcher::vct_dfpn`] with a given (empty) table.
