@@ -33,8 +33,6 @@ pub const WIN: i32 = 1_000_000;
 pub const WIN_BOUND: i32 = WIN - 10_000;
 /// The score of a forced win whose length is not known ([`Score::Win`]).
 const UNKNOWN_WIN: i32 = WIN_BOUND + 1;
-/// The plies of [`UNKNOWN_WIN`] in [`Searcher::root_win`].
-const UNKNOWN_WIN_PLIES: usize = usize::MAX;
 const INF: i32 = WIN + 1;
 /// Depth searched when no limit at all is given.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -430,17 +428,12 @@ impl<'a> Searcher<'a> {
     /// line's replies are the ones whose proofs took the most nodes, and
     /// another may last longer), or none known ([`UNKNOWN_WIN`]).
     fn root_win(&mut self, first: usize, line: Vec<usize>, win: RootWin) -> (i32, Vec<usize>) {
-        let plies = match win {
+        let score = match win {
             RootWin::Vcf(plies) if !self.is_caro() && line.first() == Some(&first) => {
-                self.line_end_plies(&line).map_or(plies, |l| l.min(plies))
+                WIN - self.line_end_plies(&line).map_or(plies, |l| l.min(plies)) as i32
             }
-            RootWin::Vcf(plies) | RootWin::Vct(Some(plies)) => plies,
-            RootWin::Vct(None) => UNKNOWN_WIN_PLIES,
-        };
-        let score = if plies == UNKNOWN_WIN_PLIES {
-            UNKNOWN_WIN
-        } else {
-            WIN - plies as i32
+            RootWin::Vcf(plies) | RootWin::Vct(Some(plies)) => WIN - plies as i32,
+            RootWin::Vct(None) => UNKNOWN_WIN,
         };
         if line.first() == Some(&first) {
             (score, line)
@@ -474,6 +467,13 @@ impl<'a> Searcher<'a> {
             self.state.undo();
         }
         plies
+    }
+
+    /// The fewest plies a bound of the win `line` shows may take: those
+    /// of [`Searcher::line_end_plies`], or where the line was cut short
+    /// its length, made odd (the five comes on the attacker's turn).
+    fn line_plies(&mut self, line: &[usize]) -> usize {
+        self.line_end_plies(line).unwrap_or(line.len() | 1)
     }
 
     fn generate(&mut self, ply: usize, tt_move: Option<usize>) -> Gen {
@@ -1357,8 +1357,7 @@ pub fn solve_vcf_line(game: &Game, max_fours: u32, node_limit: u64) -> Option<Wi
         let line = s.winning_line(first, None, max_fours.saturating_sub(1));
         // The line's steps search afresh: where one found a longer VCF
         // (or was cut short), the bound takes it in.
-        let line_plies = s.line_end_plies(&line).unwrap_or(line.len() | 1);
-        let plies = (five_ply + 1).max(line_plies);
+        let plies = (five_ply + 1).max(s.line_plies(&line));
         let plies = u32::try_from(plies).ok();
         Some(WinLine {
             moves: line.into_iter().map(|i| s.state.pos(i)).collect(),

@@ -536,7 +536,7 @@ impl Searcher<'_> {
                 // The line's VCF steps search afresh, and may find longer
                 // ones than the walk (or be cut short): the bound takes
                 // the line in.
-                let line_plies = self.line_end_plies(&moves).unwrap_or(moves.len() | 1);
+                let line_plies = self.line_plies(&moves);
                 let plies = self.proof_plies(first, &table).map(|p| p.max(line_plies));
                 (found, moves, plies)
             }
