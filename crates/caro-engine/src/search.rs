@@ -52,6 +52,14 @@ const WIDTH_BY_DEPTH: [usize; 4] = [12, 16, 20, 24];
 /// In a VCF trace: every point of the board may spoil the VCF (see
 /// [`Searcher::foul_may_turn_on`]).
 const ANY_POINT: usize = usize::MAX;
+/// Most empty points on a board where black, defending under renju, may
+/// run out of legal moves before a threat's VCF ends (every empty point
+/// forbidden: a draw, `Game::settle_stuck_black`), so that a black move
+/// off the VCF's points may spoil it after all: then every point is a
+/// defence. Not a proven bound: random renju games on 5×5 to 15×15 that
+/// ended so did with at most 3 empty points; a position built for it
+/// might have more.
+const STUCK_WATCH_EMPTIES: usize = 40;
 /// Attacker moves a VCF at the root may take.
 const VCF_ROOT_DEPTH: u32 = 150;
 /// Attacker moves a VCF at a leaf may take.
@@ -399,16 +407,19 @@ impl<'a> Searcher<'a> {
     /// The score of the root's only move `m`, which is played without a
     /// search: a win in three plies if it makes an open four (except
     /// under caro, where a capped end may spoil a five), a draw if it
-    /// fills the board, else the evaluation of the position it leaves,
-    /// from the mover's side.
+    /// leaves the other side no legal move (a full board, or black under
+    /// renju with every empty point forbidden), else the evaluation of the
+    /// position it leaves, from the mover's side.
     fn only_move_score(&mut self, m: usize) -> i32 {
         let me = self.state.to_move();
-        if !self.is_caro() && self.state.threat(m, me) == Threat::OpenFour {
-            return WIN - 3;
-        }
+        let open_four = !self.is_caro() && self.state.threat(m, me) == Threat::OpenFour;
         self.state.play(m);
-        let score = if self.state.is_full() {
+        let score = if !self.state.has_legal_move() {
+            // A full board, or black under renju with every point
+            // forbidden: a draw.
             0
+        } else if open_four {
+            WIN - 3
         } else {
             -self.state.evaluate()
         };
@@ -496,6 +507,13 @@ impl<'a> Searcher<'a> {
                 .collect();
             let stops = self.stops_of_fives(&fives);
             if stops.is_empty() {
+                if !self.state.has_legal_move() {
+                    // Black under renju with every point forbidden: a draw.
+                    return Gen::Moves {
+                        moves: Vec::new(),
+                        forced: true,
+                    };
+                }
                 return Gen::Lost;
             }
             let moves: Vec<Scored> = stops
@@ -761,7 +779,11 @@ impl<'a> Searcher<'a> {
         {
             return false;
         }
-        // With no stop, the attacker's five comes next.
+        // With no stop, the attacker's five comes next, unless black under
+        // renju has no legal move at all: a draw.
+        if stops.is_empty() && !self.state.has_legal_move() {
+            return false;
+        }
         let mut five_ply = ply + 1;
         for r in stops {
             self.state.play_lines_only(r);
@@ -791,7 +813,10 @@ impl<'a> Searcher<'a> {
     /// move elsewhere leaves that VCF standing. Under renju, where the VCF
     /// rests on a foul that a stone far from its lines may turn through
     /// the recursive rule ([`Searcher::foul_may_turn_on`],
-    /// [`Searcher::trace_foul_makers`]), every empty point.
+    /// [`Searcher::trace_foul_makers`]), every empty point; and every
+    /// empty point where black defends under renju on a nearly full board
+    /// ([`STUCK_WATCH_EMPTIES`]): a black stone elsewhere may leave black
+    /// with no legal move at the VCF's end, a draw.
     fn vcf_threat_defences(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
         let defender = self.state.to_move();
         self.state.pass();
@@ -822,10 +847,14 @@ impl<'a> Searcher<'a> {
         self.state.pass();
         found?;
         let mut points = trace.unwrap_or_default();
-        if points.contains(&ANY_POINT) {
-            // The VCF rests on a foul under the recursive rule: a stone
-            // far from its lines may turn it, so every point may defend.
-            let board = self.state.board();
+        let board = self.state.board();
+        let may_get_stuck = defender == Color::Black
+            && self.state.rules().rule == Rule::Renju
+            && board.size().area() - board.stone_count() <= STUCK_WATCH_EMPTIES;
+        if may_get_stuck || points.contains(&ANY_POINT) {
+            // The VCF rests on a foul under the recursive rule (a stone far
+            // from its lines may turn it), or black may run out of legal
+            // moves: every point may defend.
             let every = (0..board.cell_count()).filter(|&i| board.cell(i) == Cell::Empty);
             return Some(every.collect());
         }

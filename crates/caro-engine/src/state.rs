@@ -523,6 +523,17 @@ impl State {
             && !(self.to_move == Color::Black && self.is_foul(index))
     }
 
+    /// Whether the side to move has a legal move anywhere. Only black
+    /// under renju can be left without one on a board that is not full
+    /// (every empty point forbidden): the game is then drawn
+    /// (`Game::settle_stuck_black` in the rules core), so a solver must not
+    /// count "no legal stop" there as a loss. Stops at the first legal
+    /// point, so it is cheap unless black is nearly stuck.
+    #[must_use]
+    pub fn has_legal_move(&mut self) -> bool {
+        (0..self.board.cell_count()).any(|i| self.is_legal(i))
+    }
+
     /// Plays the empty point `index` for the side to move.
     pub fn play(&mut self, index: usize) {
         let c = self.to_move;

@@ -467,3 +467,105 @@ proptest! {
         }
     }
 }
+
+/// Games of random legal moves under renju on 5×5 to 9×9 boards that end
+/// with black left no legal move (every empty point forbidden: a draw,
+/// though the board is not full), as about one in ten such games does.
+/// Black facing a five it may not stop then draws instead of losing,
+/// and a black move off a threat's points may spoil the threat by using
+/// up black's last legal point. In each of the last seven positions
+/// before the end, every win the solvers prove and every forced result
+/// the search reports must hold there.
+#[test]
+fn claims_hold_where_black_runs_out_of_moves() {
+    const GAMES: usize = 30;
+    let mut stuck_games = 0;
+    for seed in 1u64.. {
+        let w = 5 + (seed % 5) as u8;
+        let h = 5 + ((seed / 5) % 5) as u8;
+        let size = BoardSize::new(w, h).expect("a board of 5 to 9 a side");
+        let rules = Rules::new(size, 5, Rule::Renju).expect("five fits");
+        let Some(moves) = game_to_a_stuck_black(rules, seed) else {
+            continue;
+        };
+        stuck_games += 1;
+        for back in 1..=7.min(moves.len()) {
+            let mut game = Game::new(rules, Color::Black).expect("renju rules");
+            for &m in &moves[..moves.len() - back] {
+                game.try_play(m).expect("a move of the game");
+            }
+            check_claims(&game);
+        }
+        if stuck_games == GAMES {
+            break;
+        }
+    }
+}
+
+/// The moves of a renju game of random legal moves from `seed` that ends
+/// with black to move and no legal move on a board not full; `None` if
+/// it ends otherwise.
+fn game_to_a_stuck_black(rules: Rules, seed: u64) -> Option<Vec<Pos>> {
+    let mut game = Game::new(rules, Color::Black).ok()?;
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    while !game.is_over() {
+        // xorshift64: a fixed sequence for each seed.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let moves = game.legal_moves();
+        let m = *moves.get((state % moves.len() as u64) as usize)?;
+        game.try_play(m).ok()?;
+    }
+    let full = game.board().is_full();
+    (game.outcome() == Some(&caro_core::Outcome::Draw) && !full).then(|| game.moves().to_vec())
+}
+
+/// Every win `solve_vcf` and `solve_vct_within` prove in `game` must win,
+/// and every forced result the search reports (depth 2 and 5) must hold.
+fn check_claims(game: &Game) {
+    if game.is_over() {
+        return;
+    }
+    let size = game.rules().size;
+    let case = record(game);
+    let mut exact = Exact::new(game);
+    if let Some(m) = solve_vcf(game, 30, 20_000) {
+        let at = format_pos(m, size);
+        assert_eq!(
+            exact.after(m),
+            Some(1),
+            "VCF claims {at} wins, but it does not ({case})"
+        );
+    }
+    if let VctVerdict::Win(m) = solve_vct_within(game, 20_000, 1).verdict {
+        let at = format_pos(m, size);
+        assert_eq!(
+            exact.after(m),
+            Some(1),
+            "VCT claims {at} wins, but it does not ({case})"
+        );
+    }
+    for depth in [2, 5] {
+        let (best, score) = search(game, depth);
+        let at = format_pos(best, size);
+        match score {
+            Some(Score::WinIn(n)) => assert_eq!(
+                exact.move_wins_in(best, n),
+                Some(true),
+                "the search claims a win in {n} with {at}, which does not hold ({case})"
+            ),
+            Some(Score::Win) => assert_eq!(
+                exact.after(best),
+                Some(1),
+                "the search claims a win with {at}, which does not win ({case})"
+            ),
+            Some(Score::LossIn(n)) => assert_eq!(
+                exact.loses_in(n),
+                Some(true),
+                "the search claims a loss in {n}, a defence holds longer ({case})"
+            ),
+            Some(Score::Eval(_)) | None => {}
+        }
+    }
+}

@@ -18,7 +18,7 @@ const TEXT = {
     link: "Position link", keys: "Keys: ← → step through the moves, Home / End first and last; u undo, r redo, ? this help.",
     saved_games: "Saved games", moves: "Moves", result: "Result", date: "Date", not_found: "No such page.",
     human: "human", to_move: "{c} to move", you_to_move: "Your move ({c})", thinking: "{p} ({c}) is thinking…",
-    paused: "Paused. {c} to move.", wins_five: "{c} wins with {k} in a row!", draw: "Draw: the board is full.",
+    paused: "Paused. {c} to move.", wins_five: "{c} wins with {k} in a row!", draw: "Draw: the board is full.", draw_stuck: "Draw: black has no legal move left (every empty point is forbidden).",
     resigned: "{l} resigned: {c} wins.", foul: "Black played a forbidden point: white wins.",
     failed: "{c} wins: {r}", viewing: "Viewing move {n} of {m} (End returns to the game)",
     c_black: "Black", c_white: "White",
@@ -58,7 +58,7 @@ const TEXT = {
     link: "Liên kết thế cờ", keys: "Phím: ← → xem lại từng nước, Home / End về đầu và cuối; u đi lại, r đi tiếp, ? trợ giúp.",
     saved_games: "Các ván đã lưu", moves: "Số nước", result: "Kết quả", date: "Ngày", not_found: "Không có trang này.",
     human: "người", to_move: "Lượt của {c}", you_to_move: "Đến lượt bạn ({c})", thinking: "{p} ({c}) đang suy nghĩ…",
-    paused: "Tạm dừng. Lượt của {c}.", wins_five: "{c} thắng với {k} quân liên tiếp!", draw: "Hòa: bàn cờ đã kín.",
+    paused: "Tạm dừng. Lượt của {c}.", wins_five: "{c} thắng với {k} quân liên tiếp!", draw: "Hòa: bàn cờ đã kín.", draw_stuck: "Hòa: quân Đen không còn nước đi hợp lệ (mọi điểm trống đều bị cấm).",
     resigned: "{l} chịu thua: {c} thắng.", foul: "Đen đi vào điểm cấm: trắng thắng.",
     failed: "{c} thắng: {r}", viewing: "Đang xem nước {n} / {m} (End để trở lại ván cờ)",
     c_black: "Đen", c_white: "Trắng",
@@ -386,7 +386,7 @@ function statusText() {
     const c = r.winner ? colorName(r.winner) : "";
     switch (r.reason) {
       case "five": return t("wins_five", { c, k: v.k });
-      case "draw": return t("draw");
+      case "draw": return t(v.moves.length >= v.width * v.height ? "draw" : "draw_stuck");
       case "agreed": return t("agreed");
       case "time": return t("timeout", { c, l: colorName(r.winner === "black" ? "white" : "black") });
       case "resign": return t("resigned", { c, l: colorName(r.winner === "black" ? "white" : "black") });

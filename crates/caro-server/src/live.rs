@@ -693,7 +693,13 @@ impl LiveGame {
                     self.game.rules().k
                 ),
             ),
-            Outcome::Draw => ("draw", "draw: the board is full".to_string()),
+            Outcome::Draw if self.game.board().is_full() => {
+                ("draw", "draw: the board is full".to_string())
+            }
+            Outcome::Draw => (
+                "draw",
+                "draw: black has no legal move (every empty point is forbidden)".to_string(),
+            ),
             Outcome::Resigned { winner } => (
                 "resign",
                 format!(

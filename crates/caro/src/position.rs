@@ -246,11 +246,21 @@ fn result_json(game: &Game) -> Value {
     }
 }
 
+/// Why a drawn game is over: a full board, or (renju) black with no legal
+/// move left.
+fn draw_text(game: &Game) -> &'static str {
+    if game.board().is_full() {
+        "draw: the board is full"
+    } else {
+        "draw: black has no legal move (every empty point is forbidden)"
+    }
+}
+
 fn result_text(game: &Game) -> String {
     let size = game.size();
     match game.outcome() {
         None => format!("{} to move", game.to_move()),
-        Some(Outcome::Draw) => "draw: the board is full".to_string(),
+        Some(Outcome::Draw) => draw_text(game).to_string(),
         Some(Outcome::Five { winner, line }) => format!(
             "{winner} wins: {}",
             line.points()

@@ -74,6 +74,36 @@ fn renju_forbidden_points_are_listed_sorted() {
 }
 
 #[test]
+fn black_left_with_only_forbidden_points_draws_and_says_why() {
+    // White's c2 leaves a2 and f2, both overlines for black (and an open
+    // four for white): black has no legal move, a draw, and the best move
+    // the position before shows no win for white.
+    let before = "a3 g5 d6 d2 f6 b5 c3 b4 g3 c6 c5 h4 e3 g4 f3 e5 a1 b1 g2 d4 f1 e1 g6 \
+                  e6 a5 b6 h5 e2 a4 c4 d1 b2 h3 d3 g1 e4 f4 c1 f5 h1 b3 h2 a6 d5 h6";
+    let after = format!("{before} c2");
+    let board = ["--rule", "renju", "--size", "8x6"];
+    let out = caro(&[&["position", "--moves", &after][..], &board[..]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("draw: black has no legal move (every empty point is forbidden)"),
+        "{text}"
+    );
+    let v = json(&[&["--moves", &after][..], &board[..]].concat());
+    assert_eq!(v["result"], "draw");
+    assert_eq!(v["legal_moves"], 0);
+    let out = caro(
+        &[
+            &["position", "--moves", before, "--best", "--depth", "4"][..],
+            &board[..],
+        ]
+        .concat(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("+W"), "no win for white: {text}");
+}
+
+#[test]
 fn rectangles_and_tic_tac_toe() {
     let v = json(&["--size", "20x30", "--moves", "a1 t30"]);
     assert_eq!(v["width"], 20);

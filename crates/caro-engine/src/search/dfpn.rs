@@ -771,19 +771,22 @@ impl Searcher<'_> {
             self.vcf_threat_defences(THREAT_DEPTH, ply)
                 .map(|replies| (replies, 1 + self.vcf_five_ply + 1 - ply))
         };
-        answers.and_then(|(replies, off_list)| {
-            let mut most = off_list;
-            for r in replies {
-                if !self.state.is_legal(r) {
-                    continue;
-                }
-                self.state.play(r);
-                let plies = self.walk_plies(table, memo, ply + 1);
-                self.state.undo();
-                most = most.max(1 + plies?);
+        let (replies, off_list) = answers?;
+        let mut most = off_list;
+        let mut answered = false;
+        for r in replies {
+            if !self.state.is_legal(r) {
+                continue;
             }
-            Some(most)
-        })
+            answered = true;
+            self.state.play(r);
+            let plies = self.walk_plies(table, memo, ply + 1);
+            self.state.undo();
+            most = most.max(1 + plies?);
+        }
+        // With no legal answer, black under renju may have no legal move
+        // at all: a draw, not a win.
+        (answered || self.state.has_legal_move()).then_some(most)
     }
 
     /// [`Searcher::vct_dfpn`] with a given (empty) table.
@@ -1013,13 +1016,24 @@ impl Searcher<'_> {
     }
 
     /// The side to move must stop the other side's `fives`: the stops, or
-    /// `none_left` when there is none.
-    fn stops_or(&mut self, fives: &[usize], none_left: Expansion) -> Expansion {
+    /// what `none_left` says when there is none.
+    fn stops_or(&mut self, fives: &[usize], none_left: fn(&mut Self) -> Expansion) -> Expansion {
         let stops = self.stops_of_fives(fives);
         if stops.is_empty() {
-            none_left
+            none_left(self)
         } else {
             Expansion::Moves(stops.into_iter().map(Child::plain).collect())
+        }
+    }
+
+    /// The defender to move with no legal answer to the attacker's five
+    /// or threat: lost, unless it has no legal move anywhere (black under
+    /// renju, every empty point forbidden), which is a draw.
+    fn lost_unless_stuck(&mut self) -> Expansion {
+        if self.state.has_legal_move() {
+            Expansion::Proven(NO_MOVE)
+        } else {
+            Expansion::Disproven
         }
     }
 
@@ -1037,7 +1051,7 @@ impl Searcher<'_> {
             return Expansion::OutOfBudget;
         }
         if !fours.opp_fives.is_empty() {
-            return self.stops_or(&fours.opp_fives, Expansion::Disproven);
+            return self.stops_or(&fours.opp_fives, |_| Expansion::Disproven);
         }
         // A VCF search here is skipped when one at nearly full depth has
         // failed already (this node is a four and its block away from a
@@ -1103,7 +1117,7 @@ impl Searcher<'_> {
             return Expansion::Disproven;
         }
         if !fours.opp_fives.is_empty() {
-            return self.stops_or(&fours.opp_fives, Expansion::Proven(NO_MOVE));
+            return self.stops_or(&fours.opp_fives, Self::lost_unless_stuck);
         }
         if ply >= MAX_DFPN_PLY {
             return Expansion::OutOfBudget;
@@ -1113,7 +1127,7 @@ impl Searcher<'_> {
         };
         replies.retain(|&i| self.state.is_legal(i));
         if replies.is_empty() {
-            return Expansion::Proven(NO_MOVE);
+            return self.lost_unless_stuck();
         }
         replies.sort_by_cached_key(|&i| std::cmp::Reverse(self.order_score(i, ply, None)));
         Expansion::Moves(replies.into_iter().map(Child::plain).collect())
