@@ -54,7 +54,7 @@ impl Ending {
     pub fn describe(&self) -> String {
         match self {
             Ending::Rules(Outcome::Five { winner, .. }) => format!("{winner} wins by five"),
-            Ending::Rules(Outcome::Draw) => "draw (board full)".to_string(),
+            Ending::Rules(Outcome::Draw) => "draw".to_string(),
             Ending::Rules(Outcome::Resigned { winner }) => format!("{winner} wins by resignation"),
             Ending::Rules(Outcome::Foul { foul, .. }) => {
                 format!("white wins: black played a {foul}")

@@ -52,13 +52,17 @@ const WIDTH_BY_DEPTH: [usize; 4] = [12, 16, 20, 24];
 /// In a VCF trace: every point of the board may spoil the VCF (see
 /// [`Searcher::foul_may_turn_on`]).
 const ANY_POINT: usize = usize::MAX;
-/// Most empty points on a board where black, defending under renju, may
-/// run out of legal moves before a threat's VCF ends (every empty point
-/// forbidden: a draw, `Game::settle_stuck_black`), so that a black move
-/// off the VCF's points may spoil it after all: then every point is a
-/// defence. Not a proven bound: random renju games on 5×5 to 15×15 that
-/// ended so did with at most 3 empty points; a position built for it
-/// might have more.
+/// In a VCF trace: set on a point where the VCF puts a stone (an
+/// attacker's four, a defender's block), not only one that may spoil it.
+const STONE_MARK: usize = 1 << (usize::BITS - 2);
+/// Most empty points on a board where the search lets black, under renju,
+/// answer an open three with any move, not only those that meet it: a
+/// move elsewhere may leave black with no legal move after the open four
+/// (every empty point forbidden: a draw, `Game::settle_stuck_black`),
+/// not a loss. A bound by experience, not proven: random renju games on
+/// 5×5 to 15×15 that ended so did with at most 4 empty points. (The
+/// threat solvers use an exact test instead,
+/// [`Searcher::stranding_moves`].)
 const STUCK_WATCH_EMPTIES: usize = 40;
 /// Attacker moves a VCF at the root may take.
 const VCF_ROOT_DEPTH: u32 = 150;
@@ -539,7 +543,11 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let opp_open_three = self.state.has(opp, Pattern::Flex4);
+        let board = self.state.board();
+        let may_run_out = me == Color::Black
+            && self.state.rules().rule == Rule::Renju
+            && board.size().area() - board.stone_count() <= STUCK_WATCH_EMPTIES;
+        let opp_open_three = self.state.has(opp, Pattern::Flex4) && !may_run_out;
         let mut moves: Vec<Scored> = Vec::with_capacity(points.len());
         for &i in &points {
             if opp_open_three && !self.meets_open_three(i, me) {
@@ -635,7 +643,7 @@ impl<'a> Searcher<'a> {
             let win = self.defend_fours(depth, ply + 1);
             self.state.undo();
             if win {
-                self.trace(a);
+                self.trace(a | STONE_MARK);
                 if self.vcf_trace.is_some() && me == Color::Black && self.foul_may_turn_on(a) {
                     self.trace(ANY_POINT);
                 }
@@ -795,7 +803,7 @@ impl<'a> Searcher<'a> {
             if !win {
                 return false;
             }
-            self.trace(r);
+            self.trace(r | STONE_MARK);
             five_ply = five_ply.max(self.vcf_five_ply);
         }
         self.vcf_five_ply = five_ply;
@@ -813,11 +821,26 @@ impl<'a> Searcher<'a> {
     /// move elsewhere leaves that VCF standing. Under renju, where the VCF
     /// rests on a foul that a stone far from its lines may turn through
     /// the recursive rule ([`Searcher::foul_may_turn_on`],
-    /// [`Searcher::trace_foul_makers`]), every empty point; and every
-    /// empty point where black defends under renju on a nearly full board
-    /// ([`STUCK_WATCH_EMPTIES`]): a black stone elsewhere may leave black
-    /// with no legal move at the VCF's end, a draw.
+    /// [`Searcher::trace_foul_makers`]), every empty point. Where black
+    /// defends under renju, also the moves that may leave black no legal
+    /// move at the VCF's end ([`Searcher::stranding_moves`]): that is a
+    /// draw.
     fn vcf_threat_defences(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
+        self.vcf_threat_points(depth, ply, true)
+    }
+
+    /// [`Searcher::vcf_threat_defences`] without the moves that may leave
+    /// black no legal move: the moves of the side to move that may keep
+    /// the other side from winning by its VCF threat (a black move that
+    /// leaves black stuck only draws). For narrowing the moves of a side
+    /// that must win.
+    fn vcf_threat_spoilers(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
+        self.vcf_threat_points(depth, ply, false)
+    }
+
+    /// [`Searcher::vcf_threat_defences`], with the stranding moves where
+    /// `stranding` asks for them.
+    fn vcf_threat_points(&mut self, depth: u32, ply: usize, stranding: bool) -> Option<Vec<usize>> {
         let defender = self.state.to_move();
         self.state.pass();
         // Most threat checks fail: one search at full depth says so (and
@@ -846,18 +869,30 @@ impl<'a> Searcher<'a> {
         let trace = std::mem::replace(&mut self.vcf_trace, outer);
         self.state.pass();
         found?;
-        let mut points = trace.unwrap_or_default();
+        // The points, and apart the stones the VCF plays.
+        let mut stones = Vec::new();
+        let mut points: Vec<usize> = trace.unwrap_or_default();
+        for e in &mut points {
+            if *e != ANY_POINT && *e & STONE_MARK != 0 {
+                *e &= !STONE_MARK;
+                stones.push(*e);
+            }
+        }
+        let stranding =
+            if stranding && defender == Color::Black && self.state.rules().rule == Rule::Renju {
+                self.stranding_moves(&stones)
+            } else {
+                Some(Vec::new())
+            };
         let board = self.state.board();
-        let may_get_stuck = defender == Color::Black
-            && self.state.rules().rule == Rule::Renju
-            && board.size().area() - board.stone_count() <= STUCK_WATCH_EMPTIES;
-        if may_get_stuck || points.contains(&ANY_POINT) {
+        let Some(stranding) = stranding.filter(|_| !points.contains(&ANY_POINT)) else {
             // The VCF rests on a foul under the recursive rule (a stone far
             // from its lines may turn it), or black may run out of legal
-            // moves: every point may defend.
+            // moves anywhere: every point may defend.
             let every = (0..board.cell_count()).filter(|&i| board.cell(i) == Cell::Empty);
             return Some(every.collect());
-        }
+        };
+        points.extend(stranding);
         if self.is_caro() {
             let outer = self.vcf_trace.replace(Vec::new());
             for i in points.clone() {
@@ -871,6 +906,60 @@ impl<'a> Searcher<'a> {
         points.sort_unstable();
         points.dedup();
         Some(points)
+    }
+
+    /// Black to move under renju, facing a threat whose VCF puts its
+    /// stones (fours and blocks) on `stones`: the black moves after which
+    /// black may have no legal move left when that VCF ends (a draw, not
+    /// a loss), or `None` where that may follow any move. A point's
+    /// patterns read only the cells within k of it on its four lines, so
+    /// an empty point that cannot be a foul now ([`State::may_be_foul`])
+    /// and has none of the stones within that reach stays empty and legal
+    /// through the VCF unless black's own move lands within its reach:
+    /// black can be left with no legal move only by a move within reach
+    /// of every such point. Those moves are returned: none where two such
+    /// points lie more than 2k apart (no move reaches both), `None` where
+    /// there is no such point.
+    fn stranding_moves(&self, stones: &[usize]) -> Option<Vec<usize>> {
+        let k = i32::from(self.state.rules().k);
+        let board = self.state.board();
+        let at = |i: usize| {
+            let p = board.pos(i);
+            (i32::from(p.x), i32::from(p.y))
+        };
+        let reaches = |(ax, ay): (i32, i32), (bx, by): (i32, i32)| {
+            let (dx, dy) = ((ax - bx).abs(), (ay - by).abs());
+            (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= k
+        };
+        let played: Vec<(i32, i32)> = stones.iter().map(|&i| at(i)).collect();
+        let empty = |i: &usize| board.cell(*i) == Cell::Empty;
+        let mut safe: Vec<(i32, i32)> = Vec::new();
+        for i in (0..board.cell_count()).filter(empty) {
+            if self.state.may_be_foul(i) {
+                continue;
+            }
+            let p = at(i);
+            if played.iter().any(|&t| reaches(p, t)) {
+                continue;
+            }
+            if safe
+                .iter()
+                .any(|&(x, y)| (x - p.0).abs().max((y - p.1).abs()) > 2 * k)
+            {
+                return Some(Vec::new());
+            }
+            safe.push(p);
+        }
+        if safe.is_empty() {
+            return None;
+        }
+        let strands = |i: &usize| safe.iter().all(|&s| reaches(at(*i), s));
+        Some(
+            (0..board.cell_count())
+                .filter(empty)
+                .filter(strands)
+                .collect(),
+        )
     }
 
     /// Whether black's four on the empty point `a` is allowed only

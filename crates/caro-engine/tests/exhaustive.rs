@@ -470,17 +470,17 @@ proptest! {
 
 /// Games of random legal moves under renju on 5×5 to 9×9 boards that end
 /// with black left no legal move (every empty point forbidden: a draw,
-/// though the board is not full), as about one in ten such games does.
-/// Black facing a five it may not stop then draws instead of losing,
-/// and a black move off a threat's points may spoil the threat by using
-/// up black's last legal point. In each of the last seven positions
-/// before the end, every win the solvers prove and every forced result
-/// the search reports must hold there.
+/// though the board is not full), as about one game in 250 does. Black
+/// facing a five it may not stop then draws instead of losing, and a
+/// black move off a threat's points may spoil the threat by using up
+/// black's last legal point. In each of the last seven positions before
+/// the end, every win the solvers prove and every forced result the
+/// search reports must hold there.
 #[test]
 fn claims_hold_where_black_runs_out_of_moves() {
     const GAMES: usize = 30;
     let mut stuck_games = 0;
-    for seed in 1u64.. {
+    for seed in 1..=20_000u64 {
         let w = 5 + (seed % 5) as u8;
         let h = 5 + ((seed / 5) % 5) as u8;
         let size = BoardSize::new(w, h).expect("a board of 5 to 9 a side");
@@ -499,6 +499,45 @@ fn claims_hold_where_black_runs_out_of_moves() {
         if stuck_games == GAMES {
             break;
         }
+    }
+    assert_eq!(stuck_games, GAMES, "so many games end with black stuck");
+}
+
+/// Positions a few moves before black is left with no legal move, each
+/// once claimed won: a VCT whose defences left out black's last legal
+/// point (8×8, 7×9), and an open four as the root's only move (8×6).
+#[test]
+fn claims_hold_in_positions_once_misjudged() {
+    let cases = [
+        (
+            8,
+            8,
+            "b5 a3 h4 e1 f1 d2 f3 b7 a6 h1 c1 b3 f4 e2 f6 f7 c4 c5 a5 g8 d8 b1 h7 b6 h5 g4 d4 \
+             g5 g1 h6 e7 e4 a2 b4 f5 c8 c3 e6 d5 d6 g6 a4 h3 h8 e5 a8 d3 c7 d7 g7 a1 f8 h2 c6 \
+             e3 e8 g2 b8 a7",
+        ),
+        (
+            7,
+            9,
+            "c7 d9 f7 g1 e8 a4 f3 e9 d5 c1 d1 a3 b2 c8 d8 f1 a8 a5 f4 f5 b7 a9 g9 b5 b1 b8 f6 \
+             b9 c2 g5 c5 a1 b4 d2 g4 g2 c4 f2 b3 d3 f8 g6 c9 g8 e1 e5 a7 b6 a2 f9 d7 g7 c6 e3 \
+             g3 e2 d4",
+        ),
+        (
+            8,
+            6,
+            "a3 g5 d6 d2 f6 b5 c3 b4 g3 c6 c5 h4 e3 g4 f3 e5 a1 b1 g2 d4 f1 e1 g6 e6 a5 b6 h5 \
+             e2 a4 c4 d1 b2 h3 d3 g1 e4 f4 c1 f5 h1 b3 h2 a6 d5 h6",
+        ),
+    ];
+    for (w, h, moves) in cases {
+        let size = BoardSize::new(w, h).expect("a small board");
+        let rules = Rules::new(size, 5, Rule::Renju).expect("five fits");
+        let mut game = Game::new(rules, Color::Black).expect("renju rules");
+        for m in caro_core::notation::parse_move_list(moves, size).expect("a move list") {
+            game.try_play(m).expect("a legal move");
+        }
+        check_claims(&game);
     }
 }
 

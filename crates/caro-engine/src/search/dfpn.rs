@@ -1071,7 +1071,7 @@ impl Searcher<'_> {
         if threes == 0 {
             return Expansion::OutOfBudget;
         }
-        let spoilers = self.vcf_threat_defences(DEFENDER_VCF_DEPTH, ply);
+        let spoilers = self.vcf_threat_spoilers(DEFENDER_VCF_DEPTH, ply);
         let mut moves: Vec<(usize, i32)> = self
             .area_points()
             .into_iter()
