@@ -60,7 +60,8 @@ const STONE_MARK: usize = 1 << (usize::BITS - 2);
 /// move elsewhere may leave black with no legal move after the open four
 /// (every empty point forbidden: a draw, `Game::settle_stuck_black`),
 /// not a loss. A bound by experience, not proven: random renju games on
-/// 5×5 to 15×15 that ended so did with at most 4 empty points. (The
+/// 5×5 to 15×15 that ended so did with at most 4 empty points, and no
+/// test has yet met a position where the filter misled the search. (The
 /// threat solvers use an exact test instead,
 /// [`Searcher::stranding_moves`].)
 const STUCK_WATCH_EMPTIES: usize = 40;
@@ -822,18 +823,18 @@ impl<'a> Searcher<'a> {
     /// rests on a foul that a stone far from its lines may turn through
     /// the recursive rule ([`Searcher::foul_may_turn_on`],
     /// [`Searcher::trace_foul_makers`]), every empty point. Where black
-    /// defends under renju, also the moves that may leave black no legal
-    /// move at the VCF's end ([`Searcher::stranding_moves`]): that is a
-    /// draw.
+    /// defends under renju, also the moves that may leave black with no
+    /// legal move at some turn of the VCF ([`Searcher::stranding_moves`]):
+    /// that is a draw.
     fn vcf_threat_defences(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
         self.vcf_threat_points(depth, ply, true)
     }
 
     /// [`Searcher::vcf_threat_defences`] without the moves that may leave
-    /// black no legal move: the moves of the side to move that may keep
-    /// the other side from winning by its VCF threat (a black move that
-    /// leaves black stuck only draws). For narrowing the moves of a side
-    /// that must win.
+    /// black with no legal move: the moves after which the side to move
+    /// may still win, not only keep the other side from winning (a black
+    /// move that strands black only draws). For narrowing the moves of a
+    /// side that must win.
     fn vcf_threat_spoilers(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
         self.vcf_threat_points(depth, ply, false)
     }
@@ -878,14 +879,15 @@ impl<'a> Searcher<'a> {
                 stones.push(*e);
             }
         }
-        let stranding =
-            if stranding && defender == Color::Black && self.state.rules().rule == Rule::Renju {
-                self.stranding_moves(&stones)
-            } else {
-                Some(Vec::new())
-            };
+        let stranding = if points.contains(&ANY_POINT) {
+            None
+        } else if stranding && defender == Color::Black && self.state.rules().rule == Rule::Renju {
+            self.stranding_moves(&stones)
+        } else {
+            Some(Vec::new())
+        };
         let board = self.state.board();
-        let Some(stranding) = stranding.filter(|_| !points.contains(&ANY_POINT)) else {
+        let Some(stranding) = stranding else {
             // The VCF rests on a foul under the recursive rule (a stone far
             // from its lines may turn it), or black may run out of legal
             // moves anywhere: every point may defend.
@@ -910,7 +912,7 @@ impl<'a> Searcher<'a> {
 
     /// Black to move under renju, facing a threat whose VCF puts its
     /// stones (fours and blocks) on `stones`: the black moves after which
-    /// black may have no legal move left when that VCF ends (a draw, not
+    /// black may have no legal move at some turn of that VCF (a draw, not
     /// a loss), or `None` where that may follow any move. A point's
     /// patterns read only the cells within k of it on its four lines, so
     /// an empty point that cannot be a foul now ([`State::may_be_foul`])

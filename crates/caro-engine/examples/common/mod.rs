@@ -15,7 +15,7 @@ pub struct SavedGame {
     pub start: Game,
     /// Whether the named player had black.
     pub mine_black: bool,
-    /// Whether the named player won, drew (board full) or lost.
+    /// Whether the named player won, drew or lost.
     pub result: PlayerResult,
     /// The parity of the player's moves in `record.moves` (0: the first
     /// move is the player's).
