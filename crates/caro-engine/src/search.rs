@@ -544,11 +544,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let board = self.state.board();
-        let may_run_out = me == Color::Black
-            && self.state.rules().rule == Rule::Renju
-            && board.size().area() - board.stone_count() <= STUCK_WATCH_EMPTIES;
-        let opp_open_three = self.state.has(opp, Pattern::Flex4) && !may_run_out;
+        let opp_open_three = self.state.has(opp, Pattern::Flex4) && !self.black_may_run_out(me);
         let mut moves: Vec<Scored> = Vec::with_capacity(points.len());
         for &i in &points {
             if opp_open_three && !self.meets_open_three(i, me) {
@@ -563,6 +559,16 @@ impl<'a> Searcher<'a> {
             moves,
             forced: false,
         }
+    }
+
+    /// Whether `me` is black under renju on a board with at most
+    /// [`STUCK_WATCH_EMPTIES`] empty points, where a move that does not
+    /// meet an open three may still leave black no legal move (a draw).
+    fn black_may_run_out(&self, me: Color) -> bool {
+        let board = self.state.board();
+        me == Color::Black
+            && self.state.rules().rule == Rule::Renju
+            && board.size().area() - board.stone_count() <= STUCK_WATCH_EMPTIES
     }
 
     /// Victory by continuous fours for the side to move, within `depth`
