@@ -55,16 +55,6 @@ const ANY_POINT: usize = usize::MAX;
 /// In a VCF trace: set on a point where the VCF puts a stone (an
 /// attacker's four, a defender's block), not only one that may spoil it.
 const STONE_MARK: usize = 1 << (usize::BITS - 2);
-/// Most empty points on a board where the search lets black, under renju,
-/// answer an open three with any move, not only those that meet it: a
-/// move elsewhere may leave black with no legal move after the open four
-/// (every empty point forbidden: a draw, `Game::settle_stuck_black`),
-/// not a loss. A bound by experience, not proven: random renju games on
-/// 5×5 to 15×15 that ended so did with at most 4 empty points, and no
-/// test has yet met a position where the filter misled the search. (The
-/// threat solvers use an exact test instead,
-/// [`Searcher::stranding_moves`].)
-const STUCK_WATCH_EMPTIES: usize = 40;
 /// Attacker moves a VCF at the root may take.
 const VCF_ROOT_DEPTH: u32 = 150;
 /// Attacker moves a VCF at a leaf may take.
@@ -544,10 +534,20 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let opp_open_three = self.state.has(opp, Pattern::Flex4) && !self.black_may_run_out(me);
+        let opp_open_three = self.state.has(opp, Pattern::Flex4);
+        let stranding = if opp_open_three {
+            self.open_four_stranding(me)
+        } else {
+            Some(Vec::new())
+        };
         let mut moves: Vec<Scored> = Vec::with_capacity(points.len());
         for &i in &points {
-            if opp_open_three && !self.meets_open_three(i, me) {
+            let kept = !opp_open_three
+                || self.meets_open_three(i, me)
+                || stranding
+                    .as_ref()
+                    .is_none_or(|s| s.binary_search(&i).is_ok());
+            if !kept {
                 continue;
             }
             if !self.state.is_legal(i) {
@@ -561,14 +561,29 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether `me` is black under renju on a board with at most
-    /// [`STUCK_WATCH_EMPTIES`] empty points, where a move that does not
-    /// meet an open three may still leave black no legal move (a draw).
-    fn black_may_run_out(&self, me: Color) -> bool {
-        let board = self.state.board();
-        me == Color::Black
-            && self.state.rules().rule == Rule::Renju
-            && board.size().area() - board.stone_count() <= STUCK_WATCH_EMPTIES
+    /// `me` to move facing the other side's open three: the moves that do
+    /// not meet it but may still leave `me` with no legal move after the
+    /// open four (black under renju, every empty point forbidden: a draw,
+    /// `Game::settle_stuck_black`, not a loss), sorted; `None` where any
+    /// move may. That is [`Searcher::stranding_moves`] with the open
+    /// four's points as the stones to come: black's turn right after the
+    /// open four is the only one at which the open four's win can be
+    /// stranded. None at all but for black under renju, and almost never
+    /// for black on a board with room left (two points far apart that
+    /// stay legal).
+    fn open_four_stranding(&self, me: Color) -> Option<Vec<usize>> {
+        if me != Color::Black || self.state.rules().rule != Rule::Renju {
+            return Some(Vec::new());
+        }
+        let opp = me.opponent();
+        let open_fours: Vec<usize> = self
+            .state
+            .four_points(opp)
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| self.state.patterns(i).dir[opp.index()].contains(&(Pattern::Flex4 as u8)))
+            .collect();
+        self.stranding_moves(&open_fours)
     }
 
     /// Victory by continuous fours for the side to move, within `depth`
@@ -916,14 +931,15 @@ impl<'a> Searcher<'a> {
         Some(points)
     }
 
-    /// Black to move under renju, facing a threat whose VCF puts its
-    /// stones (fours and blocks) on `stones`: the black moves after which
-    /// black may have no legal move at some turn of that VCF (a draw, not
-    /// a loss), or `None` where that may follow any move. A point's
+    /// Black to move under renju, facing a threat whose stones to come
+    /// (a VCF's fours and blocks, or the points where an open four may be
+    /// made) all lie on `stones`: the black moves after which black may
+    /// have no legal move at some turn of that threat (a draw, not a
+    /// loss), or `None` where that may follow any move. A point's
     /// patterns read only the cells within k of it on its four lines, so
     /// an empty point that cannot be a foul now ([`State::may_be_foul`])
     /// and has none of the stones within that reach stays empty and legal
-    /// through the VCF unless black's own move lands within its reach:
+    /// through the threat unless black's own move lands within its reach:
     /// black can be left with no legal move only by a move within reach
     /// of every such point. Those moves are returned: none where two such
     /// points lie more than 2k apart (no move reaches both), `None` where
@@ -2837,5 +2853,41 @@ mod tests {
         let (solution, line) = solve_vct_line(&quiet, 10_000, 16);
         assert_eq!(solution.win(), None);
         assert_eq!(line, WinLine::default());
+    }
+
+    /// The moves the search generates for black facing white's open
+    /// three, by name.
+    fn answers_to_open_three(game: &Game) -> Vec<String> {
+        let tt = Tt::new(1);
+        with_searcher(game, &tt, None, StopFlag::new(), |s| {
+            assert!(s.state.has(Color::White, Pattern::Flex4));
+            let Gen::Moves { moves, .. } = s.generate(0, None) else {
+                panic!("moves to choose from");
+            };
+            let mut names: Vec<String> = moves
+                .iter()
+                .map(|&(i, _)| format_pos(s.state.pos(i), game.rules().size))
+                .collect();
+            names.sort();
+            names
+        })
+    }
+
+    #[test]
+    fn black_may_answer_an_open_three_with_a_move_that_strands_it() {
+        // 8×6 renju, black to move with four empty points, two of them
+        // legal for black: c2 blocks white's open three; h6 does not,
+        // but after white's open four on c2 black has no legal move left,
+        // a draw (a random game's position, one of 300,000 games).
+        let rules = Rules::new(BoardSize::new(8, 6).unwrap(), 5, Rule::Renju).unwrap();
+        let moves = "a3 g5 d6 d2 f6 b5 c3 b4 g3 c6 c5 h4 e3 g4 f3 e5 a1 b1 g2 d4 f1 e1 g6 e6 \
+                     a5 b6 h5 e2 a4 c4 d1 b2 h3 d3 g1 e4 f4 c1 f5 h1 b3 h2 a6 d5";
+        let moves = parse_move_list(moves, rules.size).unwrap();
+        let stuck = Game::from_moves(rules, Color::Black, &moves).unwrap();
+        assert_eq!(answers_to_open_three(&stuck), ["c2", "h6"]);
+        // With room left on the board, only the moves that meet the three.
+        let open = game(Rule::Renju, 15, 5, "h8 i9 a1 i8 a15 i10");
+        let answers = answers_to_open_three(&open);
+        assert_eq!(answers, ["i11", "i12", "i6", "i7"]);
     }
 }
