@@ -435,8 +435,8 @@ impl<'a> Searcher<'a> {
     /// another may last longer), or none known ([`UNKNOWN_WIN`]).
     fn root_win(&mut self, first: usize, line: Vec<usize>, win: RootWin) -> (i32, Vec<usize>) {
         let score = match win {
-            RootWin::Vcf(plies) if !self.is_caro() && line.first() == Some(&first) => {
-                WIN - self.line_end_plies(&line).map_or(plies, |l| l.min(plies)) as i32
+            RootWin::Vcf(plies) if line.first() == Some(&first) => {
+                WIN - self.vcf_plies(&line, plies) as i32
             }
             RootWin::Vcf(plies) | RootWin::Vct(Some(plies)) => WIN - plies as i32,
             RootWin::Vct(None) => UNKNOWN_WIN,
@@ -473,6 +473,32 @@ impl<'a> Searcher<'a> {
             self.state.undo();
         }
         plies
+    }
+
+    /// The plies a VCF's win takes at most, from its `plies` (to the five
+    /// of the VCF found, each defence off it losing sooner; under caro the
+    /// longest of the defender's stops) and its main `line`, whose steps
+    /// search afresh. Outside caro the defender's block is the only stop
+    /// of a four, so the line is forced: where it ends in the five or on
+    /// a four the defender cannot stop, it bounds the win too, and the
+    /// shorter bound holds. Otherwise (under caro, or a line cut short)
+    /// the win is never said to be shorter than its line. `caro position
+    /// --best` and `--solve` both give this.
+    fn vcf_plies(&mut self, line: &[usize], plies: usize) -> usize {
+        match self.line_end_plies(line) {
+            Some(ends) if !self.is_caro() => ends.min(plies),
+            _ => plies.max(self.line_plies(line)),
+        }
+    }
+
+    /// The fours a VCF's main line may take after its first four, where
+    /// the VCF found has its five at ply `plies`: the line's steps look
+    /// that deep first, so that the line follows a VCF no longer than the
+    /// one found.
+    fn vcf_line_fours(plies: usize) -> u32 {
+        u32::try_from(plies.saturating_sub(1) / 2)
+            .unwrap_or(u32::MAX)
+            .saturating_sub(1)
     }
 
     /// The fewest plies a bound of the win `line` shows may take: those
@@ -1496,10 +1522,9 @@ pub fn solve_vcf_line(game: &Game, max_fours: u32, node_limit: u64) -> Option<Wi
     with_solver(game, node_limit, |s| {
         let first = s.vcf(max_fours, 0)?;
         let five_ply = s.vcf_five_ply;
-        let line = s.winning_line(first, None, max_fours.saturating_sub(1));
-        // The line's steps search afresh: where one found a longer VCF
-        // (or was cut short), the bound takes it in.
-        let plies = (five_ply + 1).max(s.line_plies(&line));
+        let fours = Searcher::vcf_line_fours(five_ply + 1).min(max_fours.saturating_sub(1));
+        let line = s.winning_line(first, None, fours);
+        let plies = s.vcf_plies(&line, five_ply + 1);
         let plies = u32::try_from(plies).ok();
         Some(WinLine {
             moves: line.into_iter().map(|i| s.state.pos(i)).collect(),
@@ -1920,7 +1945,8 @@ impl CaroPlayer {
             }
             if let Some(m) = found {
                 s.deadline = saved_deadline;
-                let line = s.winning_line(m, None, VCF_ROOT_DEPTH - 1);
+                let fours = Searcher::vcf_line_fours(five_ply + 1);
+                let line = s.winning_line(m, None, fours);
                 let (score, pv) = s.root_win(m, line, RootWin::Vcf(five_ply + 1));
                 let report = info(&s, 1, score, &pv);
                 (ctx.progress)(&report);
