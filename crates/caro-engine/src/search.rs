@@ -1911,15 +1911,21 @@ impl CaroPlayer {
             let best = *legal.first().ok_or(EngineError::GameOver)?;
             return Ok(Decision { best, info: None });
         }
-        if root_moves.len() == 1 {
+        // An only move is played at once, but at full strength only after
+        // the root's VCF: where the only move (a forced block) starts a
+        // win by fours, the report says so.
+        let only_move = |s: &mut Searcher<'_>, ctx: &mut Context<'_>| {
             let m = root_moves[0].0;
             let score = s.only_move_score(m);
-            let report = info(&s, 1, score, &[m]);
+            let report = info(s, 1, score, &[m]);
             (ctx.progress)(&report);
-            return Ok(Decision {
+            Ok(Decision {
                 best: s.state.pos(m),
                 info: Some(report),
-            });
+            })
+        };
+        if root_moves.len() == 1 && !style.root_vcf {
+            return only_move(&mut s, ctx);
         }
         if style.root_vcf {
             // Threat searches get a share of the time, the rest is the
@@ -1956,6 +1962,10 @@ impl CaroPlayer {
                 });
             }
             s.abort = Abort::None;
+            if root_moves.len() == 1 {
+                s.deadline = saved_deadline;
+                return only_move(&mut s, ctx);
+            }
             s.deadline = ctx.deadline(0.3);
             // A win by threats (VCT) proven within a small budget is
             // played at once.
@@ -2555,6 +2565,18 @@ mod tests {
     fn an_open_four_played_at_once_reports_its_win() {
         let g = game(Rule::Freestyle, 15, 5, "h8 a1 i8 a3 j8 a5");
         assert_eq!(report(&g).0, Score::WinIn(3));
+    }
+
+    #[test]
+    fn an_only_move_that_starts_a_vcf_reports_its_win() {
+        // quintet's test_vcf_counter: black must block white's four on
+        // i8, and that block is the first four of black's VCF. The only
+        // move used to be played with the evaluation's score.
+        let g = game(Rule::Renju, 15, 5, "h8 h9 i6 i5 i7 j7 j8 k6 k8 l5 l7 l8");
+        let (score, pv) = report(&g);
+        assert_eq!(score, Score::WinIn(7), "{pv:?}");
+        assert_eq!(pv.first().map(String::as_str), Some("i8"));
+        assert_eq!(pv.len(), 5, "{pv:?}");
     }
 
     #[test]
