@@ -581,6 +581,17 @@ impl<'a> Searcher<'a> {
             }
             moves.push((i, self.order_score(i, ply, tt_move)));
         }
+        if moves.is_empty() && opp_open_three {
+            // Every move that meets the three is forbidden (black under
+            // renju): the other moves lose to the open four, and the
+            // search must see them to score the loss (an empty list reads
+            // as a draw).
+            for &i in &points {
+                if self.state.is_legal(i) {
+                    moves.push((i, self.order_score(i, ply, tt_move)));
+                }
+            }
+        }
         Gen::Moves {
             moves,
             forced: false,
@@ -602,7 +613,7 @@ impl<'a> Searcher<'a> {
             return Some(Vec::new());
         }
         let opp = me.opponent();
-        let open_fours: Vec<usize> = self
+        let open_fours: SmallVec<[usize; 8]> = self
             .state
             .four_points(opp)
             .iter()
@@ -981,9 +992,9 @@ impl<'a> Searcher<'a> {
             let (dx, dy) = ((ax - bx).abs(), (ay - by).abs());
             (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= k
         };
-        let played: Vec<(i32, i32)> = stones.iter().map(|&i| at(i)).collect();
+        let played: SmallVec<[(i32, i32); 32]> = stones.iter().map(|&i| at(i)).collect();
         let empty = |i: &usize| board.cell(*i) == Cell::Empty;
-        let mut safe: Vec<(i32, i32)> = Vec::new();
+        let mut safe: SmallVec<[(i32, i32); 16]> = SmallVec::new();
         for i in (0..board.cell_count()).filter(empty) {
             if self.state.may_be_foul(i) {
                 continue;
@@ -2922,6 +2933,27 @@ mod tests {
     }
 
     #[test]
+    fn black_whose_every_answer_to_an_open_three_is_forbidden_is_lost() {
+        // 15×15 renju: white's three h5 h7 h8 is met only on h4, h6 and
+        // h9, each a double-three for black, and black has no four, so
+        // whatever black plays, white's open four on h6 wins. The
+        // search's answers to the three were none at all, which scored
+        // as a draw.
+        let g = game(
+            Rule::Renju,
+            15,
+            5,
+            "f6 h5 g6 h7 i7 h8 j8 a1 i4 l1 j4 o1 g3 a15 f2 e15 f9 j15 g9 o15 i10 o5 j11 a8",
+        );
+        let answers = answers_to_open_three(&g);
+        assert!(!answers.is_empty());
+        assert!(!answers
+            .iter()
+            .any(|m| ["h4", "h6", "h9"].contains(&m.as_str())));
+        assert_eq!(report(&g).0, Score::LossIn(4));
+    }
+
+    #[test]
     fn black_may_answer_an_open_three_with_a_move_that_strands_it() {
         // 8×6 renju, black to move with four empty points, two of them
         // legal for black: c2 blocks white's open three; h6 does not,
@@ -2933,9 +2965,12 @@ mod tests {
         let moves = parse_move_list(moves, rules.size).unwrap();
         let stuck = Game::from_moves(rules, Color::Black, &moves).unwrap();
         assert_eq!(answers_to_open_three(&stuck), ["c2", "h6"]);
-        // With room left on the board, only the moves that meet the three.
+        // With two points far apart that stay legal, only the moves that
+        // meet the three: on a 15×15 board, and on a 7×7 one with 39 empty
+        // points (where the search once let black play anything).
         let open = game(Rule::Renju, 15, 5, "h8 i9 a1 i8 a15 i10");
-        let answers = answers_to_open_three(&open);
-        assert_eq!(answers, ["i11", "i12", "i6", "i7"]);
+        assert_eq!(answers_to_open_three(&open), ["i11", "i12", "i6", "i7"]);
+        let small = game(Rule::Renju, 7, 5, "a7 d3 b7 d4 f1 d5 g1 a1 g4 a4");
+        assert_eq!(answers_to_open_three(&small), ["d1", "d2", "d6", "d7"]);
     }
 }
