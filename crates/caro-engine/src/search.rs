@@ -422,6 +422,28 @@ impl<'a> Searcher<'a> {
         score
     }
 
+    /// The root's only move `m`, the only stop of the other side's five
+    /// (every other move loses to that five): if the other side then wins
+    /// by fours, the score of that loss and its line, `m` first. The loss
+    /// comes within the plies of the VCF found ([`Searcher::vcf_plies`])
+    /// and the move `m`.
+    fn loss_after_forced_move(&mut self, m: usize) -> Option<(i32, Vec<usize>)> {
+        self.state.play(m);
+        let found = self.vcf(VCF_ROOT_DEPTH, 1);
+        // The five's ply counts `m`; the VCF's own plies do not.
+        let vcf_plies = self.vcf_five_ply;
+        let loss = found.map(|first| {
+            let line = self.winning_line(first, None, Searcher::vcf_line_fours(vcf_plies));
+            let plies = 1 + self.vcf_plies(&line, vcf_plies);
+            (
+                -(WIN - plies as i32),
+                std::iter::once(m).chain(line).collect(),
+            )
+        });
+        self.state.undo();
+        loss
+    }
+
     /// The score and principal variation of a win the root's threat
     /// solvers proved with `first`: the win's main `line` as the
     /// variation, and a win within the plies `win` gives. A VCF's are
@@ -1885,6 +1907,8 @@ impl CaroPlayer {
             elapsed: s.started.elapsed(),
             pv: pv.iter().map(|&i| s.state.pos(i)).collect(),
         };
+        // Whether the root's moves are the stops of the other side's five.
+        let root_forced;
         let mut root_moves = match s.generate(0, None) {
             Gen::Win(i) => {
                 let report = info(&s, 1, WIN - 1, &[i]);
@@ -1911,8 +1935,9 @@ impl CaroPlayer {
                     info: Some(report),
                 });
             }
-            Gen::Moves { mut moves, .. } => {
+            Gen::Moves { mut moves, forced } => {
                 sort_best_first(&mut moves);
+                root_forced = forced;
                 moves
             }
         };
@@ -1924,11 +1949,25 @@ impl CaroPlayer {
         }
         // An only move is played at once, but at full strength only after
         // the root's VCF: where the only move (a forced block) starts a
-        // win by fours, the report says so.
+        // win by fours, the report says so; where it is the only stop of a
+        // five and the other side then wins by fours, the report gives
+        // that loss.
         let only_move = |s: &mut Searcher<'_>, ctx: &mut Context<'_>| {
             let m = root_moves[0].0;
-            let score = s.only_move_score(m);
-            let report = info(s, 1, score, &[m]);
+            let loss = if style.root_vcf && root_forced {
+                s.deadline = ctx.deadline(0.3);
+                let saved = s.node_limit;
+                let vcf_limit = s.nodes + VCF_ROOT_NODES;
+                s.node_limit = Some(saved.map_or(vcf_limit, |l| l.min(vcf_limit)));
+                let loss = s.loss_after_forced_move(m);
+                s.node_limit = saved;
+                s.abort = Abort::None;
+                loss
+            } else {
+                None
+            };
+            let (score, pv) = loss.unwrap_or_else(|| (s.only_move_score(m), vec![m]));
+            let report = info(s, 1, score, &pv);
             (ctx.progress)(&report);
             Ok(Decision {
                 best: s.state.pos(m),
@@ -1974,8 +2013,9 @@ impl CaroPlayer {
             }
             s.abort = Abort::None;
             if root_moves.len() == 1 {
+                let decision = only_move(&mut s, ctx);
                 s.deadline = saved_deadline;
-                return only_move(&mut s, ctx);
+                return decision;
             }
             s.deadline = ctx.deadline(0.3);
             // A win by threats (VCT) proven within a small budget is
@@ -2588,6 +2628,22 @@ mod tests {
         assert_eq!(score, Score::WinIn(7), "{pv:?}");
         assert_eq!(pv.first().map(String::as_str), Some("i8"));
         assert_eq!(pv.len(), 5, "{pv:?}");
+    }
+
+    #[test]
+    fn an_only_move_that_loses_to_a_vcf_reports_the_loss() {
+        // Black must stop white's four on l8, and then white's open three
+        // on the c file makes an open four: lost in 4 plies. The only
+        // move used to be played with the evaluation's score.
+        let g = game(
+            Rule::Freestyle,
+            15,
+            5,
+            "g8 h8 m1 i8 o1 j8 a15 k8 e15 c3 o15 c4 o10 c5",
+        );
+        let (score, pv) = report(&g);
+        assert_eq!(score, Score::LossIn(4), "{pv:?}");
+        assert_eq!(pv.first().map(String::as_str), Some("l8"));
     }
 
     #[test]
