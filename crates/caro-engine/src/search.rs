@@ -3021,9 +3021,10 @@ mod tests {
         let moves = parse_move_list(moves, rules.size).unwrap();
         let stuck = Game::from_moves(rules, Color::Black, &moves).unwrap();
         assert_eq!(answers_to_open_three(&stuck), ["c2", "h6"]);
-        // With two points far apart that stay legal, only the moves that
-        // meet the three: on a 15×15 board, and on a 7×7 one with 39 empty
-        // points (where the search once let black play anything).
+        // Where no move reaches every point that stays legal, only the
+        // moves that meet the three: on a 15×15 board (two such points
+        // more than 2k apart), and on a 7×7 one with 39 empty points
+        // (where the search once let black play anything).
         let open = game(Rule::Renju, 15, 5, "h8 i9 a1 i8 a15 i10");
         assert_eq!(answers_to_open_three(&open), ["i11", "i12", "i6", "i7"]);
         let small = game(Rule::Renju, 7, 5, "a7 d3 b7 d4 f1 d5 g1 a1 g4 a4");
