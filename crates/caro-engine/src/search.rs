@@ -13,6 +13,8 @@
 //! by the game's rule: exact fives, caro's blocked fives, and renju fouls
 //! (black can neither attack nor defend through a forbidden point).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use caro_core::{Cell, Color, Foul, Game, Pos, Rule};
@@ -165,6 +167,10 @@ struct Searcher<'a> {
     /// (under caro, of the longest of the defender's stops): how long the
     /// win takes at most, each defence off its line losing sooner.
     vcf_five_ply: usize,
+    /// Where set, the search stops once its nodes reach this number: the
+    /// nodes another solver in a race took to finish
+    /// ([`solve_vct_searched`]).
+    race: Option<Arc<AtomicU64>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -189,6 +195,7 @@ impl<'a> Searcher<'a> {
             vcf_node_cap: None,
             vcf_cut_short: false,
             vcf_five_ply: 0,
+            race: None,
         }
     }
 
@@ -200,6 +207,14 @@ impl<'a> Searcher<'a> {
         if self.nodes % CHECK_EVERY == 0 {
             let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
             let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
+            if self
+                .race
+                .as_ref()
+                .is_some_and(|r| self.nodes >= r.load(Ordering::Relaxed))
+            {
+                // Another solver finished in fewer nodes: stop for good.
+                self.stop.stop();
+            }
             if out_of_time || out_of_nodes || self.stop.is_set() {
                 self.abort = Abort::Stopped;
             }
@@ -907,7 +922,14 @@ impl<'a> Searcher<'a> {
     /// legal move at some turn of the VCF ([`Searcher::stranding_moves`]):
     /// that is a draw.
     fn vcf_threat_defences(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
-        self.vcf_threat_points(depth, ply, true)
+        self.vcf_threat_points(depth, ply, true, true)
+    }
+
+    /// [`Searcher::vcf_threat_defences`] without the side to move's own
+    /// fours off the threat's points (unless every point may defend): the
+    /// fewer replies of the relaxed search of [`dfpn`]'s refinement.
+    fn vcf_threat_defences_relaxed(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
+        self.vcf_threat_points(depth, ply, true, false)
     }
 
     /// [`Searcher::vcf_threat_defences`] without the moves that may leave
@@ -916,12 +938,19 @@ impl<'a> Searcher<'a> {
     /// move that strands black only draws). For narrowing the moves of a
     /// side that must win.
     fn vcf_threat_spoilers(&mut self, depth: u32, ply: usize) -> Option<Vec<usize>> {
-        self.vcf_threat_points(depth, ply, false)
+        self.vcf_threat_points(depth, ply, false, true)
     }
 
     /// [`Searcher::vcf_threat_defences`], with the stranding moves where
-    /// `stranding` asks for them.
-    fn vcf_threat_points(&mut self, depth: u32, ply: usize, stranding: bool) -> Option<Vec<usize>> {
+    /// `stranding` asks for them, and the side to move's own fours where
+    /// `own_fours` does.
+    fn vcf_threat_points(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        stranding: bool,
+        own_fours: bool,
+    ) -> Option<Vec<usize>> {
         let defender = self.state.to_move();
         self.state.pass();
         // Most threat checks fail: one search at full depth says so (and
@@ -983,7 +1012,9 @@ impl<'a> Searcher<'a> {
             let lines = std::mem::replace(&mut self.vcf_trace, outer);
             points.extend(lines.unwrap_or_default());
         }
-        points.extend(self.state.four_points(defender).iter().map(|&i| i as usize));
+        if own_fours {
+            points.extend(self.state.four_points(defender).iter().map(|&i| i as usize));
+        }
         points.retain(|&i| self.state.board().cell(i) == Cell::Empty);
         points.sort_unstable();
         points.dedup();
@@ -1644,7 +1675,37 @@ impl VctSolution {
 /// the limit cut short.
 #[must_use]
 pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> VctSolution {
-    solve_vct_searched(game, node_limit, table_mb, false).0
+    solve_vct_with(game, node_limit, table_mb, VctSolver::Race)
+}
+
+/// Which threat solver [`solve_vct_with`] runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VctSolver {
+    /// The two below, one on each of two threads, each with half the
+    /// table; the result of the one that takes fewer nodes (the full
+    /// search's on a tie), so the same whichever thread runs faster. What
+    /// [`solve_vct_within`] runs.
+    #[default]
+    Race,
+    /// The df-pn over threats alone.
+    Full,
+    /// The search by refinement alone: a df-pn that leaves out the
+    /// defender's fours off the threat's points guesses the moves, and a
+    /// checker proves them against every reply (the full df-pn where the
+    /// guess has nothing to say). Cheaper where those fours do not matter,
+    /// far dearer where they do.
+    Refined,
+}
+
+/// [`solve_vct_within`] with the solver chosen.
+#[must_use]
+pub fn solve_vct_with(
+    game: &Game,
+    node_limit: u64,
+    table_mb: usize,
+    solver: VctSolver,
+) -> VctSolution {
+    solve_vct_searched(game, node_limit, table_mb, solver, false).0
 }
 
 /// [`solve_vct_within`] with, for a win, its main line: the attacker's
@@ -1654,14 +1715,19 @@ pub fn solve_vct_within(game: &Game, node_limit: u64, table_mb: usize) -> VctSol
 /// by its proof. Empty where no win was found.
 #[must_use]
 pub fn solve_vct_line(game: &Game, node_limit: u64, table_mb: usize) -> (VctSolution, WinLine) {
-    solve_vct_searched(game, node_limit, table_mb, true)
+    solve_vct_searched(game, node_limit, table_mb, VctSolver::Race, true)
 }
 
-/// [`solve_vct_within`], and the main line of a win if `line` is set.
+/// [`solve_vct_with`], and the main line of a win if `line` is set.
+///
+/// In the race each solver runs within the node limit. The first to
+/// finish sets the node count the other may reach, so the result is the
+/// one that took fewer nodes, whichever thread runs faster.
 fn solve_vct_searched(
     game: &Game,
     node_limit: u64,
     table_mb: usize,
+    solver: VctSolver,
     line: bool,
 ) -> (VctSolution, WinLine) {
     if game.is_over() {
@@ -1671,24 +1737,48 @@ fn solve_vct_searched(
         };
         return (none, WinLine::default());
     }
-    with_solver(game, node_limit, |s| {
-        let (found, moves, plies) =
-            s.vct_dfpn_line(dfpn::Schedule::Rounds, table_mb.max(1) << 20, line);
-        let verdict = match found {
-            dfpn::VctFound::Win(i) => VctVerdict::Win(s.state.pos(i)),
-            dfpn::VctFound::NoWin => VctVerdict::NoWin,
-            dfpn::VctFound::Unknown => VctVerdict::NotFound,
-        };
-        let solution = VctSolution {
-            verdict,
-            nodes: s.nodes,
-        };
-        let line = WinLine {
-            moves: moves.into_iter().map(|i| s.state.pos(i)).collect(),
-            plies: plies.and_then(|p| u32::try_from(p).ok()),
-        };
-        (solution, line)
-    })
+    let table_bytes = table_mb.max(1) << 20;
+    let race = Arc::new(AtomicU64::new(u64::MAX));
+    let solve = |solver: dfpn::Solver, table_bytes: usize, racing: bool| {
+        with_solver(game, node_limit, |s| {
+            s.race = racing.then(|| Arc::clone(&race));
+            let (found, moves, plies) =
+                s.vct_dfpn_line(solver, dfpn::Schedule::Rounds, table_bytes, line);
+            let verdict = match found {
+                dfpn::VctFound::Win(i) => VctVerdict::Win(s.state.pos(i)),
+                dfpn::VctFound::NoWin => VctVerdict::NoWin,
+                dfpn::VctFound::Unknown => VctVerdict::NotFound,
+            };
+            let solution = VctSolution {
+                verdict,
+                nodes: s.nodes,
+            };
+            let line = WinLine {
+                moves: moves.into_iter().map(|i| s.state.pos(i)).collect(),
+                plies: plies.and_then(|p| u32::try_from(p).ok()),
+            };
+            (solution, line)
+        })
+    };
+    let half = table_bytes / 2;
+    let (full, refined) = match solver {
+        VctSolver::Full => return solve(dfpn::Solver::Full, table_bytes, false),
+        VctSolver::Refined => return solve(dfpn::Solver::Refined, table_bytes, false),
+        VctSolver::Race => std::thread::scope(|scope| {
+            let refined = scope.spawn(|| solve(dfpn::Solver::Refined, half, true));
+            let full = solve(dfpn::Solver::Full, half, true);
+            let refined = refined
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (full, refined)
+        }),
+    };
+    let finished = |(s, _): &(VctSolution, WinLine)| s.verdict != VctVerdict::NotFound;
+    if finished(&refined) && (!finished(&full) || refined.0.nodes < full.0.nodes) {
+        refined
+    } else {
+        full
+    }
 }
 
 /// A search score as a [`Score`].
@@ -2033,8 +2123,12 @@ impl CaroPlayer {
             s.node_limit = Some(node_share(0.3).map_or(vct_limit, |l| l.min(vct_limit)));
             // Its proof table may take a quarter of the hash table's
             // memory (the 100k nodes at most it searches need about 6 MB).
-            let (found, line, plies) =
-                s.vct_dfpn_line(dfpn::Schedule::Shares, s.tt.bytes() / 4, true);
+            let (found, line, plies) = s.vct_dfpn_line(
+                dfpn::Solver::Full,
+                dfpn::Schedule::Shares,
+                s.tt.bytes() / 4,
+                true,
+            );
             s.node_limit = saved;
             s.deadline = saved_deadline;
             s.abort = Abort::None;

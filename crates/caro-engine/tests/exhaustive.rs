@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use caro_core::notation::{format_move_list, format_pos};
 use caro_core::{Board, BoardSize, Color, Game, Pos, Rule, Rules};
 use caro_engine::player::{Context, Limits, Player, PlayerSpec, Score, SearchInfo, StopFlag};
-use caro_engine::search::{solve_vcf, solve_vct_within, VctVerdict};
+use caro_engine::search::{solve_vcf, solve_vct_with, solve_vct_within, VctSolver, VctVerdict};
 use proptest::prelude::*;
 
 /// Most empty points a position to solve may have.
@@ -436,6 +436,21 @@ proptest! {
             prop_assume!(after.is_some());
             prop_assert!(after == Some(1), "VCT claims {} wins, but it does not ({case})", at(m));
         }
+        // Each of the race's two solvers alone; neither may rule out a
+        // win the other proves.
+        let mut verdicts = Vec::new();
+        for solver in [VctSolver::Full, VctSolver::Refined] {
+            let alone = solve_vct_with(&game, 20_000, 1, solver);
+            verdicts.push(alone.verdict);
+            if let VctVerdict::Win(m) = alone.verdict {
+                let after = exact.after(m);
+                prop_assume!(after.is_some());
+                prop_assert!(after == Some(1), "{solver:?} VCT claims {} wins, but it does not ({case})", at(m));
+            }
+        }
+        let ruled_out = verdicts.contains(&VctVerdict::NoWin);
+        let proven = verdicts.iter().any(|v| matches!(v, VctVerdict::Win(_)));
+        prop_assert!(!(ruled_out && proven), "the VCT solvers disagree: {verdicts:?} ({case})");
 
         let (best, score) = search(&game, depth);
         match score {
@@ -580,13 +595,15 @@ fn check_claims(game: &Game) {
             "VCF claims {at} wins, but it does not ({case})"
         );
     }
-    if let VctVerdict::Win(m) = solve_vct_within(game, 20_000, 1).verdict {
-        let at = format_pos(m, size);
-        assert_eq!(
-            exact.after(m),
-            Some(1),
-            "VCT claims {at} wins, but it does not ({case})"
-        );
+    for solver in [VctSolver::Race, VctSolver::Full, VctSolver::Refined] {
+        if let VctVerdict::Win(m) = solve_vct_with(game, 20_000, 1, solver).verdict {
+            let at = format_pos(m, size);
+            assert_eq!(
+                exact.after(m),
+                Some(1),
+                "{solver:?} VCT claims {at} wins, but it does not ({case})"
+            );
+        }
     }
     for depth in [2, 5] {
         let (best, score) = search(game, depth);

@@ -54,9 +54,33 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = caro_engine::search::DEFAULT_SOLVE_TABLE_MB as u32,
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     solve_mb: u32,
+    /// The threat solver of --solve: `race` (the two others, one on each
+    /// of two threads, the result of the one that takes fewer nodes),
+    /// `full` (the df-pn alone) or `refined` (the search by refinement
+    /// alone).
+    #[arg(long, value_enum, default_value_t = SolverArg::Race)]
+    solver: SolverArg,
     /// The board and rule of --solve's positions.
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+/// The threat solvers `--solver` names.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SolverArg {
+    Race,
+    Full,
+    Refined,
+}
+
+impl SolverArg {
+    fn solver(self) -> caro_engine::search::VctSolver {
+        match self {
+            SolverArg::Race => caro_engine::search::VctSolver::Race,
+            SolverArg::Full => caro_engine::search::VctSolver::Full,
+            SolverArg::Refined => caro_engine::search::VctSolver::Refined,
+        }
+    }
 }
 
 /// Solves every position of `path` by VCT and prints the nodes and time of
@@ -77,8 +101,12 @@ fn run_solve(path: &std::path::Path, args: &BenchArgs) -> Result<(), UsageError>
         .collect::<Result<Vec<_>, _>>()?;
     for (n, (game, (_, moves))) in games.iter().zip(&positions).enumerate() {
         let t = Instant::now();
-        let solution =
-            caro_engine::search::solve_vct_within(game, args.solve_nodes, args.solve_mb as usize);
+        let solution = caro_engine::search::solve_vct_with(
+            game,
+            args.solve_nodes,
+            args.solve_mb as usize,
+            args.solver.solver(),
+        );
         let (win, nodes) = (solution.win(), solution.nodes);
         let secs = t.elapsed().as_secs_f64();
         total_nodes += nodes;

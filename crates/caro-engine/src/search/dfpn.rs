@@ -124,6 +124,8 @@ use caro_core::Color;
 use smallvec::SmallVec;
 
 use super::{Abort, Searcher, VCT_VCF_DEPTH};
+
+mod refine;
 use crate::keymap::KeyMap;
 use crate::pattern::Pattern;
 use crate::state::{PointPatterns, Threat};
@@ -214,6 +216,16 @@ pub(super) enum Schedule {
     /// most about the winning search's own, times the number of budgets
     /// still open).
     Rounds,
+}
+
+/// Which threat solver a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Solver {
+    /// The df-pn of this module.
+    Full,
+    /// The search by refinement of [`refine`]: a relaxed df-pn guesses, a
+    /// checker proves.
+    Refined,
 }
 
 /// What a threat search found at its root.
@@ -339,6 +351,10 @@ struct Expanded {
 /// on what was forgotten, so the limit costs nodes, never correctness.
 pub(super) struct ProofTable {
     attacker: Color,
+    /// Whether the defender's replies leave out its own fours off the
+    /// threat's points: the relaxed search of [`refine`], whose proofs
+    /// are guesses (its disproofs hold).
+    relaxed: bool,
     /// Numbers of nodes still open, by [`budget_key`].
     numbers: KeyMap<Numbers>,
     /// Proofs and disproofs, by the position's hash alone.
@@ -363,6 +379,7 @@ impl ProofTable {
     pub(super) fn new(attacker: Color, limit_bytes: usize) -> ProofTable {
         ProofTable {
             attacker,
+            relaxed: false,
             numbers: KeyMap::default(),
             solved: KeyMap::default(),
             moves: KeyMap::default(),
@@ -370,6 +387,52 @@ impl ProofTable {
             limit_bytes,
             collections: 0,
             proof_killers: Vec::new(),
+        }
+    }
+
+    /// [`ProofTable::new`] for the relaxed search: the defender's fours
+    /// off a threat's points are left out of its replies.
+    fn new_relaxed(attacker: Color, limit_bytes: usize) -> ProofTable {
+        ProofTable {
+            relaxed: true,
+            ..ProofTable::new(attacker, limit_bytes)
+        }
+    }
+
+    /// Records that the attacker cannot win a position whatever its
+    /// budget, in place of any proof the table had for it.
+    fn refute(&mut self, hash: u64) {
+        let solved = self.solved.entry(hash).or_insert(Solved {
+            proven: None,
+            disproven: None,
+            work: 0,
+        });
+        solved.proven = None;
+        solved.disproven = Some(UNLIMITED);
+        // Kept through the table's collections: a refutation forgotten
+        // would be guessed and checked again.
+        solved.work = u32::MAX;
+    }
+
+    /// Forgets a position's proof, so that it is searched again.
+    fn unprove(&mut self, hash: u64) {
+        if let Some(solved) = self.solved.get_mut(&hash) {
+            solved.proven = None;
+        }
+    }
+
+    /// Whether a position is proven, with any budget.
+    fn is_proven(&self, hash: u64) -> bool {
+        self.solved.get(&hash).is_some_and(|s| s.proven.is_some())
+    }
+
+    /// Takes in the proofs of `other` (a table of the same attacker) for
+    /// the positions this one has not solved.
+    fn absorb_proofs(&mut self, other: &ProofTable) {
+        for (&hash, solved) in other.solved.iter() {
+            if solved.proven.is_some() {
+                self.solved.entry(hash).or_insert(*solved);
+            }
         }
     }
 
@@ -518,18 +581,39 @@ impl Searcher<'_> {
         self.vct_dfpn_in(&mut table, ply, schedule)
     }
 
-    /// [`Searcher::vct_dfpn`] at the root, and for a win, if `line` is
-    /// set, its main line ([`Searcher::winning_line`]) and the most plies
-    /// it takes ([`Searcher::proof_plies`], or the line's own where they
-    /// are more).
+    /// [`Searcher::vct_dfpn`] at the root, or with `solver` the search by
+    /// refinement, and for a win, if `line` is set, its main line
+    /// ([`Searcher::winning_line`]) and the most plies it takes
+    /// ([`Searcher::proof_plies`], or the line's own where they are more).
+    /// In a race ([`Searcher::race`]) a solver that finishes tells the
+    /// other how many nodes it took, and one that took more than the
+    /// other leaves the line out.
     pub(super) fn vct_dfpn_line(
         &mut self,
+        solver: Solver,
         schedule: Schedule,
         table_bytes: usize,
         line: bool,
     ) -> (VctFound, Vec<usize>, Option<usize>) {
-        let mut table = ProofTable::new(self.state.to_move(), table_bytes);
-        let found = self.vct_dfpn_in(&mut table, 0, schedule);
+        let attacker = self.state.to_move();
+        let (found, table) = match solver {
+            Solver::Full => {
+                let mut table = ProofTable::new(attacker, table_bytes);
+                (self.vct_dfpn_in(&mut table, 0, schedule), table)
+            }
+            Solver::Refined => {
+                let mut tables = refine::Refinement::new(attacker, table_bytes);
+                (self.vct_refined(&mut tables, 0), tables.into_proof())
+            }
+        };
+        if let Some(race) = self.race.take() {
+            if found != VctFound::Unknown {
+                race.fetch_min(self.nodes, std::sync::atomic::Ordering::Relaxed);
+            }
+            if self.nodes > race.load(std::sync::atomic::Ordering::Relaxed) {
+                return (found, Vec::new(), None);
+            }
+        }
         match found {
             VctFound::Win(first) if line => {
                 let moves = self.winning_line(first, Some(&table), VCT_VCF_DEPTH - 1);
@@ -649,7 +733,7 @@ impl Searcher<'_> {
     fn defender_line_move(&mut self, table: Option<&ProofTable>) -> Option<usize> {
         let fives = self.scan_fours().opp_fives;
         let replies: Vec<usize> = if fives.is_empty() {
-            match self.defender_moves(0) {
+            match self.defender_moves(0, false) {
                 Expansion::Moves(moves) => moves.iter().map(|c| c.at as usize).collect(),
                 Expansion::Proven(_) | Expansion::Disproven | Expansion::OutOfBudget => Vec::new(),
             }
@@ -877,7 +961,7 @@ impl Searcher<'_> {
             let expansion = if or_node {
                 self.attacker_moves(ply, threes, table.proof_killer(ply))
             } else {
-                self.defender_moves(ply)
+                self.defender_moves(ply, table.relaxed)
             };
             if self.abort != Abort::None {
                 return;
@@ -1053,20 +1137,8 @@ impl Searcher<'_> {
         if !fours.opp_fives.is_empty() {
             return self.stops_or(&fours.opp_fives, |_| Expansion::Disproven);
         }
-        // A VCF search here is skipped when one at nearly full depth has
-        // failed already (this node is a four and its block away from a
-        // node whose search failed): a longer VCF is left to the tree,
-        // where the fours are moves. It gives up after
-        // [`ATTACKER_VCF_NODES`] nodes, leaving the rest to the tree too.
-        let failed_at = self.vcf_fails.get(&self.state.hash()).copied();
-        if failed_at.is_none_or(|d| d + VCF_RECHECK_MARGIN < VCT_VCF_DEPTH) {
-            self.vcf_node_cap = Some(self.nodes + ATTACKER_VCF_NODES);
-            let found = self.vcf(VCT_VCF_DEPTH, ply);
-            self.vcf_node_cap = None;
-            self.vcf_cut_short = false;
-            if let Some(m) = found {
-                return Expansion::Proven(m as u32);
-            }
+        if let Some(m) = self.attacker_vcf(ply) {
+            return Expansion::Proven(m as u32);
         }
         if threes == 0 {
             return Expansion::OutOfBudget;
@@ -1104,6 +1176,23 @@ impl Searcher<'_> {
         )
     }
 
+    /// The attacker's VCF at one of its nodes. It is skipped where one at
+    /// nearly full depth has failed already (this node is a four and its
+    /// block away from a node whose search failed): a longer VCF is left
+    /// to the tree, where the fours are moves. It gives up after
+    /// [`ATTACKER_VCF_NODES`] nodes, leaving the rest to the tree too.
+    fn attacker_vcf(&mut self, ply: usize) -> Option<usize> {
+        let failed_at = self.vcf_fails.get(&self.state.hash()).copied();
+        if failed_at.is_some_and(|d| d + VCF_RECHECK_MARGIN >= VCT_VCF_DEPTH) {
+            return None;
+        }
+        self.vcf_node_cap = Some(self.nodes + ATTACKER_VCF_NODES);
+        let found = self.vcf(VCT_VCF_DEPTH, ply);
+        self.vcf_node_cap = None;
+        self.vcf_cut_short = false;
+        found
+    }
+
     /// The defender to move: a five of its own refutes; the attacker's
     /// four must be stopped; otherwise the attacker must threaten a VCF
     /// (win by fours were it to move again), and the defender's moves are
@@ -1111,7 +1200,7 @@ impl Searcher<'_> {
     /// search for the defender's VCF here, before the replies, cost more
     /// than the tree spends finding it: `bench_vct_black` 2.40M nodes with
     /// a search of 4 fours, 2.24M without.)
-    fn defender_moves(&mut self, ply: usize) -> Expansion {
+    fn defender_moves(&mut self, ply: usize, relaxed: bool) -> Expansion {
         let fours = self.scan_fours();
         if !fours.my_fives.is_empty() {
             return Expansion::Disproven;
@@ -1122,7 +1211,12 @@ impl Searcher<'_> {
         if ply >= MAX_DFPN_PLY {
             return Expansion::OutOfBudget;
         }
-        let Some(mut replies) = self.vcf_threat_defences(THREAT_DEPTH, ply) else {
+        let replies = if relaxed {
+            self.vcf_threat_defences_relaxed(THREAT_DEPTH, ply)
+        } else {
+            self.vcf_threat_defences(THREAT_DEPTH, ply)
+        };
+        let Some(mut replies) = replies else {
             return Expansion::Disproven;
         };
         replies.retain(|&i| self.state.is_legal(i));

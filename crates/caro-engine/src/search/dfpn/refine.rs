@@ -1,0 +1,327 @@
+//! The threat search by refinement: a relaxed df-pn guesses, a checker
+//! proves.
+//!
+//! The relaxed search is the df-pn of [`super`] with fewer replies for
+//! the defender: its own fours off the threat's points are left out. Such
+//! a four is a reply at almost every defender's node, and each one the
+//! attacker must block brings a new position whose whole threat tree must
+//! be proven again, so the relaxed search takes a fraction of the nodes
+//! (on the four long shared renju records 131k / 10k / 112k / 587k
+//! against 706k / 854k / 1.50M / 1.42M). It is not sound: a far four may
+//! refute its proof. Its disproofs hold, though: the defender with fewer
+//! replies cannot lose more.
+//!
+//! The checker walks the relaxed proof with every reply the full search
+//! has. At the attacker's nodes: a five, the stop of a four, a VCF, or
+//! the relaxed table's move. At the defender's nodes: every reply, far
+//! fours too. A move a reply refutes is written into the relaxed table as
+//! disproven; at the root the relaxed search then goes on and the checker
+//! checks its next move, and at any other attacker's node (where the
+//! relaxed search has no move, as after a far four and its block, or once
+//! its move is refuted) the full df-pn solves the node, on a table of its
+//! own shared by all such nodes. Whatever the checker proves is proven by
+//! a complete threat tree, as in the full search.
+//!
+//! Where the relaxed proof holds it is the cheapest solver (the white
+//! and unstable records: 210k and 216k nodes); where it leads into a node
+//! that only a far four refutes, the check must disprove that node, and a
+//! disproof costs its whole threat tree (`small_but_long`: not solved
+//! within 5M). So it runs in a race with the full search
+//! (`solve_vct_searched`); BENCHMARKS.md, "Threat solvers".
+
+use caro_core::{Cell, Color};
+
+use super::{Expansion, Numbers, ProofTable, Schedule, INF, MAX_DFPN_PLY, NO_MOVE, UNLIMITED};
+use super::{Searcher, VctFound, DISPROVEN};
+use crate::search::Abort;
+
+/// What the checker found for one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Checked {
+    /// The attacker wins by threats (a complete tree).
+    Proven,
+    /// The attacker cannot win by threats.
+    Refuted,
+    /// A limit stopped the check.
+    Unknown,
+}
+
+/// The tables of a search by refinement.
+pub(in crate::search) struct Refinement {
+    /// The relaxed search's.
+    relaxed: ProofTable,
+    /// The full search's, at the nodes the relaxed search has no move for.
+    full: ProofTable,
+    /// What the checker has proven and refuted, the winning move at each
+    /// proven attacker's node.
+    checked: ProofTable,
+}
+
+impl Refinement {
+    /// Empty tables for a search where `attacker` wins by threats, taking
+    /// at most about `limit_bytes` of memory together.
+    pub(in crate::search) fn new(attacker: Color, limit_bytes: usize) -> Refinement {
+        Refinement {
+            relaxed: ProofTable::new_relaxed(attacker, limit_bytes / 2),
+            full: ProofTable::new(attacker, limit_bytes / 2),
+            checked: ProofTable::new(attacker, usize::MAX),
+        }
+    }
+
+    /// The proof as one table, for the winning line and the walk of the
+    /// proof: the checker's positions, and the full search's proofs below
+    /// the nodes it solved.
+    pub(in crate::search) fn into_proof(self) -> ProofTable {
+        let mut proof = self.checked;
+        proof.absorb_proofs(&self.full);
+        proof
+    }
+}
+
+impl Searcher<'_> {
+    /// A victory by continuous threats for the side to move, found by
+    /// refinement (module docs) within the searcher's limits.
+    pub(in crate::search) fn vct_refined(
+        &mut self,
+        tables: &mut Refinement,
+        ply: usize,
+    ) -> VctFound {
+        let hash = self.state.hash();
+        match self.check_attacker(tables, ply, ply) {
+            Checked::Proven => tables
+                .checked
+                .proven_move(hash)
+                .map_or(VctFound::Unknown, |m| VctFound::Win(m as usize)),
+            Checked::Refuted => VctFound::NoWin,
+            Checked::Unknown => VctFound::Unknown,
+        }
+    }
+
+    /// Records in `table` what the checker found for the position, with
+    /// the winning move `best` at a proven attacker's node.
+    fn record(&self, table: &mut ProofTable, found: Checked, best: u32) -> Checked {
+        let hash = self.state.hash();
+        match found {
+            Checked::Proven => {
+                let proven = Numbers {
+                    pn: 0,
+                    dn: INF,
+                    best,
+                    work: 0,
+                };
+                table.store(hash, 0, proven);
+            }
+            Checked::Refuted => table.store(hash, UNLIMITED, DISPROVEN),
+            Checked::Unknown => {}
+        }
+        found
+    }
+
+    /// What the checker has found for the position already, if anything.
+    fn checked_before(&self, tables: &Refinement) -> Option<Checked> {
+        let known = tables.checked.lookup(self.state.hash(), UNLIMITED)?;
+        Some(if known.pn == 0 {
+            Checked::Proven
+        } else {
+            Checked::Refuted
+        })
+    }
+
+    /// The checker at an attacker's node, `root` being the ply of the
+    /// search's root.
+    fn check_attacker(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
+        self.nodes += 1;
+        if self.check_abort() {
+            return Checked::Unknown;
+        }
+        if let Some(known) = self.checked_before(tables) {
+            return known;
+        }
+        let fours = self.scan_fours();
+        if let Some(&five) = fours.my_fives.first() {
+            return self.record(&mut tables.checked, Checked::Proven, five as u32);
+        }
+        if ply >= MAX_DFPN_PLY {
+            return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE);
+        }
+        if !fours.opp_fives.is_empty() {
+            for stop in self.stops_of_fives(&fours.opp_fives) {
+                self.state.play(stop);
+                let found = self.check_defender(tables, ply + 1, root);
+                self.state.undo();
+                match found {
+                    Checked::Proven => {
+                        return self.record(&mut tables.checked, found, stop as u32);
+                    }
+                    Checked::Unknown => return found,
+                    Checked::Refuted => {}
+                }
+            }
+            return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE);
+        }
+        if let Some(m) = self.attacker_vcf(ply) {
+            return self.record(&mut tables.checked, Checked::Proven, m as u32);
+        }
+        if self.abort != Abort::None {
+            return Checked::Unknown;
+        }
+        let hash = self.state.hash();
+        loop {
+            let guess = tables.relaxed.proven_move(hash).filter(|&m| {
+                self.state.board().cell(m as usize) == Cell::Empty
+                    && self.state.is_legal(m as usize)
+            });
+            let guess = match guess {
+                Some(m) => m,
+                None if ply > root => return self.check_by_full_search(tables, ply),
+                None => match self.vct_dfpn_in(&mut tables.relaxed, ply, Schedule::Rounds) {
+                    VctFound::Win(m) => m as u32,
+                    // The relaxed search's disproofs hold.
+                    VctFound::NoWin => {
+                        return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE);
+                    }
+                    VctFound::Unknown => return Checked::Unknown,
+                },
+            };
+            let child = self.state.hash_after(guess as usize);
+            self.state.play(guess as usize);
+            let found = self.check_defender(tables, ply + 1, root);
+            self.state.undo();
+            match found {
+                Checked::Proven => return self.record(&mut tables.checked, found, guess),
+                Checked::Unknown => return found,
+                Checked::Refuted => {
+                    tables.relaxed.refute(child);
+                    tables.relaxed.unprove(hash);
+                }
+            }
+        }
+    }
+
+    /// The full df-pn at an attacker's node the relaxed search has no
+    /// move for.
+    fn check_by_full_search(&mut self, tables: &mut Refinement, ply: usize) -> Checked {
+        match self.vct_dfpn_in(&mut tables.full, ply, Schedule::Rounds) {
+            VctFound::Win(m) => self.record(&mut tables.checked, Checked::Proven, m as u32),
+            VctFound::NoWin => self.record(&mut tables.checked, Checked::Refuted, NO_MOVE),
+            VctFound::Unknown => Checked::Unknown,
+        }
+    }
+
+    /// The checker at a defender's node: every reply of the full search,
+    /// those the relaxed search has not proven (the likely refutations)
+    /// first.
+    fn check_defender(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
+        self.nodes += 1;
+        if self.check_abort() {
+            return Checked::Unknown;
+        }
+        if let Some(known) = self.checked_before(tables) {
+            return known;
+        }
+        let replies = match self.defender_moves(ply, false) {
+            _ if self.abort != Abort::None => return Checked::Unknown,
+            Expansion::Proven(_) => {
+                return self.record(&mut tables.checked, Checked::Proven, NO_MOVE);
+            }
+            Expansion::Disproven | Expansion::OutOfBudget => {
+                return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE);
+            }
+            Expansion::Moves(moves) => moves,
+        };
+        let mut replies: Vec<(bool, usize)> = replies
+            .iter()
+            .map(|c| {
+                let guessed = tables
+                    .relaxed
+                    .is_proven(self.state.hash_after(c.at as usize));
+                (guessed, c.at as usize)
+            })
+            .collect();
+        // Stable: the search's order within each part.
+        replies.sort_by_key(|&(guessed, _)| guessed);
+        for (_, reply) in replies {
+            self.state.play(reply);
+            let found = self.check_attacker(tables, ply + 1, root);
+            self.state.undo();
+            match found {
+                Checked::Proven => {}
+                Checked::Refuted | Checked::Unknown => {
+                    return self.record(&mut tables.checked, found, NO_MOVE);
+                }
+            }
+        }
+        self.record(&mut tables.checked, Checked::Proven, NO_MOVE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{solve_vcf, solve_vct_with, solve_vct_within, with_searcher, VctSolver};
+    use crate::tt::Tt;
+    use caro_core::notation::{parse_move_list, parse_pos};
+    use caro_core::{BoardSize, Game, Pos, Rule, Rules};
+
+    fn renju(moves: &str) -> Game {
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
+        let moves = parse_move_list(moves, rules.size).unwrap();
+        Game::from_moves(rules, Color::Black, &moves).unwrap()
+    }
+
+    fn at(p: &str) -> Pos {
+        parse_pos(p, BoardSize::square(15)).unwrap()
+    }
+
+    /// `bench/vct-renju15.txt` No. 104: black to move wins by threats with
+    /// j6. The relaxed search's first guess, l9, loses to white's four on
+    /// f9, whose block black may not play (a foul), and which the relaxed
+    /// search leaves out.
+    const FAR_FOUR: &str = "h8 i9 g9 f10 j8 g8 i7 h6 l7 h7 l8 e10";
+
+    #[test]
+    fn a_guess_that_a_far_four_refutes_is_not_claimed() {
+        let game = renju(FAR_FOUR);
+        let tt = Tt::new(1);
+        let guess = with_searcher(&game, &tt, Some(100_000), crate::StopFlag::new(), |s| {
+            let mut relaxed = ProofTable::new_relaxed(Color::Black, 16 << 20);
+            s.vct_dfpn_in(&mut relaxed, 0, Schedule::Rounds)
+                .win()
+                .map(|i| s.state.pos(i))
+        });
+        assert_eq!(guess, Some(at("l9")), "the relaxed search's guess");
+        let mut after = game.clone();
+        after.try_play(at("l9")).unwrap();
+        assert!(
+            solve_vcf(&after, 2, 10_000).is_some(),
+            "white wins by fours after l9"
+        );
+        let refined = solve_vct_with(&game, 100_000, 16, VctSolver::Refined);
+        assert_eq!(refined.win(), Some(at("j6")));
+        let full = solve_vct_with(&game, 100_000, 16, VctSolver::Full);
+        assert_eq!(full.win(), Some(at("j6")));
+    }
+
+    #[test]
+    fn the_race_gives_the_result_of_the_solver_that_took_fewer_nodes() {
+        // No. 104, where the refinement takes fewer nodes, and No. 23,
+        // where the full search does (the refinement follows a guess
+        // into a long disproof there).
+        for moves in [
+            FAR_FOUR,
+            "h8 h9 f6 g9 e7 g7 d8 g5 g8 i9 f9 e8 h7 i6 f8 f7 d9 d11",
+        ] {
+            let game = renju(moves);
+            let full = solve_vct_with(&game, 60_000, 16, VctSolver::Full);
+            let refined = solve_vct_with(&game, 60_000, 16, VctSolver::Refined);
+            let race = solve_vct_within(&game, 60_000, 32);
+            let first = if refined.win().is_some() && refined.nodes < full.nodes {
+                refined
+            } else {
+                full
+            };
+            assert!(first.win().is_some(), "{moves}: no win found");
+            assert_eq!(race, first, "{moves}: full {full:?}, refined {refined:?}");
+        }
+    }
+}
