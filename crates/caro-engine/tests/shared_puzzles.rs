@@ -127,10 +127,9 @@ const VCT_NOT_YET: [&str; 0] = [];
 /// VCT puzzles solved, but too slowly for a debug build: like those not
 /// solved yet, they are tried with `CARO_SLOW_PUZZLES=1`, with
 /// [`SLOW_VCT_NODES`].
-const VCT_SLOW: [&str; 3] = [
+const VCT_SLOW: [&str; 2] = [
     "quintet:bench_vct_black",
     "quintet:bench_vct_small_but_long",
-    "quintet:bench_vct_unstable",
 ];
 
 /// Node budget of one puzzle (a few seconds in a debug build).
