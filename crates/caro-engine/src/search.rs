@@ -210,9 +210,11 @@ impl<'a> Searcher<'a> {
             if self
                 .race
                 .as_ref()
-                .is_some_and(|r| self.nodes >= r.load(Ordering::Relaxed))
+                .is_some_and(|r| self.nodes > r.load(Ordering::Relaxed))
             {
                 // Another solver finished in fewer nodes: stop for good.
+                // (One that reaches the same count goes on, and the tie
+                // is decided the same way whichever finished first.)
                 self.stop.stop();
             }
             if out_of_time || out_of_nodes || self.stop.is_set() {
@@ -1609,15 +1611,19 @@ fn with_solver<R>(game: &Game, node_limit: u64, f: impl FnOnce(&mut Searcher<'_>
     })
 }
 
-/// Memory the proof table of [`solve_vct`] may take, in MiB: enough for
-/// about 5M nodes (up to about 60 bytes a node) before it forgets anything.
+/// Memory the proof tables of [`solve_vct`] may take, in MiB, shared by
+/// the two solvers of its race: enough for each to search about 4M nodes
+/// (up to about 60 bytes a node) before it forgets anything. (The
+/// refinement's record of the positions it has checked, about one entry
+/// a checker's node, comes on top.)
 pub const DEFAULT_SOLVE_TABLE_MB: usize = 512;
 
 /// Looks for a victory by continuous threats (fours and open threes) for
-/// the side to move with a proof-number search, searching at most
-/// `node_limit` nodes: the first move of a proven win. `None` when there is
-/// none or none was proven within the limit. The proof table takes at most
-/// about [`DEFAULT_SOLVE_TABLE_MB`] MiB.
+/// the side to move with proof-number searches, two solvers racing on two
+/// threads ([`VctSolver::Race`]), each searching at most `node_limit`
+/// nodes: the first move of a proven win. `None` when there is none or
+/// none was proven within the limit. The proof tables take at most about
+/// [`DEFAULT_SOLVE_TABLE_MB`] MiB.
 #[must_use]
 pub fn solve_vct(game: &Game, node_limit: u64) -> Option<Pos> {
     solve_vct_counted(game, node_limit).0
@@ -1651,7 +1657,9 @@ pub enum VctVerdict {
 pub struct VctSolution {
     /// What the search found.
     pub verdict: VctVerdict,
-    /// Nodes searched.
+    /// Nodes searched: in a race, those of the solver whose answer this
+    /// is (the other searched as many, or up to the limit where neither
+    /// finished).
     pub nodes: u64,
 }
 
@@ -1766,7 +1774,12 @@ fn solve_vct_searched(
         VctSolver::Refined => return solve(dfpn::Solver::Refined, table_bytes, false),
         VctSolver::Race => std::thread::scope(|scope| {
             let refined = scope.spawn(|| solve(dfpn::Solver::Refined, half, true));
-            let full = solve(dfpn::Solver::Full, half, true);
+            let full = {
+                // Should the full search panic, the other stops at once
+                // rather than at its limit before the panic goes on.
+                let _stop_race = StopRaceOnPanic(&race);
+                solve(dfpn::Solver::Full, half, true)
+            };
             let refined = refined
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -1778,6 +1791,17 @@ fn solve_vct_searched(
         refined
     } else {
         full
+    }
+}
+
+/// Ends a race of solvers when dropped by a panic.
+struct StopRaceOnPanic<'a>(&'a AtomicU64);
+
+impl Drop for StopRaceOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(0, Ordering::Relaxed);
+        }
     }
 }
 

@@ -442,10 +442,13 @@ proptest! {
         for solver in [VctSolver::Full, VctSolver::Refined] {
             let alone = solve_vct_with(&game, 20_000, 1, solver);
             verdicts.push(alone.verdict);
+            // A claim the full-width search cannot settle is skipped
+            // alone, so the other solver's and the agreement are still
+            // checked.
             if let VctVerdict::Win(m) = alone.verdict {
-                let after = exact.after(m);
-                prop_assume!(after.is_some());
-                prop_assert!(after == Some(1), "{solver:?} VCT claims {} wins, but it does not ({case})", at(m));
+                if let Some(after) = exact.after(m) {
+                    prop_assert!(after == 1, "{solver:?} VCT claims {} wins, but it does not ({case})", at(m));
+                }
             }
         }
         let ruled_out = verdicts.contains(&VctVerdict::NoWin);

@@ -58,8 +58,10 @@ pub(in crate::search) struct Refinement {
 }
 
 impl Refinement {
-    /// Empty tables for a search where `attacker` wins by threats, taking
-    /// at most about `limit_bytes` of memory together.
+    /// Empty tables for a search where `attacker` wins by threats: the
+    /// relaxed and the full search's take at most about `limit_bytes` of
+    /// memory together; the checker's record is not bounded (about one
+    /// entry a node it checks).
     pub(in crate::search) fn new(attacker: Color, limit_bytes: usize) -> Refinement {
         Refinement {
             relaxed: ProofTable::new_relaxed(attacker, limit_bytes / 2),
@@ -98,20 +100,23 @@ impl Searcher<'_> {
     }
 
     /// Records in `table` what the checker found for the position, with
-    /// the winning move `best` at a proven attacker's node.
-    fn record(&self, table: &mut ProofTable, found: Checked, best: u32) -> Checked {
+    /// the winning move `best` at a proven attacker's node, and the nodes
+    /// searched since `start` (what the winning line reads to pick the
+    /// hardest reply).
+    fn record(&self, table: &mut ProofTable, found: Checked, best: u32, start: u64) -> Checked {
         let hash = self.state.hash();
+        let work = super::saturate(self.nodes - start);
         match found {
             Checked::Proven => {
                 let proven = Numbers {
                     pn: 0,
                     dn: INF,
                     best,
-                    work: 0,
+                    work,
                 };
                 table.store(hash, 0, proven);
             }
-            Checked::Refuted => table.store(hash, UNLIMITED, DISPROVEN),
+            Checked::Refuted => table.store(hash, UNLIMITED, Numbers { work, ..DISPROVEN }),
             Checked::Unknown => {}
         }
         found
@@ -130,6 +135,7 @@ impl Searcher<'_> {
     /// The checker at an attacker's node, `root` being the ply of the
     /// search's root.
     fn check_attacker(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
+        let start = self.nodes;
         self.nodes += 1;
         if self.check_abort() {
             return Checked::Unknown;
@@ -139,10 +145,10 @@ impl Searcher<'_> {
         }
         let fours = self.scan_fours();
         if let Some(&five) = fours.my_fives.first() {
-            return self.record(&mut tables.checked, Checked::Proven, five as u32);
+            return self.record(&mut tables.checked, Checked::Proven, five as u32, start);
         }
         if ply >= MAX_DFPN_PLY {
-            return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE);
+            return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE, start);
         }
         if !fours.opp_fives.is_empty() {
             for stop in self.stops_of_fives(&fours.opp_fives) {
@@ -151,16 +157,16 @@ impl Searcher<'_> {
                 self.state.undo();
                 match found {
                     Checked::Proven => {
-                        return self.record(&mut tables.checked, found, stop as u32);
+                        return self.record(&mut tables.checked, found, stop as u32, start);
                     }
                     Checked::Unknown => return found,
                     Checked::Refuted => {}
                 }
             }
-            return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE);
+            return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE, start);
         }
         if let Some(m) = self.attacker_vcf(ply) {
-            return self.record(&mut tables.checked, Checked::Proven, m as u32);
+            return self.record(&mut tables.checked, Checked::Proven, m as u32, start);
         }
         if self.abort != Abort::None {
             return Checked::Unknown;
@@ -171,14 +177,24 @@ impl Searcher<'_> {
                 self.state.board().cell(m as usize) == Cell::Empty
                     && self.state.is_legal(m as usize)
             });
+            // A guess refuted already, proposed again (the relaxed search
+            // proves its root at the expansion, by a VCF the check has
+            // refuted, without caching it): the full search decides.
+            let refuted_before = guess.is_some_and(|m| {
+                tables
+                    .checked
+                    .lookup(self.state.hash_after(m as usize), UNLIMITED)
+                    .is_some_and(|n| n.dn == 0)
+            });
             let guess = match guess {
+                _ if refuted_before => return self.check_by_full_search(tables, ply),
                 Some(m) => m,
                 None if ply > root => return self.check_by_full_search(tables, ply),
                 None => match self.vct_dfpn_in(&mut tables.relaxed, ply, Schedule::Rounds) {
                     VctFound::Win(m) => m as u32,
                     // The relaxed search's disproofs hold.
                     VctFound::NoWin => {
-                        return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE);
+                        return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE, start);
                     }
                     VctFound::Unknown => return Checked::Unknown,
                 },
@@ -188,7 +204,7 @@ impl Searcher<'_> {
             let found = self.check_defender(tables, ply + 1, root);
             self.state.undo();
             match found {
-                Checked::Proven => return self.record(&mut tables.checked, found, guess),
+                Checked::Proven => return self.record(&mut tables.checked, found, guess, start),
                 Checked::Unknown => return found,
                 Checked::Refuted => {
                     tables.relaxed.refute(child);
@@ -201,9 +217,10 @@ impl Searcher<'_> {
     /// The full df-pn at an attacker's node the relaxed search has no
     /// move for.
     fn check_by_full_search(&mut self, tables: &mut Refinement, ply: usize) -> Checked {
+        let start = self.nodes;
         match self.vct_dfpn_in(&mut tables.full, ply, Schedule::Rounds) {
-            VctFound::Win(m) => self.record(&mut tables.checked, Checked::Proven, m as u32),
-            VctFound::NoWin => self.record(&mut tables.checked, Checked::Refuted, NO_MOVE),
+            VctFound::Win(m) => self.record(&mut tables.checked, Checked::Proven, m as u32, start),
+            VctFound::NoWin => self.record(&mut tables.checked, Checked::Refuted, NO_MOVE, start),
             VctFound::Unknown => Checked::Unknown,
         }
     }
@@ -212,6 +229,7 @@ impl Searcher<'_> {
     /// those the relaxed search has not proven (the likely refutations)
     /// first.
     fn check_defender(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
+        let start = self.nodes;
         self.nodes += 1;
         if self.check_abort() {
             return Checked::Unknown;
@@ -222,10 +240,10 @@ impl Searcher<'_> {
         let replies = match self.defender_moves(ply, false) {
             _ if self.abort != Abort::None => return Checked::Unknown,
             Expansion::Proven(_) => {
-                return self.record(&mut tables.checked, Checked::Proven, NO_MOVE);
+                return self.record(&mut tables.checked, Checked::Proven, NO_MOVE, start);
             }
             Expansion::Disproven | Expansion::OutOfBudget => {
-                return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE);
+                return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE, start);
             }
             Expansion::Moves(moves) => moves,
         };
@@ -247,11 +265,11 @@ impl Searcher<'_> {
             match found {
                 Checked::Proven => {}
                 Checked::Refuted | Checked::Unknown => {
-                    return self.record(&mut tables.checked, found, NO_MOVE);
+                    return self.record(&mut tables.checked, found, NO_MOVE, start);
                 }
             }
         }
-        self.record(&mut tables.checked, Checked::Proven, NO_MOVE)
+        self.record(&mut tables.checked, Checked::Proven, NO_MOVE, start)
     }
 }
 
