@@ -167,7 +167,7 @@ struct Searcher<'a> {
     /// (under caro, of the longest of the defender's stops): how long the
     /// win takes at most, each defence off its line losing sooner.
     vcf_five_ply: usize,
-    /// Where set, the search stops once its nodes reach this number: the
+    /// Where set, the search stops once its nodes pass this number: the
     /// nodes another solver in a race took to finish
     /// ([`solve_vct_searched`]).
     race: Option<Arc<AtomicU64>>,

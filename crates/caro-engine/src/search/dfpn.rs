@@ -117,6 +117,11 @@
 //! Both are rare (over the 140 renju positions of `bench/`: 15.38M nodes
 //! before, 16.39M after, every one still solved) and both are kept by unit
 //! tests with positions where the far stone is the only way out.
+//!
+//! The stand-alone solver races this df-pn against a search by refinement
+//! ([`refine`]), which runs it twice over: once with the defender's far
+//! fours left out, to guess, and once in full, where the guesses say
+//! nothing.
 
 use std::rc::Rc;
 
@@ -124,11 +129,11 @@ use caro_core::Color;
 use smallvec::SmallVec;
 
 use super::{Abort, Searcher, VCT_VCF_DEPTH};
-
-mod refine;
 use crate::keymap::KeyMap;
 use crate::pattern::Pattern;
 use crate::state::{PointPatterns, Threat};
+
+mod refine;
 
 /// A proof or disproof number. Wide, so that sums over a graph whose
 /// transpositions count many times over never reach [`INF`] by growth.
@@ -1199,7 +1204,9 @@ impl Searcher<'_> {
     /// those that may spoil the threat, its own fours among them. (A
     /// search for the defender's VCF here, before the replies, cost more
     /// than the tree spends finding it: `bench_vct_black` 2.40M nodes with
-    /// a search of 4 fours, 2.24M without.)
+    /// a search of 4 fours, 2.24M without.) Where `relaxed`, the
+    /// defender's own fours off the threat's points are left out: the
+    /// replies of the relaxed search of [`refine`].
     fn defender_moves(&mut self, ply: usize, relaxed: bool) -> Expansion {
         let fours = self.scan_fours();
         if !fours.my_fives.is_empty() {

@@ -16,7 +16,8 @@
 //! the relaxed table's move. At the defender's nodes: every reply, far
 //! fours too. A move a reply refutes is written into the relaxed table as
 //! disproven; at the root the relaxed search then goes on and the checker
-//! checks its next move, and at any other attacker's node (where the
+//! checks its next move (unless it proposes a move refuted already: then
+//! the full df-pn decides), and at any other attacker's node (where the
 //! relaxed search has no move, as after a far four and its block, or once
 //! its move is refuted) the full df-pn solves the node, on a table of its
 //! own shared by all such nodes. Whatever the checker proves is proven by
