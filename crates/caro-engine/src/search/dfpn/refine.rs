@@ -133,17 +133,28 @@ impl Searcher<'_> {
         })
     }
 
-    /// The checker at an attacker's node, `root` being the ply of the
-    /// search's root.
-    fn check_attacker(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
+    /// A checker's visit begins: the node counted, the node count before
+    /// it, or the answer where a limit stops the check or the position was
+    /// checked before.
+    fn visit(&mut self, tables: &Refinement) -> Result<u64, Checked> {
         let start = self.nodes;
         self.nodes += 1;
         if self.check_abort() {
-            return Checked::Unknown;
+            return Err(Checked::Unknown);
         }
-        if let Some(known) = self.checked_before(tables) {
-            return known;
+        match self.checked_before(tables) {
+            Some(known) => Err(known),
+            None => Ok(start),
         }
+    }
+
+    /// The checker at an attacker's node, `root` being the ply of the
+    /// search's root.
+    fn check_attacker(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
+        let start = match self.visit(tables) {
+            Ok(start) => start,
+            Err(found) => return found,
+        };
         let fours = self.scan_fours();
         if let Some(&five) = fours.my_fives.first() {
             return self.record(&mut tables.checked, Checked::Proven, five as u32, start);
@@ -230,14 +241,10 @@ impl Searcher<'_> {
     /// those the relaxed search has not proven (the likely refutations)
     /// first.
     fn check_defender(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
-        let start = self.nodes;
-        self.nodes += 1;
-        if self.check_abort() {
-            return Checked::Unknown;
-        }
-        if let Some(known) = self.checked_before(tables) {
-            return known;
-        }
+        let start = match self.visit(tables) {
+            Ok(start) => start,
+            Err(found) => return found,
+        };
         let replies = match self.defender_moves(ply, false) {
             _ if self.abort != Abort::None => return Checked::Unknown,
             Expansion::Proven(_) => {
