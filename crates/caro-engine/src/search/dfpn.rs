@@ -426,6 +426,14 @@ impl ProofTable {
         }
     }
 
+    /// Whether the search has met a position: expanded it, or solved it
+    /// (as far as the table still holds).
+    fn knows(&self, hash: u64) -> bool {
+        self.solved.contains_key(&hash)
+            || self.moves.contains_key(&budget_key(hash, 0))
+            || self.moves.contains_key(&budget_key(hash, 1))
+    }
+
     /// Whether a position is proven, with any budget.
     fn is_proven(&self, hash: u64) -> bool {
         self.solved.get(&hash).is_some_and(|s| s.proven.is_some())
@@ -922,10 +930,7 @@ impl Searcher<'_> {
                 }
                 if self.abort != Abort::None {
                     // Its own share ran out: go on with the next search.
-                    let own_share = !self.stop.is_set()
-                        && self.deadline.is_none_or(|d| std::time::Instant::now() < d)
-                        && outer_limit.is_none_or(|l| self.nodes < l);
-                    if !own_share {
+                    if !self.within_limits(outer_limit) {
                         return VctFound::Unknown;
                     }
                     self.abort = Abort::None;
@@ -936,6 +941,15 @@ impl Searcher<'_> {
             }
             round_nodes = round_nodes.saturating_mul(ROUND_GROWTH);
         }
+    }
+
+    /// Whether the search may go on past a budget of its own that ran
+    /// out: no stop, the deadline not passed, and fewer nodes than the
+    /// `outer` limit.
+    fn within_limits(&self, outer: Option<u64>) -> bool {
+        !self.stop.is_set()
+            && self.deadline.is_none_or(|d| std::time::Instant::now() < d)
+            && outer.is_none_or(|l| self.nodes < l)
     }
 
     /// One df-pn visit: searches below the node until its proof number

@@ -14,21 +14,37 @@
 //! The checker walks the relaxed proof with every reply the full search
 //! has. At the attacker's nodes: a five, the stop of a four, a VCF, or
 //! the relaxed table's move. At the defender's nodes: every reply, far
-//! fours too. A move a reply refutes is written into the relaxed table as
-//! disproven; at the root the relaxed search then goes on and the checker
-//! checks its next move (unless it proposes a move refuted already: then
-//! the full df-pn decides), and at any other attacker's node (where the
-//! relaxed search has no move, as after a far four and its block, or once
-//! its move is refuted) the full df-pn solves the node, on a table of its
-//! own shared by all such nodes. Whatever the checker proves is proven by
-//! a complete threat tree, as in the full search.
+//! fours too, the replies of the relaxed proof first. A move a reply
+//! refutes is written into the relaxed table as disproven; at the root
+//! the relaxed search then goes on and the checker checks its next move
+//! (unless it proposes a move refuted already: then the full df-pn
+//! decides), and at any other attacker's node where the relaxed search
+//! has no move (once its move is refuted) the full df-pn solves the node,
+//! on a table of its own shared by all such nodes. Whatever the checker
+//! proves is proven by a complete threat tree, as in the full search.
 //!
-//! Where the relaxed proof holds it is the cheapest solver (the white
-//! and unstable records: 210k and 216k nodes); where it leads into a node
-//! that only a far four refutes, the check must disprove that node, and a
-//! disproof costs its whole threat tree (`small_but_long`: not solved
-//! within 5M). So it runs in a race with the full search
-//! (`solve_vct_searched`); BENCHMARKS.md, "Threat solvers".
+//! Below a far four and its block the relaxed search has no move either:
+//! it never met those positions. There the checker *transfers* the
+//! guesses of the position without the two stones ([`Guide`]): the same
+//! move as there, with every reply of the real position checked. Most
+//! far fours do not touch the proof, and then the check costs about the
+//! proof's size where a full search of the node cost its whole tree. The
+//! guesses read first what the checker or the full search proved for the
+//! position without the two stones (the main line is checked before the
+//! far fours, so its refuted guesses are mended by then), then the
+//! relaxed proof. Where a transferred guess fails, or there is none, the
+//! full df-pn tries that node within [`TRANSFER_NODES`]; past that, the
+//! transfer is given up and the full df-pn solves the first attacker's
+//! node below the far four, as without transfers. On the long records
+//! (black / white / unstable) the refinement took 875k / 210k / 216k
+//! nodes without transfers, 433k / 210k / 174k with them.
+//!
+//! Where the relaxed proof holds it is the cheapest solver; where it
+//! leads into a node that only a far four refutes, the check must
+//! disprove that node, and a disproof costs its whole threat tree
+//! (`small_but_long`: not solved within 5M). So it runs in a race with
+//! the full search (`solve_vct_searched`); BENCHMARKS.md, "Threat
+//! solvers".
 
 use caro_core::{Cell, Color};
 
@@ -45,7 +61,18 @@ enum Checked {
     Refuted,
     /// A limit stopped the check.
     Unknown,
+    /// Inside a transfer ([`Guide`]): a guess failed, and the full search
+    /// at a node below did not settle it within [`TRANSFER_NODES`]. The
+    /// transfer's first attacker's node decides.
+    GuessFailed,
 }
+
+/// Nodes the full search may take at a node inside a transfer where the
+/// guess fails. Nodes of the refinement alone on the long shared records
+/// (black / white / unstable) with 100 / 300 / 1,000: 433k / 210k / 174k,
+/// 433k / 276k / 176k, 434k / 228k / 175k (BENCHMARKS.md, "Threat
+/// solvers").
+const TRANSFER_NODES: u64 = 100;
 
 /// The tables of a search by refinement.
 pub(in crate::search) struct Refinement {
@@ -56,6 +83,9 @@ pub(in crate::search) struct Refinement {
     /// What the checker has proven and refuted, the winning move at each
     /// proven attacker's node.
     checked: ProofTable,
+    /// Whether the checker transfers guesses past far fours ([`Guide`]);
+    /// always, but for a test that compares.
+    transfers: bool,
 }
 
 impl Refinement {
@@ -68,6 +98,7 @@ impl Refinement {
             relaxed: ProofTable::new_relaxed(attacker, limit_bytes / 2),
             full: ProofTable::new(attacker, limit_bytes / 2),
             checked: ProofTable::new(attacker, usize::MAX),
+            transfers: true,
         }
     }
 
@@ -90,13 +121,13 @@ impl Searcher<'_> {
         ply: usize,
     ) -> VctFound {
         let hash = self.state.hash();
-        match self.check_attacker(tables, ply, ply) {
+        match self.check_attacker(tables, ply, ply, Guide::root(hash)) {
             Checked::Proven => tables
                 .checked
                 .proven_move(hash)
                 .map_or(VctFound::Unknown, |m| VctFound::Win(m as usize)),
             Checked::Refuted => VctFound::NoWin,
-            Checked::Unknown => VctFound::Unknown,
+            Checked::Unknown | Checked::GuessFailed => VctFound::Unknown,
         }
     }
 
@@ -118,7 +149,7 @@ impl Searcher<'_> {
                 table.store(hash, 0, proven);
             }
             Checked::Refuted => table.store(hash, UNLIMITED, Numbers { work, ..DISPROVEN }),
-            Checked::Unknown => {}
+            Checked::Unknown | Checked::GuessFailed => {}
         }
         found
     }
@@ -149,8 +180,14 @@ impl Searcher<'_> {
     }
 
     /// The checker at an attacker's node, `root` being the ply of the
-    /// search's root.
-    fn check_attacker(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
+    /// search's root, with its guesses read as `guide` says.
+    fn check_attacker(
+        &mut self,
+        tables: &mut Refinement,
+        ply: usize,
+        root: usize,
+        guide: Guide,
+    ) -> Checked {
         let start = match self.visit(tables) {
             Ok(start) => start,
             Err(found) => return found,
@@ -162,16 +199,22 @@ impl Searcher<'_> {
         if ply >= MAX_DFPN_PLY {
             return self.record(&mut tables.checked, Checked::Refuted, NO_MOVE, start);
         }
+        let hash = self.state.hash();
         if !fours.opp_fives.is_empty() {
             for stop in self.stops_of_fives(&fours.opp_fives) {
+                let key = if guide.far_four {
+                    guide.key
+                } else {
+                    guide.key ^ hash ^ self.state.hash_after(stop)
+                };
                 self.state.play(stop);
-                let found = self.check_defender(tables, ply + 1, root);
+                let found = self.check_defender(tables, ply + 1, root, guide.below(key));
                 self.state.undo();
                 match found {
                     Checked::Proven => {
                         return self.record(&mut tables.checked, found, stop as u32, start);
                     }
-                    Checked::Unknown => return found,
+                    Checked::Unknown | Checked::GuessFailed => return found,
                     Checked::Refuted => {}
                 }
             }
@@ -183,12 +226,26 @@ impl Searcher<'_> {
         if self.abort != Abort::None {
             return Checked::Unknown;
         }
-        let hash = self.state.hash();
+        // Transferred: the guesses are those of the position without the
+        // far fours and their blocks.
+        let transferred = guide.key != hash;
         loop {
-            let guess = tables.relaxed.proven_move(hash).filter(|&m| {
-                self.state.board().cell(m as usize) == Cell::Empty
-                    && self.state.is_legal(m as usize)
-            });
+            // In a transfer, what the checker or the full search proved
+            // there first: they are sound where the relaxed search may
+            // not be, and the relaxed main line is checked before the far
+            // fours (`check_defender`).
+            let sound = if transferred {
+                let proven = tables.checked.proven_move(guide.key);
+                proven.or_else(|| tables.full.proven_move(guide.key))
+            } else {
+                None
+            };
+            let guess = sound
+                .or_else(|| tables.relaxed.proven_move(guide.key))
+                .filter(|&m| {
+                    self.state.board().cell(m as usize) == Cell::Empty
+                        && self.state.is_legal(m as usize)
+                });
             // A guess refuted already, proposed again (the relaxed search
             // proves its root at the expansion, by a VCF the check has
             // refuted, without caching it): the full search decides.
@@ -199,8 +256,12 @@ impl Searcher<'_> {
                     .is_some_and(|n| n.dn == 0)
             });
             let guess = match guess {
+                _ if refuted_before && guide.within => {
+                    return self.check_within_budget(tables, ply, start);
+                }
                 _ if refuted_before => return self.check_by_full_search(tables, ply),
                 Some(m) => m,
+                None if guide.within => return self.check_within_budget(tables, ply, start),
                 None if ply > root => return self.check_by_full_search(tables, ply),
                 None => match self.vct_dfpn_in(&mut tables.relaxed, ply, Schedule::Rounds) {
                     VctFound::Win(m) => m as u32,
@@ -212,12 +273,28 @@ impl Searcher<'_> {
                 },
             };
             let child = self.state.hash_after(guess as usize);
+            let below = Guide {
+                key: guide.key ^ hash ^ child,
+                far_four: false,
+                within: guide.within || transferred,
+            };
             self.state.play(guess as usize);
-            let found = self.check_defender(tables, ply + 1, root);
+            let found = self.check_defender(tables, ply + 1, root, below);
             self.state.undo();
             match found {
                 Checked::Proven => return self.record(&mut tables.checked, found, guess, start),
                 Checked::Unknown => return found,
+                Checked::Refuted | Checked::GuessFailed if guide.within => {
+                    return self.check_within_budget(tables, ply, start);
+                }
+                // The transfer's first attacker's node: where the full
+                // search would have been without it.
+                Checked::Refuted | Checked::GuessFailed if transferred => {
+                    return self.check_by_full_search(tables, ply);
+                }
+                // Not transferred, nor anything below (a transfer begins
+                // below a far four only).
+                Checked::GuessFailed => return Checked::Unknown,
                 Checked::Refuted => {
                     tables.relaxed.refute(child);
                     tables.relaxed.unprove(hash);
@@ -237,10 +314,39 @@ impl Searcher<'_> {
         }
     }
 
+    /// The full df-pn at an attacker's node inside a transfer, where its
+    /// guess fails or there is none, within [`TRANSFER_NODES`]: where
+    /// that runs out, the transfer is given up (`GuessFailed`) for the
+    /// full search at its first node. The nodes since `start` are the
+    /// visit's.
+    fn check_within_budget(&mut self, tables: &mut Refinement, ply: usize, start: u64) -> Checked {
+        let outer = self.node_limit;
+        let own = self.nodes.saturating_add(TRANSFER_NODES);
+        self.node_limit = Some(outer.map_or(own, |l| l.min(own)));
+        let found = self.vct_dfpn_in(&mut tables.full, ply, Schedule::Rounds);
+        self.node_limit = outer;
+        match found {
+            VctFound::Win(m) => self.record(&mut tables.checked, Checked::Proven, m as u32, start),
+            VctFound::NoWin => self.record(&mut tables.checked, Checked::Refuted, NO_MOVE, start),
+            // Only the budget ran out.
+            VctFound::Unknown if self.within_limits(outer) => {
+                self.abort = Abort::None;
+                Checked::GuessFailed
+            }
+            VctFound::Unknown => Checked::Unknown,
+        }
+    }
+
     /// The checker at a defender's node: every reply of the full search,
-    /// those the relaxed search has not proven (the likely refutations)
-    /// first.
-    fn check_defender(&mut self, tables: &mut Refinement, ply: usize, root: usize) -> Checked {
+    /// those the relaxed search has proven (its main line) first, and
+    /// with its guesses read as `guide` says.
+    fn check_defender(
+        &mut self,
+        tables: &mut Refinement,
+        ply: usize,
+        root: usize,
+        guide: Guide,
+    ) -> Checked {
         let start = match self.visit(tables) {
             Ok(start) => start,
             Err(found) => return found,
@@ -255,29 +361,79 @@ impl Searcher<'_> {
             }
             Expansion::Moves(moves) => moves,
         };
-        let mut replies: Vec<(bool, usize)> = replies
+        let hash = self.state.hash();
+        let mut replies: Vec<(bool, usize, u64)> = replies
             .iter()
             .map(|c| {
-                let guessed = tables
-                    .relaxed
-                    .is_proven(self.state.hash_after(c.at as usize));
-                (guessed, c.at as usize)
+                let key = guide.key ^ hash ^ self.state.hash_after(c.at as usize);
+                (tables.relaxed.is_proven(key), c.at as usize, key)
             })
             .collect();
-        // Stable: the search's order within each part.
-        replies.sort_by_key(|&(guessed, _)| guessed);
-        for (_, reply) in replies {
+        // Stable: the search's order within each part. The main line
+        // first: what the check finds there (refutations, the full
+        // search's proofs) the transfers below the far fours read.
+        replies.sort_by_key(|&(guessed, _, _)| !guessed);
+        for (_, reply, key) in replies {
             self.state.play(reply);
-            let found = self.check_attacker(tables, ply + 1, root);
+            // A four the relaxed search left out (it never met the
+            // position): below its block, the guesses are those of the
+            // position without the two stones.
+            let far_four = tables.transfers
+                && !tables.relaxed.knows(key)
+                && !self.scan_fours().opp_fives.is_empty();
+            let below = Guide {
+                key: if far_four { guide.key } else { key },
+                far_four,
+                within: guide.within,
+            };
+            let found = self.check_attacker(tables, ply + 1, root, below);
             self.state.undo();
             match found {
                 Checked::Proven => {}
+                Checked::GuessFailed => return found,
                 Checked::Refuted | Checked::Unknown => {
                     return self.record(&mut tables.checked, found, NO_MOVE, start);
                 }
             }
         }
         self.record(&mut tables.checked, Checked::Proven, NO_MOVE, start)
+    }
+}
+
+/// Where the checker reads its guesses for a position.
+#[derive(Clone, Copy, Debug)]
+struct Guide {
+    /// The hash the relaxed table knows the position by: its own, or,
+    /// below a four of the defender's that the relaxed search left out
+    /// and the attacker's block of it, its own without those two stones
+    /// (a *transfer*: the relaxed proof of the position without them is
+    /// likely to hold with them too, the checker sees whether it does).
+    key: u64,
+    /// The defender has just played such a four: the stop of it keeps
+    /// `key`.
+    far_four: bool,
+    /// Below the first attacker's node of a transfer, which runs the
+    /// full search where the transfer fails.
+    within: bool,
+}
+
+impl Guide {
+    /// The guide at the root of a check.
+    fn root(hash: u64) -> Guide {
+        Guide {
+            key: hash,
+            far_four: false,
+            within: false,
+        }
+    }
+
+    /// The guide one move further, with the `key` of the position there.
+    fn below(self, key: u64) -> Guide {
+        Guide {
+            key,
+            far_four: false,
+            within: self.within,
+        }
     }
 }
 
@@ -326,6 +482,42 @@ mod tests {
         assert_eq!(refined.win(), Some(at("j6")));
         let full = solve_vct_with(&game, 100_000, 16, VctSolver::Full);
         assert_eq!(full.win(), Some(at("j6")));
+    }
+
+    /// `bench/vct-renju15.txt` No. 139: black to move wins by threats
+    /// with h7; the refinement proves it in 5,466 nodes with transfers,
+    /// 27,521 without.
+    const FAR_FOURS: &str = "h8 i9 f6 h10 j8 g10 i10 g8 j9 g9 g7 f9 j7 j6";
+
+    #[test]
+    fn guesses_transferred_past_far_fours_prove_the_win_in_fewer_nodes() {
+        let game = renju(FAR_FOURS);
+        let tt = Tt::new(1);
+        let [with, without] = [true, false].map(|transfers| {
+            with_searcher(&game, &tt, Some(100_000), crate::StopFlag::new(), |s| {
+                let mut tables = Refinement::new(Color::Black, 16 << 20);
+                tables.transfers = transfers;
+                let found = s.vct_refined(&mut tables, 0);
+                let nodes = s.nodes;
+                // The proof walked against every reply: complete.
+                let plies = found
+                    .win()
+                    .and_then(|m| s.proof_plies(m, &tables.into_proof()));
+                (found.win().map(|m| s.state.pos(m)), nodes, plies)
+            })
+        });
+        assert_eq!(with.0, Some(at("h7")), "with transfers: {with:?}");
+        assert_eq!(without.0, Some(at("h7")), "without: {without:?}");
+        assert!(
+            with.2.is_some() && without.2.is_some(),
+            "{with:?} {without:?}"
+        );
+        assert!(
+            with.1 * 2 < without.1,
+            "transfers took {} nodes, none {}",
+            with.1,
+            without.1
+        );
     }
 
     #[test]
