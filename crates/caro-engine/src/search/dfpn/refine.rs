@@ -121,7 +121,7 @@ impl Searcher<'_> {
         ply: usize,
     ) -> VctFound {
         let hash = self.state.hash();
-        match self.check_attacker(tables, ply, ply, Guide::root(hash)) {
+        match self.check_attacker(tables, ply, Guide::root(hash, ply)) {
             Checked::Proven => tables
                 .checked
                 .proven_move(hash)
@@ -179,15 +179,9 @@ impl Searcher<'_> {
         }
     }
 
-    /// The checker at an attacker's node, `root` being the ply of the
-    /// search's root, with its guesses read as `guide` says.
-    fn check_attacker(
-        &mut self,
-        tables: &mut Refinement,
-        ply: usize,
-        root: usize,
-        guide: Guide,
-    ) -> Checked {
+    /// The checker at an attacker's node, with its guesses read as
+    /// `guide` says.
+    fn check_attacker(&mut self, tables: &mut Refinement, ply: usize, guide: Guide) -> Checked {
         let start = match self.visit(tables) {
             Ok(start) => start,
             Err(found) => return found,
@@ -208,7 +202,7 @@ impl Searcher<'_> {
                     guide.key ^ hash ^ self.state.hash_after(stop)
                 };
                 self.state.play(stop);
-                let found = self.check_defender(tables, ply + 1, root, guide.below(key));
+                let found = self.check_defender(tables, ply + 1, guide.below(key));
                 self.state.undo();
                 match found {
                     Checked::Proven => {
@@ -262,7 +256,7 @@ impl Searcher<'_> {
                 _ if refuted_before => return self.check_by_full_search(tables, ply),
                 Some(m) => m,
                 None if guide.within => return self.check_within_budget(tables, ply, start),
-                None if ply > root => return self.check_by_full_search(tables, ply),
+                None if ply > guide.root => return self.check_by_full_search(tables, ply),
                 None => match self.vct_dfpn_in(&mut tables.relaxed, ply, Schedule::Rounds) {
                     VctFound::Win(m) => m as u32,
                     // The relaxed search's disproofs hold.
@@ -274,12 +268,11 @@ impl Searcher<'_> {
             };
             let child = self.state.hash_after(guess as usize);
             let below = Guide {
-                key: guide.key ^ hash ^ child,
-                far_four: false,
                 within: guide.within || transferred,
+                ..guide.below(guide.key ^ hash ^ child)
             };
             self.state.play(guess as usize);
-            let found = self.check_defender(tables, ply + 1, root, below);
+            let found = self.check_defender(tables, ply + 1, below);
             self.state.undo();
             match found {
                 Checked::Proven => return self.record(&mut tables.checked, found, guess, start),
@@ -315,7 +308,8 @@ impl Searcher<'_> {
     }
 
     /// The full df-pn at an attacker's node inside a transfer, where its
-    /// guess fails or there is none, within [`TRANSFER_NODES`]: where
+    /// guess fails or there is none, within [`TRANSFER_NODES`] (read every
+    /// [`crate::search::CHECK_EVERY`] nodes, so up to that many more): where
     /// that runs out, the transfer is given up (`GuessFailed`) for the
     /// full search at its first node. The nodes since `start` are the
     /// visit's.
@@ -340,13 +334,7 @@ impl Searcher<'_> {
     /// The checker at a defender's node: every reply of the full search,
     /// those the relaxed search has proven (its main line) first, and
     /// with its guesses read as `guide` says.
-    fn check_defender(
-        &mut self,
-        tables: &mut Refinement,
-        ply: usize,
-        root: usize,
-        guide: Guide,
-    ) -> Checked {
+    fn check_defender(&mut self, tables: &mut Refinement, ply: usize, guide: Guide) -> Checked {
         let start = match self.visit(tables) {
             Ok(start) => start,
             Err(found) => return found,
@@ -382,11 +370,10 @@ impl Searcher<'_> {
                 && !tables.relaxed.knows(key)
                 && !self.scan_fours().opp_fives.is_empty();
             let below = Guide {
-                key: if far_four { guide.key } else { key },
                 far_four,
-                within: guide.within,
+                ..guide.below(if far_four { guide.key } else { key })
             };
-            let found = self.check_attacker(tables, ply + 1, root, below);
+            let found = self.check_attacker(tables, ply + 1, below);
             self.state.undo();
             match found {
                 Checked::Proven => {}
@@ -415,15 +402,18 @@ struct Guide {
     /// Below the first attacker's node of a transfer, which runs the
     /// full search where the transfer fails.
     within: bool,
+    /// The ply of the check's root.
+    root: usize,
 }
 
 impl Guide {
-    /// The guide at the root of a check.
-    fn root(hash: u64) -> Guide {
+    /// The guide at the root of a check, the position `hash` at `ply`.
+    fn root(hash: u64, ply: usize) -> Guide {
         Guide {
             key: hash,
             far_four: false,
             within: false,
+            root: ply,
         }
     }
 
@@ -432,7 +422,7 @@ impl Guide {
         Guide {
             key,
             far_four: false,
-            within: self.within,
+            ..self
         }
     }
 }
