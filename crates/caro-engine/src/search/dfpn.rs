@@ -121,7 +121,8 @@
 //! The stand-alone solver races this df-pn against a search by refinement
 //! ([`refine`]), which runs it twice over: once with the defender's far
 //! fours left out, to guess, and once in full, where the guesses say
-//! nothing.
+//! nothing or fail (within a small budget first, below a far four whose
+//! guesses come from the position without it).
 
 use std::rc::Rc;
 

@@ -33,9 +33,11 @@
 //! position without the two stones (the main line is checked before the
 //! far fours, so its refuted guesses are mended by then), then the
 //! relaxed proof. Where a transferred guess fails, or there is none, the
-//! full df-pn tries that node within [`TRANSFER_NODES`]; past that, the
-//! transfer is given up and the full df-pn solves the first attacker's
-//! node below the far four, as without transfers. On the long records
+//! full df-pn tries that node within [`TRANSFER_NODES`] (read every 256
+//! nodes, so 100 to 355). Where that runs out, each attacker's node on
+//! the way up tries the same budget in turn, and the transfer's first
+//! attacker's node (the one after the block and the defender's next
+//! reply) runs the full df-pn without one, as without transfers. On the long records
 //! (black / white / unstable) the refinement took 875k / 210k / 216k
 //! nodes without transfers, 433k / 210k / 174k with them.
 //!
@@ -62,8 +64,9 @@ enum Checked {
     /// A limit stopped the check.
     Unknown,
     /// Inside a transfer ([`Guide`]): a guess failed, and the full search
-    /// at a node below did not settle it within [`TRANSFER_NODES`]. The
-    /// transfer's first attacker's node decides.
+    /// at a node below did not settle it within [`TRANSFER_NODES`]. Each
+    /// attacker's node above it inside the transfer tries the same budget,
+    /// and the transfer's first attacker's node runs the full search.
     GuessFailed,
 }
 
@@ -223,6 +226,10 @@ impl Searcher<'_> {
         // Transferred: the guesses are those of the position without the
         // far fours and their blocks.
         let transferred = guide.key != hash;
+        debug_assert!(
+            !guide.within || transferred,
+            "inside a transfer, not transferred"
+        );
         loop {
             // In a transfer, what the checker or the full search proved
             // there first: they are sound where the relaxed search may
@@ -243,12 +250,7 @@ impl Searcher<'_> {
             // A guess refuted already, proposed again (the relaxed search
             // proves its root at the expansion, by a VCF the check has
             // refuted, without caching it): the full search decides.
-            let refuted_before = guess.is_some_and(|m| {
-                tables
-                    .checked
-                    .lookup(self.state.hash_after(m as usize), UNLIMITED)
-                    .is_some_and(|n| n.dn == 0)
-            });
+            let refuted_before = guess.is_some_and(|m| self.refuted_before(tables, m));
             let guess = match guess {
                 _ if refuted_before && guide.within => {
                     return self.check_within_budget(tables, ply, start);
@@ -258,6 +260,9 @@ impl Searcher<'_> {
                 None if guide.within => return self.check_within_budget(tables, ply, start),
                 None if ply > guide.root => return self.check_by_full_search(tables, ply),
                 None => match self.vct_dfpn_in(&mut tables.relaxed, ply, Schedule::Rounds) {
+                    VctFound::Win(m) if self.refuted_before(tables, m as u32) => {
+                        return self.check_by_full_search(tables, ply);
+                    }
                     VctFound::Win(m) => m as u32,
                     // The relaxed search's disproofs hold.
                     VctFound::NoWin => {
@@ -287,13 +292,25 @@ impl Searcher<'_> {
                 }
                 // Not transferred, nor anything below (a transfer begins
                 // below a far four only).
-                Checked::GuessFailed => return Checked::Unknown,
+                Checked::GuessFailed => {
+                    debug_assert!(false, "a guess failed outside a transfer");
+                    return Checked::Unknown;
+                }
                 Checked::Refuted => {
                     tables.relaxed.refute(child);
                     tables.relaxed.unprove(hash);
                 }
             }
         }
+    }
+
+    /// Whether the checker has refuted the position after the attacker's
+    /// move `m` already.
+    fn refuted_before(&self, tables: &Refinement, m: u32) -> bool {
+        tables
+            .checked
+            .lookup(self.state.hash_after(m as usize), UNLIMITED)
+            .is_some_and(|n| n.dn == 0)
     }
 
     /// The full df-pn at an attacker's node the relaxed search has no
