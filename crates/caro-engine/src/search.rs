@@ -1700,7 +1700,8 @@ pub enum VctSolver {
     /// The search by refinement alone: a df-pn that leaves out the
     /// defender's fours off the threat's points guesses the moves, and a
     /// checker proves them against every reply (the full df-pn where the
-    /// guess has nothing to say). Cheaper where those fours do not matter,
+    /// guess has nothing to say or fails; below a far four, the guess of
+    /// the position without it). Cheaper where those fours do not matter,
     /// far dearer where they do.
     Refined,
 }

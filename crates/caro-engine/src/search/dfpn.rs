@@ -339,6 +339,15 @@ struct Solved {
     work: u32,
 }
 
+impl Solved {
+    /// Neither proven nor disproven yet.
+    const NONE: Solved = Solved {
+        proven: None,
+        disproven: None,
+        work: 0,
+    };
+}
+
 /// A node's moves, once expanded.
 struct Expanded {
     moves: Rc<[Child]>,
@@ -408,11 +417,7 @@ impl ProofTable {
     /// Records that the attacker cannot win a position whatever its
     /// budget, in place of any proof the table had for it.
     fn refute(&mut self, hash: u64) {
-        let solved = self.solved.entry(hash).or_insert(Solved {
-            proven: None,
-            disproven: None,
-            work: 0,
-        });
+        let solved = self.solved.entry(hash).or_insert(Solved::NONE);
         solved.proven = None;
         solved.disproven = Some(UNLIMITED);
         // Kept through the table's collections: a refutation forgotten
@@ -561,11 +566,7 @@ impl ProofTable {
     fn store(&mut self, hash: u64, threes: u32, numbers: Numbers) {
         if numbers.pn == 0 || numbers.dn == 0 {
             self.numbers.remove(&budget_key(hash, threes));
-            let solved = self.solved.entry(hash).or_insert(Solved {
-                proven: None,
-                disproven: None,
-                work: 0,
-            });
+            let solved = self.solved.entry(hash).or_insert(Solved::NONE);
             solved.work = solved.work.max(numbers.work);
             if numbers.pn == 0 {
                 if solved.proven.is_none_or(|(at, _)| threes < at) {
