@@ -342,13 +342,21 @@ impl PatternTable {
     #[inline(always)]
     #[must_use]
     pub fn lookup(&self, key: u64) -> Pattern {
+        Pattern::from_u8(self.lookup_code(key))
+    }
+
+    /// [`PatternTable::lookup`] as the pattern's code (`Pattern as u8`),
+    /// for the incremental update, which keeps codes.
+    #[inline(always)]
+    #[must_use]
+    pub fn lookup_code(&self, key: u64) -> u8 {
         if let Some(slot) = self.cells.get(key as usize) {
             let v = slot.load(Ordering::Relaxed);
             if v != 0 {
-                return Pattern::from_u8(v - 1);
+                return v - 1;
             }
         }
-        self.lookup_slow(key)
+        self.lookup_slow(key) as u8
     }
 
     /// [`PatternTable::lookup`] for a key met for the first time, or a

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use caro_core::{Board, Cell, Color, Game, Pos, Rule, Rules};
 
-use crate::pattern::{half_id, key_of, Pattern, PatternTable, WinKind};
+use crate::pattern::{half_count, half_id, key_of, Pattern, PatternTable, WinKind};
 use crate::point_values::{count_values, point_values, CountValues, PointValues};
 
 /// A stone's neighbourhood for move generation: points within this
@@ -257,6 +257,91 @@ const THREAT_KEY_STEP: [i32; 4] = [729, 81, 9, 1];
 #[inline(always)]
 fn is_four_or_five(p: u8) -> bool {
     (Pattern::Block4 as u8..=Pattern::Five as u8).contains(&p)
+}
+
+/// The parts of [`State`] that a change of one point's pattern updates,
+/// borrowed apart from the tables the new patterns are read from.
+struct Updates<'a> {
+    patterns: &'a mut [PointPatterns],
+    point_values: &'a [&'static PointValues; 2],
+    value: &'a mut [[i32; 2]; 2],
+    threat_counts: &'a mut [[u32; 7]; 2],
+    four_counts: &'a mut [[u32; 3]; 2],
+    four_points: &'a mut [FourPoints; 2],
+    /// Where changes are logged for undo, if they are.
+    log: Option<&'a mut Vec<(u32, u8, u8, u8)>>,
+}
+
+impl Updates<'_> {
+    /// Sets one direction's pattern of an empty point for colour `c` to
+    /// the pattern code `new`, keeping the sums, counts and four points in
+    /// step and logging the change; nothing where it is unchanged.
+    #[inline(always)]
+    fn set(&mut self, index: usize, c: usize, d: usize, new: u8) {
+        let point = &mut self.patterns[index];
+        let old = point.dir[c][d];
+        if new == old {
+            return;
+        }
+        point.dir[c][d] = new;
+        let key_before = point.threat_key[c];
+        let key_after =
+            (i32::from(key_before) + (i32::from(new) - i32::from(old)) * THREAT_KEY_STEP[d]) as u16;
+        point.threat_key[c] = key_after;
+        let before = THREATS[key_before as usize];
+        let after = THREATS[key_after as usize];
+        let values = &self.point_values[c].by_key;
+        let ([mover_before, other_before], [mover_after, other_after]) =
+            (values[key_before as usize], values[key_after as usize]);
+        self.value[c][0] += i32::from(mover_after) - i32::from(mover_before);
+        self.value[c][1] += i32::from(other_after) - i32::from(other_before);
+        // Most changes leave the point's threat as it was; a decrement
+        // and increment of the same counter would chain two
+        // read-modify-writes of one address on every update.
+        if before != after {
+            self.threat_counts[c][before as usize] -= 1;
+            self.threat_counts[c][after as usize] += 1;
+        }
+        count_fours(self.four_counts, self.four_points, (index, c), old, new);
+        if let Some(log) = &mut self.log {
+            log.push((index as u32, c as u8, d as u8, old));
+        }
+    }
+}
+
+/// One line of a point went from pattern `old` to `new` for a colour
+/// (`at`: the point and the colour): the four counts and the four-point
+/// set follow. Most changes are between weaker patterns and touch
+/// neither.
+#[inline(always)]
+fn count_fours(
+    four_counts: &mut [[u32; 3]; 2],
+    four_points: &mut [FourPoints; 2],
+    at: (usize, usize),
+    old: u8,
+    new: u8,
+) {
+    if is_four_or_five(old) || is_four_or_five(new) {
+        count_fours_changed(four_counts, four_points, at, old, new);
+    }
+}
+
+/// [`count_fours`] for a change from or to a four or five.
+#[inline(never)]
+fn count_fours_changed(
+    four_counts: &mut [[u32; 3]; 2],
+    four_points: &mut [FourPoints; 2],
+    (index, c): (usize, usize),
+    old: u8,
+    new: u8,
+) {
+    if is_four_or_five(old) {
+        four_counts[c][(old - Pattern::Block4 as u8) as usize] -= 1;
+    }
+    if is_four_or_five(new) {
+        four_counts[c][(new - Pattern::Block4 as u8) as usize] += 1;
+    }
+    four_points[c].change(index, old, new);
 }
 
 impl State {
@@ -739,16 +824,44 @@ impl State {
             left |= cell(-ki - 1 - i) << (2 * i);
             right |= cell(-ki + 1 + i) << (2 * i);
         }
+        let halves = half_count(K as u8);
+        // Borrowed apart: the tables the patterns are read from stay in
+        // registers while the patterns and sums change.
+        let (ids, tables, mut updates) = self.split_for_update();
         for t in -ki..=ki {
             let here = cell(t);
             if t != 0 && here == Cell::Empty as usize {
                 let j = (index as isize + t * bstep) as usize;
-                let (kb, kw) = (self.key(0, left, right), self.key(1, left, right));
-                self.apply_keys(j, d, kb, kw);
+                for c in 0..2 {
+                    let key = u64::from(ids[c][left]) * halves + u64::from(ids[c][right]);
+                    updates.set(j, c, d, tables[c].lookup_code(key));
+                }
             }
             left = ((left << 2) | here) & mask;
             right = (right >> 2) | (cell(t + ki + 1) << (2 * (K - 1)));
         }
+    }
+
+    /// The half ids and pattern tables, and apart from them the parts a
+    /// pattern change updates.
+    #[inline(always)]
+    fn split_for_update(&mut self) -> ([&[u16]; 2], [&PatternTable; 2], Updates<'_>) {
+        // Pattern changes are logged for undo once a move is on the
+        // stack (not while the state is built).
+        let log = (!self.marks.is_empty()).then_some(&mut self.log);
+        (
+            [&self.half_ids[0][..], &self.half_ids[1][..]],
+            [&*self.tables[0], &*self.tables[1]],
+            Updates {
+                patterns: &mut self.patterns,
+                point_values: &self.point_values,
+                value: &mut self.value,
+                threat_counts: &mut self.threat_counts,
+                four_counts: &mut self.four_counts,
+                four_points: &mut self.four_points,
+                log,
+            },
+        )
     }
 
     /// Drops an about-to-be-occupied point's contribution.
@@ -790,66 +903,23 @@ impl State {
     /// Sets direction `d` of an empty point from its two table keys.
     #[inline(always)]
     fn apply_keys(&mut self, index: usize, d: usize, kb: u64, kw: u64) {
+        let (_, tables, mut updates) = self.split_for_update();
         for (c, key) in [(0usize, kb), (1usize, kw)] {
-            let new = self.tables[c].lookup(key) as usize;
-            let old = self.patterns[index].dir[c][d] as usize;
-            if new != old {
-                self.set_pattern(index, c, d, new);
-                if !self.marks.is_empty() {
-                    self.log.push((index as u32, c as u8, d as u8, old as u8));
-                }
-            }
+            updates.set(index, c, d, tables[c].lookup_code(key));
         }
-    }
-
-    /// Sets one direction's pattern of an empty point for colour `c`,
-    /// keeping the sums, counts and four points in step.
-    #[inline(always)]
-    fn set_pattern(&mut self, index: usize, c: usize, d: usize, new: usize) {
-        let point = &mut self.patterns[index];
-        let old = point.dir[c][d] as usize;
-        point.dir[c][d] = new as u8;
-        let key_before = point.threat_key[c];
-        let key_after = (key_before as i32 + (new as i32 - old as i32) * THREAT_KEY_STEP[d]) as u16;
-        point.threat_key[c] = key_after;
-        let before = THREATS[key_before as usize];
-        let after = THREATS[key_after as usize];
-        let values = &self.point_values[c].by_key;
-        let ([mover_before, other_before], [mover_after, other_after]) =
-            (values[key_before as usize], values[key_after as usize]);
-        self.value[c][0] += i32::from(mover_after) - i32::from(mover_before);
-        self.value[c][1] += i32::from(other_after) - i32::from(other_before);
-        // Most changes leave the point's threat as it was; a decrement
-        // and increment of the same counter would chain two
-        // read-modify-writes of one address on every update.
-        if before != after {
-            self.threat_counts[c][before as usize] -= 1;
-            self.threat_counts[c][after as usize] += 1;
-        }
-        self.count_fours(index, c, old as u8, new as u8);
     }
 
     /// One line of `index` went from pattern `old` to `new` for colour
-    /// `c`: the four counts and the four-point set follow. Most changes
-    /// are between weaker patterns and touch neither.
+    /// `c`: the four counts and the four-point set follow.
     #[inline(always)]
     fn count_fours(&mut self, index: usize, c: usize, old: u8, new: u8) {
-        if is_four_or_five(old) || is_four_or_five(new) {
-            self.count_fours_changed(index, c, old, new);
-        }
-    }
-
-    /// [`State::count_fours`] for a change from or to a four or five.
-    #[inline(never)]
-    fn count_fours_changed(&mut self, index: usize, c: usize, old: u8, new: u8) {
-        let (was, is) = (is_four_or_five(old), is_four_or_five(new));
-        if was {
-            self.four_counts[c][(old - Pattern::Block4 as u8) as usize] -= 1;
-        }
-        if is {
-            self.four_counts[c][(new - Pattern::Block4 as u8) as usize] += 1;
-        }
-        self.four_points[c].change(index, old, new);
+        count_fours(
+            &mut self.four_counts,
+            &mut self.four_points,
+            (index, c),
+            old,
+            new,
+        );
     }
 
     /// Builds the wide padded copy of the (empty) board and the half-id
