@@ -191,6 +191,10 @@ const EDGE_COST: Number = 2;
 const CHILDREN_INLINE: usize = 32;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
+/// Nodes a winning line's searches may take where the searcher has no
+/// node limit of its own (each step cut short tries again with more, as
+/// [`LINE_BUDGET_EXTENSIONS`] says).
+const LINE_NODES: u64 = 1_000_000;
 /// Times a winning line's step cut short by the node budget is tried
 /// again, with twice the budget each time.
 const LINE_BUDGET_EXTENSIONS: u32 = 4;
@@ -666,7 +670,10 @@ impl Searcher<'_> {
         // counted in the solver's.
         let solver_nodes = self.nodes;
         let outer_limit = self.node_limit;
-        self.node_limit = outer_limit.map(|l| self.nodes.saturating_add(l));
+        // Without a limit of the searcher's, the line's own (its searches
+        // must end even where no clock is set: a search to a depth).
+        let line_limit = outer_limit.unwrap_or(LINE_NODES);
+        self.node_limit = Some(self.nodes.saturating_add(line_limit));
         self.abort = Abort::None;
         let mut line = Vec::new();
         let mut fours_left = fours_left;
@@ -690,8 +697,10 @@ impl Searcher<'_> {
                 if out_of_nodes && extensions < LINE_BUDGET_EXTENSIONS {
                     extensions += 1;
                     self.abort = Abort::None;
-                    self.node_limit = outer_limit
-                        .map(|l| self.nodes.saturating_add(l.saturating_mul(1 << extensions)));
+                    self.node_limit = Some(
+                        self.nodes
+                            .saturating_add(line_limit.saturating_mul(1 << extensions)),
+                    );
                     continue;
                 }
                 break;
