@@ -3082,6 +3082,17 @@ mod tests {
         });
         assert_eq!(line.len(), 27, "{line:?}");
         assert_line_wins(&long, &line);
+        // Without a node limit (a search to a depth, no clock) the line's
+        // searches have a budget of their own, and the searcher is left
+        // without a limit again.
+        let tt = Tt::new(1);
+        let (line, limit_after) = with_searcher(&long, &tt, None, StopFlag::new(), |s| {
+            let first = s.vcf(150, 0).expect("a VCF");
+            let line = s.winning_line(first, None, 150);
+            (line, s.node_limit)
+        });
+        assert_eq!(line.len(), 27, "{line:?}");
+        assert_eq!(limit_after, None);
         // No win, no line.
         let quiet = self::game(Rule::Freestyle, 15, 5, "h8");
         let (solution, line) = solve_vct_line(&quiet, 10_000, 16);

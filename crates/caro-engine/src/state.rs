@@ -259,8 +259,9 @@ fn is_four_or_five(p: u8) -> bool {
     (Pattern::Block4 as u8..=Pattern::Five as u8).contains(&p)
 }
 
-/// The parts of [`State`] that a change of one point's pattern updates,
-/// borrowed apart from the tables the new patterns are read from.
+/// The parts of [`State`] that a change of one point's pattern reads and
+/// updates, borrowed apart from the tables the new patterns are read
+/// from.
 struct Updates<'a> {
     patterns: &'a mut [PointPatterns],
     point_values: &'a [&'static PointValues; 2],
@@ -825,8 +826,8 @@ impl State {
             right |= cell(-ki + 1 + i) << (2 * i);
         }
         let halves = half_count(K as u8);
-        // Borrowed apart: the tables the patterns are read from stay in
-        // registers while the patterns and sums change.
+        // Borrowed apart: the addresses of the tables the patterns are
+        // read from stay in registers while the patterns and sums change.
         let (ids, tables, mut updates) = self.split_for_update();
         for t in -ki..=ki {
             let here = cell(t);

@@ -191,12 +191,12 @@ const EDGE_COST: Number = 2;
 const CHILDREN_INLINE: usize = 32;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
-/// Nodes a winning line's searches may take where the searcher has no
-/// node limit of its own (each step cut short tries again with more, as
-/// [`LINE_BUDGET_EXTENSIONS`] says).
+/// The first node budget of a winning line's searches (all its steps
+/// together) where the searcher has no node limit; it is renewed at
+/// twice the size, at most [`LINE_BUDGET_EXTENSIONS`] times in all.
 const LINE_NODES: u64 = 1_000_000;
-/// Times a winning line's step cut short by the node budget is tried
-/// again, with twice the budget each time.
+/// Times in all, per line, that a winning line's step cut short by the
+/// node budget is tried again, with twice the budget each time.
 const LINE_BUDGET_EXTENSIONS: u32 = 4;
 /// Plies a winning line may run before [`Searcher::winning_line`] stops
 /// (a VCT's longest lines and then a long VCF).
@@ -658,7 +658,11 @@ impl Searcher<'_> {
     /// attacker's VCF searches look first within `fours_left` fours after
     /// `first` (what the proof left: the failures its search cached at
     /// that depth answer them at once), one fewer after each four, then
-    /// at any depth. The position is left as it was.
+    /// at any depth. The position is left as it was. Its searches take
+    /// nodes of their own, not counted in the searcher's: a budget of the
+    /// searcher's node limit's value, or [`LINE_NODES`] without one,
+    /// renewed larger where a step is cut short (see
+    /// [`LINE_BUDGET_EXTENSIONS`]).
     pub(super) fn winning_line(
         &mut self,
         first: usize,
@@ -670,10 +674,11 @@ impl Searcher<'_> {
         // counted in the solver's.
         let solver_nodes = self.nodes;
         let outer_limit = self.node_limit;
-        // Without a limit of the searcher's, the line's own (its searches
-        // must end even where no clock is set: a search to a depth).
-        let line_limit = outer_limit.unwrap_or(LINE_NODES);
-        self.node_limit = Some(self.nodes.saturating_add(line_limit));
+        // The searcher's limit's value serves as the line's budget;
+        // without one, the line's own (its searches must end even where
+        // no clock is set: a search to a depth).
+        let line_budget = outer_limit.unwrap_or(LINE_NODES);
+        self.node_limit = Some(self.nodes.saturating_add(line_budget));
         self.abort = Abort::None;
         let mut line = Vec::new();
         let mut fours_left = fours_left;
@@ -699,7 +704,7 @@ impl Searcher<'_> {
                     self.abort = Abort::None;
                     self.node_limit = Some(
                         self.nodes
-                            .saturating_add(line_limit.saturating_mul(1 << extensions)),
+                            .saturating_add(line_budget.saturating_mul(1 << extensions)),
                     );
                     continue;
                 }
