@@ -696,9 +696,7 @@ impl Searcher<'_> {
             let Some(m) = next else {
                 // The win is proven, so a step cut short by the node
                 // budget (not by the clock or a stop) gets a larger one.
-                let out_of_nodes = self.abort != Abort::None
-                    && !self.stop.is_set()
-                    && self.deadline.is_none_or(|d| std::time::Instant::now() < d);
+                let out_of_nodes = self.abort != Abort::None && self.within_limits(None);
                 if out_of_nodes && extensions < LINE_BUDGET_EXTENSIONS {
                     extensions += 1;
                     self.abort = Abort::None;
