@@ -881,7 +881,7 @@ impl<'a> Searcher<'a> {
                     || self.state.has(attacker, Pattern::Flex4))
                 || (depth == 2
                     && self.blocks_hold(attacker)
-                    && self.state.threat_count(attacker, Threat::OpenFour) == 0))
+                    && !self.state.has_open_four_point(attacker)))
         {
             return false;
         }

@@ -277,8 +277,10 @@ impl Updates<'_> {
     /// Sets one direction's pattern of an empty point for colour `c` to
     /// the pattern code `new`, keeping the sums, counts and four points in
     /// step and logging the change; nothing where it is unchanged.
+    /// With `EVAL` false the evaluation sums and the threat counts are
+    /// left as they were (see [`State::play_lines_only`]).
     #[inline(always)]
-    fn set(&mut self, index: usize, c: usize, d: usize, new: u8) {
+    fn set<const EVAL: bool>(&mut self, index: usize, c: usize, d: usize, new: u8) {
         let point = &mut self.patterns[index];
         let old = point.dir[c][d];
         if new == old {
@@ -289,19 +291,21 @@ impl Updates<'_> {
         let key_after =
             (i32::from(key_before) + (i32::from(new) - i32::from(old)) * THREAT_KEY_STEP[d]) as u16;
         point.threat_key[c] = key_after;
-        let before = THREATS[key_before as usize];
-        let after = THREATS[key_after as usize];
-        let values = &self.point_values[c].by_key;
-        let ([mover_before, other_before], [mover_after, other_after]) =
-            (values[key_before as usize], values[key_after as usize]);
-        self.value[c][0] += i32::from(mover_after) - i32::from(mover_before);
-        self.value[c][1] += i32::from(other_after) - i32::from(other_before);
-        // Most changes leave the point's threat as it was; a decrement
-        // and increment of the same counter would chain two
-        // read-modify-writes of one address on every update.
-        if before != after {
-            self.threat_counts[c][before as usize] -= 1;
-            self.threat_counts[c][after as usize] += 1;
+        if EVAL {
+            let before = THREATS[key_before as usize];
+            let after = THREATS[key_after as usize];
+            let values = &self.point_values[c].by_key;
+            let ([mover_before, other_before], [mover_after, other_after]) =
+                (values[key_before as usize], values[key_after as usize]);
+            self.value[c][0] += i32::from(mover_after) - i32::from(mover_before);
+            self.value[c][1] += i32::from(other_after) - i32::from(other_before);
+            // Most changes leave the point's threat as it was; a decrement
+            // and increment of the same counter would chain two
+            // read-modify-writes of one address on every update.
+            if before != after {
+                self.threat_counts[c][before as usize] -= 1;
+                self.threat_counts[c][after as usize] += 1;
+            }
         }
         count_fours(self.four_counts, self.four_points, (index, c), old, new);
         if let Some(log) = &mut self.log {
@@ -469,11 +473,23 @@ impl State {
             && self.four_counts[color.index()][p as usize - Pattern::Block4 as usize] > 0
     }
 
-    /// How many empty points give `color` this threat.
+    /// How many empty points give `color` this threat. Not kept up to
+    /// date by [`State::play_lines_only`].
     #[inline]
     #[must_use]
     pub fn threat_count(&self, color: Color, threat: Threat) -> u32 {
         self.threat_counts[color.index()][threat as usize]
+    }
+
+    /// Whether some empty point gives `color` [`Threat::OpenFour`] (an
+    /// open four or two fours), read from the four points: unlike
+    /// [`State::threat_count`], right after [`State::play_lines_only`] too.
+    #[inline]
+    #[must_use]
+    pub fn has_open_four_point(&self, color: Color) -> bool {
+        self.four_points(color)
+            .iter()
+            .any(|&i| self.threat(i as usize, color) == Threat::OpenFour)
     }
 
     /// The empty points where a stone of `color` makes a four or a five
@@ -629,9 +645,11 @@ impl State {
     }
 
     /// Plays like [`State::play`] but leaves the neighbour counts and the
-    /// bounding box of the stones as they were (what move generation
-    /// reads): for the VCF, which reads only stones and patterns and takes
-    /// its moves back before anything else looks.
+    /// bounding box of the stones (what move generation reads), the
+    /// evaluation sums and the threat counts as they were: for the VCF,
+    /// which reads only stones, patterns and four points and takes its
+    /// moves back before anything else looks. Only lines-only moves may
+    /// follow one until it is taken back.
     pub fn play_lines_only(&mut self, index: usize) {
         let c = self.to_move;
         self.place_stone(index, c, false);
@@ -690,6 +708,12 @@ impl State {
     /// and the bounding box follow.
     #[inline(always)]
     fn place_stone(&mut self, index: usize, color: Color, neighbours: bool) {
+        // A full move on top of a lines-only one would update sums that
+        // no longer match the stones.
+        debug_assert!(
+            !neighbours || self.marks.last().is_none_or(|m| m.neighbours),
+            "a full move played on a lines-only one"
+        );
         self.marks.push(Mark {
             log_start: self.log.len(),
             neighbours,
@@ -698,14 +722,17 @@ impl State {
             four_counts: self.four_counts,
             threat_counts: self.threat_counts,
         });
-        self.clear_point(index);
+        self.clear_point(index, neighbours);
         self.board.place(index, color);
         self.wide[self.to_wide[index] as usize] = Cell::stone(color) as u8;
-        for d in 0..4 {
-            self.refresh_line(index, d);
-        }
         if !neighbours {
+            for d in 0..4 {
+                self.refresh_line::<false>(index, d);
+            }
             return;
+        }
+        for d in 0..4 {
+            self.refresh_line::<true>(index, d);
         }
         self.update_near(index, 1);
         let (x, y) = self.coords[index];
@@ -764,7 +791,7 @@ impl State {
     fn update_around(&mut self, index: usize, near_delta: i32) {
         self.update_near(index, near_delta);
         for d in 0..4 {
-            self.refresh_line(index, d);
+            self.refresh_line::<true>(index, d);
         }
     }
 
@@ -787,17 +814,19 @@ impl State {
     }
 
     /// Recomputes direction `d` of every empty point within `k` of `index`
-    /// on that line, with `k` made a constant for each win length.
-    fn refresh_line(&mut self, index: usize, d: usize) {
+    /// on that line, with `k` made a constant for each win length; with
+    /// `EVAL` false, leaving the evaluation sums and threat counts as they
+    /// were.
+    fn refresh_line<const EVAL: bool>(&mut self, index: usize, d: usize) {
         match self.k {
-            3 => self.refresh_line_k::<3>(index, d),
-            4 => self.refresh_line_k::<4>(index, d),
-            5 => self.refresh_line_k::<5>(index, d),
-            6 => self.refresh_line_k::<6>(index, d),
-            7 => self.refresh_line_k::<7>(index, d),
-            8 => self.refresh_line_k::<8>(index, d),
-            9 => self.refresh_line_k::<9>(index, d),
-            _ => self.refresh_line_k::<10>(index, d),
+            3 => self.refresh_line_k::<3, EVAL>(index, d),
+            4 => self.refresh_line_k::<4, EVAL>(index, d),
+            5 => self.refresh_line_k::<5, EVAL>(index, d),
+            6 => self.refresh_line_k::<6, EVAL>(index, d),
+            7 => self.refresh_line_k::<7, EVAL>(index, d),
+            8 => self.refresh_line_k::<8, EVAL>(index, d),
+            9 => self.refresh_line_k::<9, EVAL>(index, d),
+            _ => self.refresh_line_k::<10, EVAL>(index, d),
         }
     }
 
@@ -805,7 +834,7 @@ impl State {
     /// line: each step shifts one cell into the left half and one out of
     /// the right half.
     #[inline(always)]
-    fn refresh_line_k<const K: usize>(&mut self, index: usize, d: usize) {
+    fn refresh_line_k<const K: usize, const EVAL: bool>(&mut self, index: usize, d: usize) {
         debug_assert_eq!(self.k, K);
         let wstep = self.wide_steps[d] as isize;
         let bstep = self.board.dir_offsets()[d] as isize;
@@ -835,7 +864,7 @@ impl State {
                 let j = (index as isize + t * bstep) as usize;
                 for c in 0..2 {
                     let key = u64::from(ids[c][left]) * halves + u64::from(ids[c][right]);
-                    updates.set(j, c, d, tables[c].lookup_code(key));
+                    updates.set::<EVAL>(j, c, d, tables[c].lookup_code(key));
                 }
             }
             left = ((left << 2) | here) & mask;
@@ -865,14 +894,17 @@ impl State {
         )
     }
 
-    /// Drops an about-to-be-occupied point's contribution.
-    fn clear_point(&mut self, index: usize) {
+    /// Drops an about-to-be-occupied point's contribution (from the
+    /// evaluation sums and threat counts only where `eval` says so).
+    fn clear_point(&mut self, index: usize, eval: bool) {
         for c in 0..2 {
             let key = &mut self.patterns[index].threat_key[c];
-            self.threat_counts[c][THREATS[*key as usize] as usize] -= 1;
-            let [mover, other] = self.point_values[c].by_key[*key as usize];
-            self.value[c][0] -= i32::from(mover);
-            self.value[c][1] -= i32::from(other);
+            if eval {
+                self.threat_counts[c][THREATS[*key as usize] as usize] -= 1;
+                let [mover, other] = self.point_values[c].by_key[*key as usize];
+                self.value[c][0] -= i32::from(mover);
+                self.value[c][1] -= i32::from(other);
+            }
             *key = 0;
             for d in 0..4 {
                 let old = self.patterns[index].dir[c][d];
@@ -906,7 +938,7 @@ impl State {
     fn apply_keys(&mut self, index: usize, d: usize, kb: u64, kw: u64) {
         let (_, tables, mut updates) = self.split_for_update();
         for (c, key) in [(0usize, kb), (1usize, kw)] {
-            updates.set(index, c, d, tables[c].lookup_code(key));
+            updates.set::<true>(index, c, d, tables[c].lookup_code(key));
         }
     }
 
@@ -1105,6 +1137,24 @@ mod tests {
                 .collect();
             for &i in &empties {
                 s.play_lines_only(i);
+                // What the VCF reads is kept: the four points and the
+                // open-four points, as the patterns say.
+                for color in [Color::Black, Color::White] {
+                    let open_four = (0..s.board().cell_count()).any(|j| {
+                        s.board().cell(j) == Cell::Empty && s.threat(j, color) == Threat::OpenFour
+                    });
+                    proptest::prop_assert_eq!(s.has_open_four_point(color), open_four);
+                    let mut kept = s.four_points(color).to_vec();
+                    kept.sort_unstable();
+                    let from_patterns: Vec<u32> = (0..s.board().cell_count())
+                        .filter(|&j| {
+                            s.board().cell(j) == Cell::Empty
+                                && s.patterns[j].dir[color.index()].iter().any(|&v| is_four_or_five(v))
+                        })
+                        .map(|j| j as u32)
+                        .collect();
+                    proptest::prop_assert_eq!(kept, from_patterns);
+                }
             }
             for _ in &empties {
                 s.undo();
