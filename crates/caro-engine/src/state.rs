@@ -836,39 +836,42 @@ impl State {
     #[inline(always)]
     fn refresh_line_k<const K: usize, const EVAL: bool>(&mut self, index: usize, d: usize) {
         debug_assert_eq!(self.k, K);
-        let wstep = self.wide_steps[d] as isize;
+        let wstep = self.wide_steps[d];
         let bstep = self.board.dir_offsets()[d] as isize;
-        let w0 = self.to_wide[index] as isize;
         let mask = (1usize << (2 * K)) - 1;
-        // The line's cells from t = -2k to t = 2k + 1, read once.
+        // The line's cells from 2k before the point to 2k + 1 after it,
+        // read once (the padding keeps them all on the wide board). The
+        // cells of point n (n = 0 ..= 2k, the point being n = k) are then
+        // line[n + k], its left half before it, its right half after it.
+        let first = self.to_wide[index] as usize - 2 * K * wstep;
         let mut line = [0u8; 4 * 10 + 2];
         for (n, c) in line.iter_mut().take(4 * K + 2).enumerate() {
-            *c = self.wide[(w0 + (n as isize - 2 * K as isize) * wstep) as usize];
+            *c = self.wide[first + n * wstep];
         }
-        let cell = |t: isize| -> usize { line[(t + 2 * K as isize) as usize] as usize };
-        let ki = K as isize;
-        // Codes of the point at t = -k.
+        // Codes of point 0, nearest cell lowest.
         let mut left = 0usize;
         let mut right = 0usize;
-        for i in 0..ki {
-            left |= cell(-ki - 1 - i) << (2 * i);
-            right |= cell(-ki + 1 + i) << (2 * i);
+        for i in 0..K {
+            left |= usize::from(line[K - 1 - i]) << (2 * i);
+            right |= usize::from(line[K + 1 + i]) << (2 * i);
         }
         let halves = half_count(K as u8);
         // Borrowed apart: the addresses of the tables the patterns are
         // read from stay in registers while the patterns and sums change.
         let (ids, tables, mut updates) = self.split_for_update();
-        for t in -ki..=ki {
-            let here = cell(t);
-            if t != 0 && here == Cell::Empty as usize {
-                let j = (index as isize + t * bstep) as usize;
+        // Exactly the codes of k cells: the index checks fold away.
+        let ids = [&ids[0][..=mask], &ids[1][..=mask]];
+        for n in 0..=2 * K {
+            let here = usize::from(line[n + K]);
+            if n != K && here == Cell::Empty as usize {
+                let j = (index as isize + (n as isize - K as isize) * bstep) as usize;
                 for c in 0..2 {
                     let key = u64::from(ids[c][left]) * halves + u64::from(ids[c][right]);
                     updates.set::<EVAL>(j, c, d, tables[c].lookup_code(key));
                 }
             }
             left = ((left << 2) | here) & mask;
-            right = (right >> 2) | (cell(t + ki + 1) << (2 * (K - 1)));
+            right = ((right >> 2) | (usize::from(line[n + 2 * K + 1]) << (2 * (K - 1)))) & mask;
         }
     }
 
