@@ -736,6 +736,16 @@ impl<'a> Searcher<'a> {
             if self.block_leads_to_known_failure(a, depth) {
                 continue;
             }
+            if depth >= 2 && self.blocks_hold(me) && self.state.threat(a, me) == Threat::Four {
+                // Where its block would leave no four, or with one four to
+                // come no point of two five points, it fails at once (see
+                // `defend_fours`): not played.
+                if let Some((four, open_four)) = self.after_single_four(a, me) {
+                    if !four || (depth == 2 && !open_four) {
+                        continue;
+                    }
+                }
+            }
             let mark = self.vcf_trace.as_ref().map_or(0, Vec::len);
             self.state.play_lines_only(a);
             let win = self.defend_fours(depth, ply + 1);
@@ -790,6 +800,60 @@ impl<'a> Searcher<'a> {
             ^ caro_core::zobrist::stone_key(self.state.pos(a), me)
             ^ caro_core::zobrist::stone_key(self.state.pos(block), me.opponent());
         self.vcf_fails.get(&after).is_some_and(|&d| d >= depth - 1)
+    }
+
+    /// What `color`'s single four on the empty point `a` would leave it,
+    /// once played: whether some point would make a four (a line at
+    /// [`Pattern::Block4`] or [`Pattern::Flex4`]), and whether some point
+    /// would be an open four or two fours ([`Threat::OpenFour`]); each
+    /// false only where certain. Read from the patterns without playing
+    /// the four, for [`Searcher::defend_fours`]'s returns that need no
+    /// block played. A stone on `a` changes only the lines through it:
+    /// `None` (unsure) where it makes a three or more on a line other than
+    /// the four's, since a point there could then make a four with it
+    /// (with at most a two, none can). On the four's line each empty point
+    /// within k is read again with the stone; every other point keeps its
+    /// fours and its threat, or may.
+    fn after_single_four(&self, a: usize, color: Color) -> Option<(bool, bool)> {
+        let patterns = self.state.patterns(a);
+        let d = (0..4).find(|&d| patterns.get(color, d) == Pattern::Block4)?;
+        if (0..4).any(|e| e != d && patterns.get(color, e) >= Pattern::Block3) {
+            return None;
+        }
+        let makes_four = |p: Pattern| matches!(p, Pattern::Block4 | Pattern::Flex4);
+        let k = self.state.rules().k as usize;
+        let board = self.state.board();
+        let step = board.dir_offsets()[d];
+        let (mut four, mut open_four) = (false, false);
+        let mut read: SmallVec<[usize; 20]> = SmallVec::new();
+        for forward in [false, true] {
+            let mut j = a;
+            for _ in 0..k {
+                j = if forward { j + step } else { j - step };
+                match board.cell(j) {
+                    Cell::Wall => break,
+                    Cell::Empty => {
+                        let along = self.state.pattern_with_stone(j, d, color, a, color);
+                        let p = self.state.patterns(j);
+                        four |= makes_four(along)
+                            || (0..4).any(|e| e != d && makes_four(p.get(color, e)));
+                        open_four |=
+                            self.state.threat_with_pattern(j, color, d, along) == Threat::OpenFour;
+                        read.push(j);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for &p in self.state.four_points(color) {
+            let p = p as usize;
+            if p == a || read.contains(&p) {
+                continue;
+            }
+            four = true;
+            open_four |= self.state.threat(p, color) == Threat::OpenFour;
+        }
+        Some((four, open_four))
     }
 
     /// The point where `color` would make five after a stone on the empty
@@ -2649,11 +2713,22 @@ mod tests {
                         continue;
                     }
                     let predicted = s.five_point_of_four(a, me);
+                    // What the four leaves, read without playing it: a
+                    // "none" is certain.
+                    let left = (s.state.threat(a, me) == Threat::Four)
+                        .then(|| s.after_single_four(a, me))
+                        .flatten();
                     s.state.play(a);
                     // The opponent is to move: its opponent's fives are ours.
                     let fives = s.scan_fours().opp_fives.to_vec();
+                    let four = s.state.has(me, Pattern::Block4) || s.state.has(me, Pattern::Flex4);
+                    let open_four = s.state.has_open_four_point(me);
                     s.state.undo();
                     assert_eq!(predicted.map(|f| vec![f]), Some(fives), "{rule:?}, four {a}");
+                    if let Some((four_left, open_four_left)) = left {
+                        assert!(four_left || !four, "{rule:?}, four {a}: a four is left");
+                        assert!(open_four_left || !open_four, "{rule:?}, four {a}: an open four is left");
+                    }
                 }
                 for depth in 1..=3 {
                     let naive = naive_vcf(&mut s.state, depth);

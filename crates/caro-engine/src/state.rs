@@ -572,6 +572,24 @@ impl State {
         THREATS[self.patterns[index].threat_key[color.index()] as usize]
     }
 
+    /// The threat of the empty point `index` for `color` were its pattern
+    /// along `d` `along` instead of the one it has.
+    #[inline]
+    #[must_use]
+    pub fn threat_with_pattern(
+        &self,
+        index: usize,
+        color: Color,
+        d: usize,
+        along: Pattern,
+    ) -> Threat {
+        let c = color.index();
+        let point = &self.patterns[index];
+        let key = i32::from(point.threat_key[c])
+            + (along as i32 - i32::from(point.dir[c][d])) * THREAT_KEY_STEP[d];
+        THREATS[key as usize]
+    }
+
     /// Whether black playing the empty point `index` is a renju foul. A
     /// cheap pattern filter first; the exact recursive rule from the core
     /// only where a foul is possible.
