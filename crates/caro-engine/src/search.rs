@@ -821,30 +821,14 @@ impl<'a> Searcher<'a> {
             return None;
         }
         let makes_four = |p: Pattern| matches!(p, Pattern::Block4 | Pattern::Flex4);
-        let k = self.state.rules().k as usize;
-        let board = self.state.board();
-        let step = board.dir_offsets()[d];
         let (mut four, mut open_four) = (false, false);
         let mut read: SmallVec<[usize; 20]> = SmallVec::new();
-        for forward in [false, true] {
-            let mut j = a;
-            for _ in 0..k {
-                j = if forward { j + step } else { j - step };
-                match board.cell(j) {
-                    Cell::Wall => break,
-                    Cell::Empty => {
-                        let along = self.state.pattern_with_stone(j, d, color, a, color);
-                        let p = self.state.patterns(j);
-                        four |= makes_four(along)
-                            || (0..4).any(|e| e != d && makes_four(p.get(color, e)));
-                        open_four |=
-                            self.state.threat_with_pattern(j, color, d, along) == Threat::OpenFour;
-                        read.push(j);
-                    }
-                    _ => {}
-                }
-            }
-        }
+        self.state.line_with_stone(a, d, color, |j, along| {
+            let p = self.state.patterns(j);
+            four |= makes_four(along) || (0..4).any(|e| e != d && makes_four(p.get(color, e)));
+            open_four |= self.state.threat_with_pattern(j, color, d, along) == Threat::OpenFour;
+            read.push(j);
+        });
         for &p in self.state.four_points(color) {
             let p = p as usize;
             if p == a || read.contains(&p) {

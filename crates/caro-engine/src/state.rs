@@ -572,6 +572,70 @@ impl State {
         THREATS[self.patterns[index].threat_key[color.index()] as usize]
     }
 
+    /// Calls `f` with each empty point within k of the empty point `at`
+    /// along `d` and the pattern `color` would have there along `d` with
+    /// a stone of its own on `at`: what a move does to its line, read as
+    /// [`State::refresh_line`] would, without playing it.
+    pub fn line_with_stone(
+        &self,
+        at: usize,
+        d: usize,
+        color: Color,
+        f: impl FnMut(usize, Pattern),
+    ) {
+        match self.k {
+            3 => self.line_with_stone_k::<3>(at, d, color, f),
+            4 => self.line_with_stone_k::<4>(at, d, color, f),
+            5 => self.line_with_stone_k::<5>(at, d, color, f),
+            6 => self.line_with_stone_k::<6>(at, d, color, f),
+            7 => self.line_with_stone_k::<7>(at, d, color, f),
+            8 => self.line_with_stone_k::<8>(at, d, color, f),
+            9 => self.line_with_stone_k::<9>(at, d, color, f),
+            _ => self.line_with_stone_k::<10>(at, d, color, f),
+        }
+    }
+
+    /// [`State::line_with_stone`] for `k == K`, the keys rolling along the
+    /// line as in [`State::refresh_line_k`].
+    fn line_with_stone_k<const K: usize>(
+        &self,
+        index: usize,
+        d: usize,
+        color: Color,
+        mut f: impl FnMut(usize, Pattern),
+    ) {
+        debug_assert_eq!(self.k, K);
+        let wstep = self.wide_steps[d];
+        let bstep = self.board.dir_offsets()[d] as isize;
+        let mask = (1usize << (2 * K)) - 1;
+        let first = self.to_wide[index] as usize - 2 * K * wstep;
+        let mut line = [0u8; 4 * 10 + 2];
+        for (n, c) in line.iter_mut().take(4 * K + 2).enumerate() {
+            *c = self.wide[first + n * wstep];
+        }
+        line[2 * K] = Cell::stone(color) as u8;
+        let mut left = 0usize;
+        let mut right = 0usize;
+        for i in 0..K {
+            left |= usize::from(line[K - 1 - i]) << (2 * i);
+            right |= usize::from(line[K + 1 + i]) << (2 * i);
+        }
+        let halves = half_count(K as u8);
+        let c = color.index();
+        let ids = &self.half_ids[c][..=mask];
+        let table = &*self.tables[c];
+        for n in 0..=2 * K {
+            let here = usize::from(line[n + K]);
+            if n != K && here == Cell::Empty as usize {
+                let j = (index as isize + (n as isize - K as isize) * bstep) as usize;
+                let key = u64::from(ids[left]) * halves + u64::from(ids[right]);
+                f(j, Pattern::from_u8(table.lookup_code(key)));
+            }
+            left = ((left << 2) | here) & mask;
+            right = ((right >> 2) | (usize::from(line[n + 2 * K + 1]) << (2 * (K - 1)))) & mask;
+        }
+    }
+
     /// The threat of the empty point `index` for `color` were its pattern
     /// along `d` `along` instead of the one it has.
     #[inline]
@@ -1156,6 +1220,34 @@ mod tests {
                 .filter(|&i| s.board().cell(i) == Cell::Empty)
                 .take(lines_only)
                 .collect();
+            // A line read with one more stone, all at once, as point by point.
+            for &a in empties.iter().take(3) {
+                for d in 0..4 {
+                    for color in [Color::Black, Color::White] {
+                        let mut along = Vec::new();
+                        s.line_with_stone(a, d, color, |j, p| along.push((j, p)));
+                        let k = s.rules().k as usize;
+                        let step = s.board().dir_offsets()[d];
+                        let mut expected = Vec::new();
+                        for forward in [false, true] {
+                            let mut j = a;
+                            for _ in 0..k {
+                                j = if forward { j + step } else { j - step };
+                                match s.board().cell(j) {
+                                    Cell::Wall => break,
+                                    Cell::Empty => {
+                                        expected.push((j, s.pattern_with_stone(j, d, color, a, color)));
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
+                        along.sort_unstable();
+                        expected.sort_unstable();
+                        proptest::prop_assert_eq!(along, expected);
+                    }
+                }
+            }
             for &i in &empties {
                 s.play_lines_only(i);
                 // What the VCF reads is kept: the four points and the
