@@ -251,6 +251,33 @@ impl FourPoints {
     }
 }
 
+/// The codes of the halves of point 0 of a line read by
+/// [`State::line_cells`], nearest cell lowest.
+#[inline(always)]
+fn first_halves<const K: usize>(line: &[u8; 4 * 10 + 2]) -> (usize, usize) {
+    let mut left = 0usize;
+    let mut right = 0usize;
+    for i in 0..K {
+        left |= usize::from(line[K - 1 - i]) << (2 * i);
+        right |= usize::from(line[K + 1 + i]) << (2 * i);
+    }
+    (left, right)
+}
+
+/// Rolls the halves' codes from point n of the line to point n + 1: one
+/// cell (point n's) shifts into the left half, one out of the right.
+#[inline(always)]
+fn roll_halves<const K: usize>(
+    left: &mut usize,
+    right: &mut usize,
+    line: &[u8; 4 * 10 + 2],
+    n: usize,
+) {
+    let mask = (1usize << (2 * K)) - 1;
+    *left = ((*left << 2) | usize::from(line[n + K])) & mask;
+    *right = ((*right >> 2) | (usize::from(line[n + 2 * K + 1]) << (2 * (K - 1)))) & mask;
+}
+
 /// What a pattern step in direction `d` adds to a threat-table index.
 const THREAT_KEY_STEP: [i32; 4] = [729, 81, 9, 1];
 
@@ -605,21 +632,12 @@ impl State {
         mut f: impl FnMut(usize, Pattern),
     ) {
         debug_assert_eq!(self.k, K);
-        let wstep = self.wide_steps[d];
         let bstep = self.board.dir_offsets()[d] as isize;
         let mask = (1usize << (2 * K)) - 1;
-        let first = self.to_wide[index] as usize - 2 * K * wstep;
         let mut line = [0u8; 4 * 10 + 2];
-        for (n, c) in line.iter_mut().take(4 * K + 2).enumerate() {
-            *c = self.wide[first + n * wstep];
-        }
+        self.line_cells::<K>(index, d, &mut line);
         line[2 * K] = Cell::stone(color) as u8;
-        let mut left = 0usize;
-        let mut right = 0usize;
-        for i in 0..K {
-            left |= usize::from(line[K - 1 - i]) << (2 * i);
-            right |= usize::from(line[K + 1 + i]) << (2 * i);
-        }
+        let (mut left, mut right) = first_halves::<K>(&line);
         let halves = half_count(K as u8);
         let c = color.index();
         let ids = &self.half_ids[c][..=mask];
@@ -631,8 +649,7 @@ impl State {
                 let key = u64::from(ids[left]) * halves + u64::from(ids[right]);
                 f(j, Pattern::from_u8(table.lookup_code(key)));
             }
-            left = ((left << 2) | here) & mask;
-            right = ((right >> 2) | (usize::from(line[n + 2 * K + 1]) << (2 * (K - 1)))) & mask;
+            roll_halves::<K>(&mut left, &mut right, &line, n);
         }
     }
 
@@ -918,25 +935,11 @@ impl State {
     #[inline(always)]
     fn refresh_line_k<const K: usize, const EVAL: bool>(&mut self, index: usize, d: usize) {
         debug_assert_eq!(self.k, K);
-        let wstep = self.wide_steps[d];
         let bstep = self.board.dir_offsets()[d] as isize;
         let mask = (1usize << (2 * K)) - 1;
-        // The line's cells from 2k before the point to 2k + 1 after it,
-        // read once (the padding keeps them all on the wide board). The
-        // cells of point n (n = 0 ..= 2k, the point being n = k) are then
-        // line[n + k], its left half before it, its right half after it.
-        let first = self.to_wide[index] as usize - 2 * K * wstep;
         let mut line = [0u8; 4 * 10 + 2];
-        for (n, c) in line.iter_mut().take(4 * K + 2).enumerate() {
-            *c = self.wide[first + n * wstep];
-        }
-        // Codes of point 0, nearest cell lowest.
-        let mut left = 0usize;
-        let mut right = 0usize;
-        for i in 0..K {
-            left |= usize::from(line[K - 1 - i]) << (2 * i);
-            right |= usize::from(line[K + 1 + i]) << (2 * i);
-        }
+        self.line_cells::<K>(index, d, &mut line);
+        let (mut left, mut right) = first_halves::<K>(&line);
         let halves = half_count(K as u8);
         // Borrowed apart: the addresses of the tables the patterns are
         // read from stay in registers while the patterns and sums change.
@@ -952,8 +955,21 @@ impl State {
                     updates.set::<EVAL>(j, c, d, tables[c].lookup_code(key));
                 }
             }
-            left = ((left << 2) | here) & mask;
-            right = ((right >> 2) | (usize::from(line[n + 2 * K + 1]) << (2 * (K - 1)))) & mask;
+            roll_halves::<K>(&mut left, &mut right, &line, n);
+        }
+    }
+
+    /// The cells of the line through `index` along `d`, from 2k before it
+    /// to 2k + 1 after it, read once (the padding keeps them all on the
+    /// wide board). The cells of point n (n = 0 ..= 2k, `index` being
+    /// n = k) are then `line[n + k]`, its left half before it, its right
+    /// half after it.
+    #[inline(always)]
+    fn line_cells<const K: usize>(&self, index: usize, d: usize, line: &mut [u8; 4 * 10 + 2]) {
+        let wstep = self.wide_steps[d];
+        let first = self.to_wide[index] as usize - 2 * K * wstep;
+        for (n, c) in line.iter_mut().take(4 * K + 2).enumerate() {
+            *c = self.wide[first + n * wstep];
         }
     }
 
