@@ -737,8 +737,9 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             if depth >= 2 && self.blocks_hold(me) && self.state.threat(a, me) == Threat::Four {
-                // Where its block would leave no four, or with one four to
-                // come no point of two five points, it fails at once (see
+                // Where the four itself leaves no four (a block only takes
+                // points away), or with one four to come no point of two
+                // five points, it fails at its block at once (see
                 // `defend_fours`): not played.
                 if let Some((four, open_four)) = self.after_single_four(a, me) {
                     if !four || (depth == 2 && !open_four) {
@@ -811,9 +812,11 @@ impl<'a> Searcher<'a> {
     /// block played. A stone on `a` changes only the lines through it:
     /// `None` (unsure) where it makes a three or more on a line other than
     /// the four's, since a point there could then make a four with it
-    /// (with at most a two, none can). On the four's line each empty point
-    /// within k is read again with the stone; every other point keeps its
-    /// fours and its threat, or may.
+    /// (with at most a two, none can), and where `a` makes no four. On the
+    /// four's line each empty point within k is read again with the stone.
+    /// Every other point keeps its fours and its threat or loses some
+    /// (a black five turned overline), never gains one, so its present
+    /// ones bound what is left.
     fn after_single_four(&self, a: usize, color: Color) -> Option<(bool, bool)> {
         let patterns = self.state.patterns(a);
         let d = (0..4).find(|&d| patterns.get(color, d) == Pattern::Block4)?;
@@ -822,10 +825,11 @@ impl<'a> Searcher<'a> {
         }
         let makes_four = |p: Pattern| matches!(p, Pattern::Block4 | Pattern::Flex4);
         let (mut four, mut open_four) = (false, false);
+        // The points read along the four's line: up to k each way.
         let mut read: SmallVec<[usize; 20]> = SmallVec::new();
         self.state.line_with_stone(a, d, color, |j, along| {
-            let p = self.state.patterns(j);
-            four |= makes_four(along) || (0..4).any(|e| e != d && makes_four(p.get(color, e)));
+            let lines = self.state.patterns(j);
+            four |= makes_four(along) || (0..4).any(|e| e != d && makes_four(lines.get(color, e)));
             open_four |= self.state.threat_with_pattern(j, color, d, along) == Threat::OpenFour;
             read.push(j);
         });
@@ -2669,8 +2673,10 @@ mod tests {
                 Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroStandard,
             ]),
             white_to_move in proptest::bool::ANY,
+            k in 4u8..=6,
         ) {
-            let mut setup = caro_core::GameSetup::new(BoardSize::square(9), 5, rule);
+            let k = if rule == Rule::Renju { 5 } else { k };
+            let mut setup = caro_core::GameSetup::new(BoardSize::square(9), k, rule);
             for &(x, y, white) in &stones {
                 let p = Pos::new(x, y);
                 if setup.stones.iter().all(|&(q, _)| q != p) {

@@ -141,7 +141,7 @@ pub struct State {
     k: usize,
     /// Whether opponent stones and the edge block differently (caro rules).
     caro_rule: bool,
-    /// The stones again, padded by `2k` cells of edge on every side, as
+    /// The stones again, padded by `2k + 1` cells of edge on every side, as
     /// [`Cell`] codes 0..=3: a line's `k` cells each way are read without
     /// a check.
     wide: Vec<u8>,
@@ -195,9 +195,10 @@ struct Mark {
     log_start: usize,
     /// The patterns the moved-on point had before it was occupied.
     patterns: PointPatterns,
-    /// Whether the move updated the neighbour counts and bounding box
-    /// (see [`State::play_lines_only`]).
-    neighbours: bool,
+    /// Whether the move was a full one: it updated the neighbour counts,
+    /// the bounding box, the evaluation sums and the threat counts (not
+    /// so a lines-only move, [`State::play_lines_only`]).
+    full: bool,
     /// The evaluation sums and counts before the move.
     value: [[i32; 2]; 2],
     four_counts: [[u32; 3]; 2],
@@ -500,12 +501,22 @@ impl State {
             && self.four_counts[color.index()][p as usize - Pattern::Block4 as usize] > 0
     }
 
-    /// How many empty points give `color` this threat. Not kept up to
-    /// date by [`State::play_lines_only`].
+    /// How many empty points give `color` this threat. Not while a
+    /// lines-only move is on the stack ([`State::play_lines_only`]).
     #[inline]
     #[must_use]
     pub fn threat_count(&self, color: Color, threat: Threat) -> u32 {
+        debug_assert!(
+            self.sums_kept(),
+            "a threat count read under a lines-only move"
+        );
         self.threat_counts[color.index()][threat as usize]
+    }
+
+    /// Whether the evaluation sums and threat counts are those of the
+    /// stones: no lines-only move is on the stack.
+    fn sums_kept(&self) -> bool {
+        self.marks.last().is_none_or(|m| m.full)
     }
 
     /// Whether some empty point gives `color` [`Threat::OpenFour`] (an
@@ -537,7 +548,8 @@ impl State {
     /// Static evaluation for the side to move: what the empty points are
     /// worth one by one ([`State::evaluate_points`]), corrected by what
     /// each side's numbers of threat points are worth together
-    /// ([`State::evaluate_counts`]).
+    /// ([`State::evaluate_counts`]). Not while a lines-only move is on
+    /// the stack ([`State::play_lines_only`]).
     #[inline]
     #[must_use]
     pub fn evaluate(&self) -> i32 {
@@ -546,10 +558,12 @@ impl State {
 
     /// The point sum: each empty point is worth what the combination of
     /// its four line patterns is worth, to the side to move and to the
-    /// other side (`point_values`).
+    /// other side (`point_values`). Not while a lines-only move is on the
+    /// stack.
     #[inline]
     #[must_use]
     pub fn evaluate_points(&self) -> i32 {
+        debug_assert!(self.sums_kept(), "the sums read under a lines-only move");
         let me = self.to_move.index();
         self.value[me][0] - self.value[1 - me][1]
     }
@@ -559,9 +573,11 @@ impl State {
     /// to [`MAX_COUNT`]). A point sum counts every point in full, where two
     /// points of one threat are often answered by one move: the values
     /// were fitted on top of the point sum (`examples/fit_counts.rs`).
+    /// Not while a lines-only move is on the stack.
     #[inline]
     #[must_use]
     pub fn evaluate_counts(&self) -> i32 {
+        debug_assert!(self.sums_kept(), "the counts read under a lines-only move");
         let me = self.to_move.index();
         let mut sum = 0;
         for (role, side) in [(0, me), (1, 1 - me)] {
@@ -653,8 +669,8 @@ impl State {
         }
     }
 
-    /// The threat of the empty point `index` for `color` were its pattern
-    /// along `d` `along` instead of the one it has.
+    /// The threat of the empty point `index` for `color` if its pattern
+    /// along `d` were `along` instead of the one it has.
     #[inline]
     #[must_use]
     pub fn threat_with_pattern(
@@ -746,9 +762,10 @@ impl State {
     /// Plays like [`State::play`] but leaves the neighbour counts and the
     /// bounding box of the stones (what move generation reads), the
     /// evaluation sums and the threat counts as they were: for the VCF,
-    /// which reads only stones, patterns and four points and takes its
-    /// moves back before anything else looks. Only lines-only moves may
-    /// follow one until it is taken back.
+    /// which reads only stones, patterns (and the threats they make),
+    /// four counts and four points, and takes its moves back before
+    /// anything else looks. Only lines-only moves may follow one until it
+    /// is taken back.
     pub fn play_lines_only(&mut self, index: usize) {
         let c = self.to_move;
         self.place_stone(index, c, false);
@@ -803,28 +820,29 @@ impl State {
         self.place_stone(index, color, true);
     }
 
-    /// Puts a stone down; `neighbours` says whether the neighbour counts
-    /// and the bounding box follow.
+    /// Puts a stone down; `full` says whether the neighbour counts, the
+    /// bounding box, the evaluation sums and the threat counts follow (or
+    /// only the patterns, four counts and four points).
     #[inline(always)]
-    fn place_stone(&mut self, index: usize, color: Color, neighbours: bool) {
+    fn place_stone(&mut self, index: usize, color: Color, full: bool) {
         // A full move on top of a lines-only one would update sums that
         // no longer match the stones.
         debug_assert!(
-            !neighbours || self.marks.last().is_none_or(|m| m.neighbours),
+            !full || self.sums_kept(),
             "a full move played on a lines-only one"
         );
         self.marks.push(Mark {
             log_start: self.log.len(),
-            neighbours,
+            full,
             patterns: self.patterns[index],
             value: self.value,
             four_counts: self.four_counts,
             threat_counts: self.threat_counts,
         });
-        self.clear_point(index, neighbours);
+        self.clear_point(index, full);
         self.board.place(index, color);
         self.wide[self.to_wide[index] as usize] = Cell::stone(color) as u8;
-        if !neighbours {
+        if !full {
             for d in 0..4 {
                 self.refresh_line::<false>(index, d);
             }
@@ -854,7 +872,7 @@ impl State {
             self.bbox.pop();
             return;
         };
-        if mark.neighbours {
+        if mark.full {
             self.update_near(index, -1);
             self.bbox.pop();
         }
@@ -996,11 +1014,11 @@ impl State {
     }
 
     /// Drops an about-to-be-occupied point's contribution (from the
-    /// evaluation sums and threat counts only where `eval` says so).
-    fn clear_point(&mut self, index: usize, eval: bool) {
+    /// evaluation sums and threat counts only for a `full` move).
+    fn clear_point(&mut self, index: usize, full: bool) {
         for c in 0..2 {
             let key = &mut self.patterns[index].threat_key[c];
-            if eval {
+            if full {
                 self.threat_counts[c][THREATS[*key as usize] as usize] -= 1;
                 let [mover, other] = self.point_values[c].by_key[*key as usize];
                 self.value[c][0] -= i32::from(mover);
@@ -1214,7 +1232,7 @@ mod tests {
             back in 0usize..60,
             rule_at in 0usize..5,
             k in 3u8..=10,
-            lines_only in 0usize..4,
+            lines_only in proptest::collection::vec(0usize..121, 0..4),
         ) {
             let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroStandard][rule_at];
             let k = if rule == Rule::Renju { 5 } else { k };
@@ -1232,10 +1250,20 @@ mod tests {
             }
             proptest::prop_assert_eq!(snapshot(&s), snapshot(&State::new(&game)));
             // Moves played for the lines only and taken back leave no trace.
-            let empties: Vec<usize> = (0..s.board().cell_count())
+            // Empty points picked anywhere on the board, each once.
+            let all_empty: Vec<usize> = (0..s.board().cell_count())
                 .filter(|&i| s.board().cell(i) == Cell::Empty)
-                .take(lines_only)
                 .collect();
+            let mut empties: Vec<usize> = Vec::new();
+            for pick in lines_only {
+                if all_empty.is_empty() {
+                    break;
+                }
+                let i = all_empty[pick % all_empty.len()];
+                if !empties.contains(&i) {
+                    empties.push(i);
+                }
+            }
             // A line read with one more stone, all at once, as point by point.
             for &a in empties.iter().take(3) {
                 for d in 0..4 {
@@ -1264,8 +1292,19 @@ mod tests {
                     }
                 }
             }
+            // The same moves played in full, for what a lines-only move
+            // must keep as a full one does.
+            let mut full = s.clone();
             for &i in &empties {
                 s.play_lines_only(i);
+                full.play(i);
+                let kept = |t: &State| {
+                    let patterns: Vec<_> = t.patterns.iter().map(|p| (p.dir, p.threat_key)).collect();
+                    let mut fours = [t.four_points(Color::Black).to_vec(), t.four_points(Color::White).to_vec()];
+                    fours.iter_mut().for_each(|f| f.sort_unstable());
+                    (patterns, t.four_counts, fours, t.hash())
+                };
+                proptest::prop_assert_eq!(kept(&s), kept(&full));
                 // What the VCF reads is kept: the four points and the
                 // open-four points, as the patterns say.
                 for color in [Color::Black, Color::White] {
