@@ -252,31 +252,45 @@ impl FourPoints {
     }
 }
 
-/// The codes of the halves of point 0 of a line read by
-/// [`State::line_cells`], nearest cell lowest.
+/// Visits the empty points of a line read by [`State::line_cells`]
+/// around `index` (its points n = 0 ..= 2k, `index` itself left out),
+/// with each one's board index and the codes of its left and right
+/// halves, nearest cell lowest (`bstep`: the board step along the line).
+/// The codes roll along the line: each step shifts one cell into the
+/// left half and one out of the right half.
 #[inline(always)]
-fn first_halves<const K: usize>(line: &[u8; 4 * 10 + 2]) -> (usize, usize) {
+fn for_each_line_point<const K: usize>(
+    line: &[u8; 4 * 10 + 2],
+    index: usize,
+    bstep: isize,
+    mut f: impl FnMut(usize, usize, usize),
+) {
+    let mask = (1usize << (2 * K)) - 1;
     let mut left = 0usize;
     let mut right = 0usize;
     for i in 0..K {
         left |= usize::from(line[K - 1 - i]) << (2 * i);
         right |= usize::from(line[K + 1 + i]) << (2 * i);
     }
-    (left, right)
+    for n in 0..=2 * K {
+        let here = usize::from(line[n + K]);
+        if n != K && here == Cell::Empty as usize {
+            f(
+                (index as isize + (n as isize - K as isize) * bstep) as usize,
+                left,
+                right,
+            );
+        }
+        left = ((left << 2) | here) & mask;
+        right = ((right >> 2) | (usize::from(line[n + 2 * K + 1]) << (2 * (K - 1)))) & mask;
+    }
 }
 
-/// Rolls the halves' codes from point n of the line to point n + 1: one
-/// cell (point n's) shifts into the left half, one out of the right.
+/// A threat-table key with direction `d`'s pattern changed from `old`
+/// to `new`.
 #[inline(always)]
-fn roll_halves<const K: usize>(
-    left: &mut usize,
-    right: &mut usize,
-    line: &[u8; 4 * 10 + 2],
-    n: usize,
-) {
-    let mask = (1usize << (2 * K)) - 1;
-    *left = ((*left << 2) | usize::from(line[n + K])) & mask;
-    *right = ((*right >> 2) | (usize::from(line[n + 2 * K + 1]) << (2 * (K - 1)))) & mask;
+fn shifted_threat_key(key: u16, d: usize, old: u8, new: u8) -> u16 {
+    (i32::from(key) + (i32::from(new) - i32::from(old)) * THREAT_KEY_STEP[d]) as u16
 }
 
 /// What a pattern step in direction `d` adds to a threat-table index.
@@ -316,8 +330,7 @@ impl Updates<'_> {
         }
         point.dir[c][d] = new;
         let key_before = point.threat_key[c];
-        let key_after =
-            (i32::from(key_before) + (i32::from(new) - i32::from(old)) * THREAT_KEY_STEP[d]) as u16;
+        let key_after = shifted_threat_key(key_before, d, old, new);
         point.threat_key[c] = key_after;
         if EVAL {
             let before = THREATS[key_before as usize];
@@ -639,7 +652,7 @@ impl State {
     }
 
     /// [`State::line_with_stone`] for `k == K`, the keys rolling along the
-    /// line as in [`State::refresh_line_k`].
+    /// line ([`for_each_line_point`]).
     fn line_with_stone_k<const K: usize>(
         &self,
         index: usize,
@@ -653,20 +666,14 @@ impl State {
         let mut line = [0u8; 4 * 10 + 2];
         self.line_cells::<K>(index, d, &mut line);
         line[2 * K] = Cell::stone(color) as u8;
-        let (mut left, mut right) = first_halves::<K>(&line);
         let halves = half_count(K as u8);
         let c = color.index();
         let ids = &self.half_ids[c][..=mask];
         let table = &*self.tables[c];
-        for n in 0..=2 * K {
-            let here = usize::from(line[n + K]);
-            if n != K && here == Cell::Empty as usize {
-                let j = (index as isize + (n as isize - K as isize) * bstep) as usize;
-                let key = u64::from(ids[left]) * halves + u64::from(ids[right]);
-                f(j, Pattern::from_u8(table.lookup_code(key)));
-            }
-            roll_halves::<K>(&mut left, &mut right, &line, n);
-        }
+        for_each_line_point::<K>(&line, index, bstep, |j, left, right| {
+            let key = u64::from(ids[left]) * halves + u64::from(ids[right]);
+            f(j, Pattern::from_u8(table.lookup_code(key)));
+        });
     }
 
     /// The threat of the empty point `index` for `color` if its pattern
@@ -682,9 +689,7 @@ impl State {
     ) -> Threat {
         let c = color.index();
         let point = &self.patterns[index];
-        let key = i32::from(point.threat_key[c])
-            + (along as i32 - i32::from(point.dir[c][d])) * THREAT_KEY_STEP[d];
-        THREATS[key as usize]
+        THREATS[shifted_threat_key(point.threat_key[c], d, point.dir[c][d], along as u8) as usize]
     }
 
     /// Whether black playing the empty point `index` is a renju foul. A
@@ -884,9 +889,7 @@ impl State {
             let point = &mut self.patterns[j];
             let new = point.dir[c][d];
             point.dir[c][d] = old;
-            point.threat_key[c] = (point.threat_key[c] as i32
-                + (old as i32 - new as i32) * THREAT_KEY_STEP[d])
-                as u16;
+            point.threat_key[c] = shifted_threat_key(point.threat_key[c], d, new, old);
             // The four-point set is not a sum: it follows change by change
             // (the test keeps the common case out of the call).
             if is_four_or_five(old) != is_four_or_five(new) {
@@ -947,9 +950,8 @@ impl State {
         }
     }
 
-    /// [`State::refresh_line`] for `k == K`. The keys roll along the
-    /// line: each step shifts one cell into the left half and one out of
-    /// the right half.
+    /// [`State::refresh_line`] for `k == K`, the keys rolling along the
+    /// line ([`for_each_line_point`]).
     #[inline(always)]
     fn refresh_line_k<const K: usize, const EVAL: bool>(&mut self, index: usize, d: usize) {
         debug_assert_eq!(self.k, K);
@@ -957,24 +959,18 @@ impl State {
         let mask = (1usize << (2 * K)) - 1;
         let mut line = [0u8; 4 * 10 + 2];
         self.line_cells::<K>(index, d, &mut line);
-        let (mut left, mut right) = first_halves::<K>(&line);
         let halves = half_count(K as u8);
         // Borrowed apart: the addresses of the tables the patterns are
         // read from stay in registers while the patterns and sums change.
         let (ids, tables, mut updates) = self.split_for_update();
         // Exactly the codes of k cells: the index checks fold away.
         let ids = [&ids[0][..=mask], &ids[1][..=mask]];
-        for n in 0..=2 * K {
-            let here = usize::from(line[n + K]);
-            if n != K && here == Cell::Empty as usize {
-                let j = (index as isize + (n as isize - K as isize) * bstep) as usize;
-                for c in 0..2 {
-                    let key = u64::from(ids[c][left]) * halves + u64::from(ids[c][right]);
-                    updates.set::<EVAL>(j, c, d, tables[c].lookup_code(key));
-                }
+        for_each_line_point::<K>(&line, index, bstep, |j, left, right| {
+            for c in 0..2 {
+                let key = u64::from(ids[c][left]) * halves + u64::from(ids[c][right]);
+                updates.set::<EVAL>(j, c, d, tables[c].lookup_code(key));
             }
-            roll_halves::<K>(&mut left, &mut right, &line, n);
-        }
+        });
     }
 
     /// The cells of the line through `index` along `d`, from 2k before it
