@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 pub mod arena;
+mod failcache;
 mod keymap;
 pub mod minimax;
 pub mod player;

@@ -22,6 +22,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use smallvec::SmallVec;
 
+use crate::failcache::FailCache;
 use crate::pattern::Pattern;
 use crate::player::{Context, Decision, EngineError, Limits, Player, Score, SearchInfo};
 use crate::state::{State, Threat};
@@ -72,12 +73,12 @@ const ROOT_REFUTE_NODES: u64 = 600;
 const VCT_ROOT_NODES: u64 = 100_000;
 /// …which gets this many nodes per millisecond of the move's time.
 const VCT_NODES_PER_MS: u64 = 30;
-/// Most positions remembered as having no VCF, per search…
-const VCF_FAIL_CACHE: usize = 1 << 20;
+/// Most positions remembered as having no VCF, per search (8 bytes
+/// each: 32 MiB)…
+const VCF_FAIL_CACHE: usize = 1 << 22;
 /// …and in a game at most one for this many bytes of the hash table, so
-/// that a small setting bounds it too: the cache takes about as much
-/// memory as the table at the most (an entry about 40 bytes at the worst).
-/// The solvers keep the full cap.
+/// that a small setting bounds it too: the cache takes at most a quarter
+/// of the table's memory. The solvers keep the full cap.
 const BYTES_PER_VCF_FAIL: usize = 32;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 256;
@@ -150,10 +151,9 @@ struct Searcher<'a> {
     killers: Vec<[usize; 2]>,
     history: Vec<[i32; 2]>,
     started: Instant,
-    /// Positions (hash) where no VCF within the stored depth exists…
-    vcf_fails: crate::keymap::KeyMap<u32>,
-    /// …at most this many ([`vcf_fail_cap`]).
-    vcf_fail_cap: usize,
+    /// Positions (hash) where no VCF within the stored depth exists, at
+    /// most about [`vcf_fail_cap`] of them.
+    vcf_fails: FailCache,
     /// While set, [`Searcher::vcf`] collects here every point a defence
     /// against the win it finds would have to touch (see
     /// [`Searcher::vcf_threat_defences`]).
@@ -189,8 +189,7 @@ impl<'a> Searcher<'a> {
             killers: vec![[usize::MAX; 2]; MAX_PLY + 2],
             history: vec![[0; 2]; n],
             started: ctx.started,
-            vcf_fails: crate::keymap::KeyMap::default(),
-            vcf_fail_cap: vcf_fail_cap(tt.bytes()),
+            vcf_fails: FailCache::new(vcf_fail_cap(tt.bytes())),
             vcf_trace: None,
             vcf_node_cap: None,
             vcf_cut_short: false,
@@ -679,7 +678,7 @@ impl<'a> Searcher<'a> {
         // A failure is stored only after every four was tried (and there
         // was no five): it answers before anything is scanned.
         let key = self.state.hash();
-        if self.vcf_fails.get(&key).is_some_and(|&d| d >= depth) {
+        if self.vcf_fails.get(key).is_some_and(|d| d >= depth) {
             return None;
         }
         let me = self.state.to_move();
@@ -766,10 +765,7 @@ impl<'a> Searcher<'a> {
                 return None;
             }
         }
-        if self.vcf_fails.len() < self.vcf_fail_cap {
-            let known = self.vcf_fails.entry(key).or_insert(depth);
-            *known = (*known).max(depth);
-        }
+        self.vcf_fails.insert(key, depth);
         None
     }
 
@@ -800,7 +796,7 @@ impl<'a> Searcher<'a> {
         let after = self.state.hash()
             ^ caro_core::zobrist::stone_key(self.state.pos(a), me)
             ^ caro_core::zobrist::stone_key(self.state.pos(block), me.opponent());
-        self.vcf_fails.get(&after).is_some_and(|&d| d >= depth - 1)
+        self.vcf_fails.get(after).is_some_and(|d| d >= depth - 1)
     }
 
     /// What `color`'s single four on the empty point `a` would leave it,
@@ -1658,7 +1654,7 @@ fn with_solver<R>(game: &Game, node_limit: u64, f: impl FnOnce(&mut Searcher<'_>
     let tt = Tt::new(1);
     let stop = crate::player::StopFlag::new();
     with_searcher(game, &tt, Some(node_limit), stop, |s| {
-        s.vcf_fail_cap = VCF_FAIL_CACHE;
+        s.vcf_fails.set_cap(VCF_FAIL_CACHE);
         f(s)
     })
 }

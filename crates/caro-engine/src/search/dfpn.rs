@@ -1215,7 +1215,7 @@ impl Searcher<'_> {
     /// to the tree, where the fours are moves. It gives up after
     /// [`ATTACKER_VCF_NODES`] nodes, leaving the rest to the tree too.
     fn attacker_vcf(&mut self, ply: usize) -> Option<usize> {
-        let failed_at = self.vcf_fails.get(&self.state.hash()).copied();
+        let failed_at = self.vcf_fails.get(self.state.hash());
         if failed_at.is_some_and(|d| d + VCF_RECHECK_MARGIN >= VCT_VCF_DEPTH) {
             return None;
         }

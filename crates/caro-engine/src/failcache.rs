@@ -1,0 +1,201 @@
+//! The positions a VCF search has found to have no VCF within some
+//! number of fours, kept in a table of buckets of one cache line each:
+//! one probe reads one line, and once the table is at its size a new
+//! failure takes the place of the shallowest in its bucket (the cheapest
+//! to find again) instead of being dropped.
+
+/// Slots of one bucket; a key may sit in any of them.
+const WAYS: usize = 8;
+/// The smallest table, in slots.
+const MIN_SLOTS: usize = 1 << 12;
+/// Bits of a slot holding the depth; the rest hold the key's high bits.
+const DEPTH_BITS: u32 = 8;
+const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
+
+/// Positions (Zobrist hashes) with no VCF within a stored depth.
+///
+/// A slot is one `u64`: the hash's high 56 bits and the depth (1 to 255)
+/// in the low 8, 0 for an empty slot. A bucket is picked by the lowest of
+/// those 56 bits, and a key matches on all of them (another position
+/// passes for one in about 2^-56 of the probes; the searches' Zobrist
+/// keys of 64 bits are not exact either). Below its cap the table doubles
+/// once it is half full or a bucket is full, so it forgets nothing; at
+/// the cap it replaces.
+#[derive(Clone, Debug)]
+pub(crate) struct FailCache {
+    buckets: Vec<Bucket>,
+    /// Slots in use.
+    held: usize,
+    /// Most slots the table may take.
+    cap: usize,
+}
+
+/// The slots of one bucket, on one cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct Bucket([u64; WAYS]);
+
+impl FailCache {
+    /// An empty cache that may grow to about `cap` positions (rounded up
+    /// to a power of two, at least 4,096).
+    pub(crate) fn new(cap: usize) -> FailCache {
+        FailCache {
+            buckets: vec![Bucket::default(); MIN_SLOTS / WAYS],
+            held: 0,
+            cap: cap.max(MIN_SLOTS).next_power_of_two(),
+        }
+    }
+
+    /// Lets the cache grow to about `cap` positions from now on.
+    pub(crate) fn set_cap(&mut self, cap: usize) {
+        self.cap = cap.max(MIN_SLOTS).next_power_of_two();
+    }
+
+    /// The bucket of `hash`.
+    #[inline]
+    fn bucket(&self, hash: u64) -> usize {
+        (hash >> DEPTH_BITS) as usize & (self.buckets.len() - 1)
+    }
+
+    /// Slots in all.
+    fn slots(&self) -> usize {
+        self.buckets.len() * WAYS
+    }
+
+    /// The depth within which `hash` is known to have no VCF, if it is.
+    #[inline]
+    pub(crate) fn get(&self, hash: u64) -> Option<u32> {
+        let key = hash & !DEPTH_MASK;
+        self.buckets[self.bucket(hash)]
+            .0
+            .iter()
+            .find(|&&s| s != 0 && s & !DEPTH_MASK == key)
+            .map(|&s| (s & DEPTH_MASK) as u32)
+    }
+
+    /// Records that `hash` has no VCF within `depth` fours (a depth past
+    /// 255 is kept as 255; a depth of 0 is not kept).
+    pub(crate) fn insert(&mut self, hash: u64, depth: u32) {
+        let kept = u64::from(depth.min(DEPTH_MASK as u32));
+        if kept == 0 {
+            return;
+        }
+        let b = self.bucket(hash);
+        let key = hash & !DEPTH_MASK;
+        let bucket = &mut self.buckets[b].0;
+        if let Some(s) = bucket
+            .iter_mut()
+            .find(|s| **s != 0 && **s & !DEPTH_MASK == key)
+        {
+            *s = key | (*s & DEPTH_MASK).max(kept);
+            return;
+        }
+        if let Some(s) = bucket.iter_mut().find(|s| **s == 0) {
+            *s = key | kept;
+            self.held += 1;
+            if self.held * 2 > self.slots() && self.slots() < self.cap {
+                self.grow();
+            }
+            return;
+        }
+        // All taken: below its cap the table grows instead, so that it
+        // forgets nothing until it is at its size…
+        if self.slots() < self.cap {
+            self.grow();
+            return self.insert(hash, depth);
+        }
+        // …and there the shallowest failure makes way.
+        let s = self.buckets[b]
+            .0
+            .iter_mut()
+            .min_by_key(|s| **s & DEPTH_MASK)
+            .expect("a bucket has slots");
+        *s = key | kept;
+    }
+
+    /// Doubles the table, every entry kept (a bucket's entries may split
+    /// between the two buckets it becomes, never crowd one).
+    fn grow(&mut self) {
+        let doubled = vec![Bucket::default(); 2 * self.buckets.len()];
+        let old = std::mem::replace(&mut self.buckets, doubled);
+        self.held = 0;
+        for s in old.iter().flat_map(|b| b.0).filter(|&s| s != 0) {
+            // The bucket comes from the key's bits above the depth's.
+            let b = self.bucket(s);
+            let slot = self.buckets[b]
+                .0
+                .iter_mut()
+                .find(|s| **s == 0)
+                .expect("a doubled bucket holds what one old bucket held");
+            *slot = s;
+            self.held += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Well-spread 64-bit keys, as Zobrist hashes are.
+    fn key(n: u64) -> u64 {
+        let mut x = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+
+    #[test]
+    fn below_its_cap_the_cache_keeps_every_failure_at_its_deepest() {
+        let mut cache = FailCache::new(1 << 20);
+        for n in 0..40_000 {
+            cache.insert(key(n), 1 + (n % 7) as u32);
+        }
+        for n in 0..40_000 {
+            cache.insert(key(n), 3);
+        }
+        for n in 0..40_000 {
+            assert_eq!(
+                cache.get(key(n)),
+                Some((1 + (n % 7) as u32).max(3)),
+                "key {n}"
+            );
+        }
+        assert!((40_000..80_000).all(|n| cache.get(key(n)).is_none()));
+        // Doubled at half full: 131,072 slots (more only where a bucket
+        // filled first).
+        assert!(cache.slots() <= 1 << 18, "{} slots", cache.slots());
+    }
+
+    #[test]
+    fn at_its_cap_the_cache_replaces_the_shallower_failure_and_stays_in_size() {
+        let mut cache = FailCache::new(MIN_SLOTS);
+        for n in 0..100_000 {
+            cache.insert(key(n), if n % 2 == 0 { 200 } else { 1 });
+        }
+        assert_eq!(cache.slots(), MIN_SLOTS);
+        // Nothing comes back that was not put in, or deeper than it was.
+        for n in 0..100_000 {
+            if let Some(d) = cache.get(key(n)) {
+                assert_eq!(d, if n % 2 == 0 { 200 } else { 1 });
+            }
+        }
+        // The deep failures push the shallow ones out.
+        let deep = (0..100_000)
+            .filter(|&n| cache.get(key(n)) == Some(200))
+            .count();
+        assert!(deep > MIN_SLOTS * 3 / 4, "{deep} deep failures kept");
+        // The latest failure is always found.
+        cache.insert(key(123_456), 5);
+        assert_eq!(cache.get(key(123_456)), Some(5));
+    }
+
+    #[test]
+    fn depths_are_kept_between_one_and_255() {
+        let mut cache = FailCache::new(0);
+        cache.insert(key(1), 0);
+        assert_eq!(cache.get(key(1)), None);
+        cache.insert(key(2), 1_000);
+        assert_eq!(cache.get(key(2)), Some(255));
+    }
+}
