@@ -195,10 +195,12 @@ struct Mark {
     log_start: usize,
     /// The patterns the moved-on point had before it was occupied.
     patterns: PointPatterns,
-    /// Whether the move was a full one: it updated the neighbour counts,
-    /// the bounding box, the evaluation sums and the threat counts (not
-    /// so a lines-only move, [`State::play_lines_only`]).
-    full: bool,
+    /// Whether the move updated the evaluation sums and the threat
+    /// counts (a full move; not so a lines-only or unscored one).
+    scored: bool,
+    /// Whether the move updated the neighbour counts and the bounding
+    /// box (a full or unscored move; not so a lines-only one).
+    near: bool,
     /// The evaluation sums and counts before the move.
     value: [[i32; 2]; 2],
     four_counts: [[u32; 3]; 2],
@@ -515,21 +517,22 @@ impl State {
     }
 
     /// How many empty points give `color` this threat. Not while a
-    /// lines-only move is on the stack ([`State::play_lines_only`]).
+    /// lines-only or unscored move is on the stack
+    /// ([`State::play_lines_only`], [`State::play_unscored`]).
     #[inline]
     #[must_use]
     pub fn threat_count(&self, color: Color, threat: Threat) -> u32 {
         debug_assert!(
             self.sums_kept(),
-            "a threat count read under a lines-only move"
+            "a threat count read under a lines-only or unscored move"
         );
         self.threat_counts[color.index()][threat as usize]
     }
 
     /// Whether the evaluation sums and threat counts are those of the
-    /// stones: no lines-only move is on the stack.
+    /// stones: no lines-only or unscored move is on the stack.
     fn sums_kept(&self) -> bool {
-        self.marks.last().is_none_or(|m| m.full)
+        self.marks.last().is_none_or(|m| m.scored)
     }
 
     /// Whether some empty point gives `color` [`Threat::OpenFour`] (an
@@ -561,7 +564,7 @@ impl State {
     /// Static evaluation for the side to move: what the empty points are
     /// worth one by one ([`State::evaluate_points`]), corrected by what
     /// each side's numbers of threat points are worth together
-    /// ([`State::evaluate_counts`]). Not while a lines-only move is on
+    /// ([`State::evaluate_counts`]). Not while a lines-only or unscored move is on
     /// the stack ([`State::play_lines_only`]).
     #[inline]
     #[must_use]
@@ -571,12 +574,12 @@ impl State {
 
     /// The point sum: each empty point is worth what the combination of
     /// its four line patterns is worth, to the side to move and to the
-    /// other side (`point_values`). Not while a lines-only move is on the
+    /// other side (`point_values`). Not while a lines-only or unscored move is on the
     /// stack.
     #[inline]
     #[must_use]
     pub fn evaluate_points(&self) -> i32 {
-        debug_assert!(self.sums_kept(), "the sums read under a lines-only move");
+        debug_assert!(self.sums_kept(), "the sums read under an unscored move");
         let me = self.to_move.index();
         self.value[me][0] - self.value[1 - me][1]
     }
@@ -586,11 +589,11 @@ impl State {
     /// to [`MAX_COUNT`]). A point sum counts every point in full, where two
     /// points of one threat are often answered by one move: the values
     /// were fitted on top of the point sum (`examples/fit_counts.rs`).
-    /// Not while a lines-only move is on the stack.
+    /// Not while a lines-only or unscored move is on the stack.
     #[inline]
     #[must_use]
     pub fn evaluate_counts(&self) -> i32 {
-        debug_assert!(self.sums_kept(), "the counts read under a lines-only move");
+        debug_assert!(self.sums_kept(), "the counts read under an unscored move");
         let me = self.to_move.index();
         let mut sum = 0;
         for (role, side) in [(0, me), (1, 1 - me)] {
@@ -773,7 +776,19 @@ impl State {
     /// is taken back.
     pub fn play_lines_only(&mut self, index: usize) {
         let c = self.to_move;
-        self.place_stone(index, c, false);
+        self.place_stone(index, c, false, false);
+        self.history.push(index);
+        self.to_move = c.opponent();
+    }
+
+    /// Plays like [`State::play`] but leaves the evaluation sums and the
+    /// threat counts as they were (the neighbour counts and the bounding
+    /// box follow, so move generation works): for the threat solvers,
+    /// which never evaluate a position. Unscored and lines-only moves may
+    /// follow one until it is taken back, not a full one.
+    pub fn play_unscored(&mut self, index: usize) {
+        let c = self.to_move;
+        self.place_stone(index, c, false, true);
         self.history.push(index);
         self.to_move = c.opponent();
     }
@@ -822,39 +837,48 @@ impl State {
     }
 
     fn place(&mut self, index: usize, color: Color) {
-        self.place_stone(index, color, true);
+        self.place_stone(index, color, true, true);
     }
 
-    /// Puts a stone down; `full` says whether the neighbour counts, the
-    /// bounding box, the evaluation sums and the threat counts follow (or
-    /// only the patterns, four counts and four points).
+    /// Puts a stone down; `scored` says whether the evaluation sums and
+    /// the threat counts follow, `near` whether the neighbour counts and
+    /// the bounding box do (the patterns, four counts and four points
+    /// always do).
     #[inline(always)]
-    fn place_stone(&mut self, index: usize, color: Color, full: bool) {
-        // A full move on top of a lines-only one would update sums that
-        // no longer match the stones.
+    fn place_stone(&mut self, index: usize, color: Color, scored: bool, near: bool) {
+        // A scored move on top of one that is not would update sums that
+        // no longer match the stones; the same for the neighbour counts.
         debug_assert!(
-            !full || self.sums_kept(),
-            "a full move played on a lines-only one"
+            !scored || self.sums_kept(),
+            "a full move played on a lines-only or unscored one"
+        );
+        debug_assert!(
+            !near || self.marks.last().is_none_or(|m| m.near),
+            "a move that counts neighbours played on a lines-only one"
         );
         self.marks.push(Mark {
             log_start: self.log.len(),
-            full,
+            scored,
+            near,
             patterns: self.patterns[index],
             value: self.value,
             four_counts: self.four_counts,
             threat_counts: self.threat_counts,
         });
-        self.clear_point(index, full);
+        self.clear_point(index, scored);
         self.board.place(index, color);
         self.wide[self.to_wide[index] as usize] = Cell::stone(color) as u8;
-        if !full {
+        if scored {
+            for d in 0..4 {
+                self.refresh_line::<true>(index, d);
+            }
+        } else {
             for d in 0..4 {
                 self.refresh_line::<false>(index, d);
             }
-            return;
         }
-        for d in 0..4 {
-            self.refresh_line::<true>(index, d);
+        if !near {
+            return;
         }
         self.update_near(index, 1);
         let (x, y) = self.coords[index];
@@ -877,7 +901,7 @@ impl State {
             self.bbox.pop();
             return;
         };
-        if mark.full {
+        if mark.near {
             self.update_near(index, -1);
             self.bbox.pop();
         }
@@ -1011,10 +1035,10 @@ impl State {
 
     /// Drops an about-to-be-occupied point's contribution (from the
     /// evaluation sums and threat counts only for a `full` move).
-    fn clear_point(&mut self, index: usize, full: bool) {
+    fn clear_point(&mut self, index: usize, scored: bool) {
         for c in 0..2 {
             let key = &mut self.patterns[index].threat_key[c];
-            if full {
+            if scored {
                 self.threat_counts[c][THREATS[*key as usize] as usize] -= 1;
                 let [mover, other] = self.point_values[c].by_key[*key as usize];
                 self.value[c][0] -= i32::from(mover);

@@ -1238,7 +1238,7 @@ impl Searcher<'_> {
             } else {
                 (thpn - pn + child.pn, thdn.min(sibling_bound))
             };
-            self.state.play(moves[at].at as usize);
+            self.state.play_unscored(moves[at].at as usize);
             self.mid(
                 table,
                 child_thpn,

@@ -204,7 +204,7 @@ impl Searcher<'_> {
                 } else {
                     guide.key ^ hash ^ self.state.hash_after(stop)
                 };
-                self.state.play(stop);
+                self.state.play_unscored(stop);
                 let found = self.check_defender(tables, ply + 1, guide.below(key));
                 self.state.undo();
                 match found {
@@ -276,7 +276,7 @@ impl Searcher<'_> {
                 within: guide.within || transferred,
                 ..guide.below(guide.key ^ hash ^ child)
             };
-            self.state.play(guess as usize);
+            self.state.play_unscored(guess as usize);
             let found = self.check_defender(tables, ply + 1, below);
             self.state.undo();
             match found {
@@ -379,7 +379,7 @@ impl Searcher<'_> {
         // search's proofs) the transfers below the far fours read.
         replies.sort_by_key(|&(guessed, _, _)| !guessed);
         for (_, reply, key) in replies {
-            self.state.play(reply);
+            self.state.play_unscored(reply);
             // A four the relaxed search left out (it never met the
             // position): below its block, the guesses are those of the
             // position without the two stones.
