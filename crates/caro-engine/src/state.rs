@@ -1348,6 +1348,33 @@ mod tests {
                 s.undo();
             }
             proptest::prop_assert_eq!(snapshot(&s), snapshot(&State::new(&game)));
+            // Unscored moves keep what a full move keeps but the sums: the
+            // patterns, four points and hash, and what move generation
+            // reads, the neighbour counts and the area; and the last of
+            // them may be a lines-only move.
+            let mut unscored = s.clone();
+            let mut full = s.clone();
+            for (n, &i) in empties.iter().enumerate() {
+                let last = n + 1 == empties.len() && n > 0;
+                if last {
+                    unscored.play_lines_only(i);
+                } else {
+                    unscored.play_unscored(i);
+                }
+                full.play(i);
+                let kept = |t: &State, near: bool| {
+                    let patterns: Vec<_> = t.patterns.iter().map(|p| (p.dir, p.threat_key)).collect();
+                    let mut fours = [t.four_points(Color::Black).to_vec(), t.four_points(Color::White).to_vec()];
+                    fours.iter_mut().for_each(|f| f.sort_unstable());
+                    let area = near.then(|| (t.near.clone(), t.area()));
+                    (patterns, t.four_counts, fours, t.hash(), area)
+                };
+                proptest::prop_assert_eq!(kept(&unscored, !last), kept(&full, !last));
+            }
+            for _ in &empties {
+                unscored.undo();
+            }
+            proptest::prop_assert_eq!(snapshot(&unscored), snapshot(&State::new(&game)));
             for _ in 0..back.min(game.moves().len()) {
                 s.undo();
                 game.undo().unwrap();
