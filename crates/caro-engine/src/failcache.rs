@@ -1,8 +1,7 @@
 //! The positions a VCF search has found to have no VCF within some
 //! number of fours, kept in a table of buckets of one cache line each:
-//! one probe reads one line, and once the table is at its size a new
-//! failure takes the place of the shallowest in its bucket (the cheapest
-//! to find again) instead of being dropped.
+//! one probe reads one line, where a hash map of 64-bit keys reads its
+//! control bytes and then its slot.
 
 /// Slots of one bucket; a key may sit in any of them.
 const WAYS: usize = 8;
@@ -12,21 +11,23 @@ const MIN_SLOTS: usize = 1 << 12;
 const DEPTH_BITS: u32 = 8;
 const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
 
-/// Positions (Zobrist hashes) with no VCF within a stored depth.
+/// Positions (Zobrist hashes) with no VCF within a stored depth, at most
+/// a cap of them: as a map that takes no more entries once it holds its
+/// cap, and forgets none.
 ///
 /// A slot is one `u64`: the hash's high 56 bits and the depth (1 to 255)
 /// in the low 8, 0 for an empty slot. A bucket is picked by the lowest of
 /// those 56 bits, and a key matches on all of them (another position
 /// passes for one in about 2^-56 of the probes; the searches' Zobrist
-/// keys of 64 bits are not exact either). Below its cap the table doubles
-/// once it is half full or a bucket is full, so it forgets nothing; at
-/// the cap it replaces.
+/// keys of 64 bits are not exact either). The table doubles once it is
+/// half full or a bucket is full, so it never drops an entry: at most
+/// about 16 to 32 bytes an entry.
 #[derive(Clone, Debug)]
 pub(crate) struct FailCache {
     buckets: Vec<Bucket>,
-    /// Slots in use.
+    /// Entries held.
     held: usize,
-    /// Most slots the table may take.
+    /// Most entries it takes.
     cap: usize,
 }
 
@@ -36,19 +37,18 @@ pub(crate) struct FailCache {
 struct Bucket([u64; WAYS]);
 
 impl FailCache {
-    /// An empty cache that may grow to about `cap` positions (rounded up
-    /// to a power of two, at least 4,096).
+    /// An empty cache that takes at most `cap` positions.
     pub(crate) fn new(cap: usize) -> FailCache {
         FailCache {
             buckets: vec![Bucket::default(); MIN_SLOTS / WAYS],
             held: 0,
-            cap: cap.max(MIN_SLOTS).next_power_of_two(),
+            cap,
         }
     }
 
-    /// Lets the cache grow to about `cap` positions from now on.
+    /// Lets the cache take at most `cap` positions from now on.
     pub(crate) fn set_cap(&mut self, cap: usize) {
-        self.cap = cap.max(MIN_SLOTS).next_power_of_two();
+        self.cap = cap;
     }
 
     /// The bucket of `hash`.
@@ -73,11 +73,15 @@ impl FailCache {
             .map(|&s| (s & DEPTH_MASK) as u32)
     }
 
-    /// Records that `hash` has no VCF within `depth` fours (a depth past
-    /// 255 is kept as 255; a depth of 0 is not kept).
+    /// Records that `hash` has no VCF within `depth` fours, the deeper
+    /// of two records kept. Nothing once the cache holds its cap (not
+    /// even a deeper depth for a position it holds), as the map before
+    /// it did. A depth past 255 is kept as 255 (a search deeper than that
+    /// then finds no record: slower, never wrong); a depth of 0 is not
+    /// kept.
     pub(crate) fn insert(&mut self, hash: u64, depth: u32) {
         let kept = u64::from(depth.min(DEPTH_MASK as u32));
-        if kept == 0 {
+        if kept == 0 || self.held >= self.cap {
             return;
         }
         let b = self.bucket(hash);
@@ -90,27 +94,16 @@ impl FailCache {
             *s = key | (*s & DEPTH_MASK).max(kept);
             return;
         }
-        if let Some(s) = bucket.iter_mut().find(|s| **s == 0) {
-            *s = key | kept;
-            self.held += 1;
-            if self.held * 2 > self.slots() && self.slots() < self.cap {
-                self.grow();
-            }
-            return;
-        }
-        // All taken: below its cap the table grows instead, so that it
-        // forgets nothing until it is at its size…
-        if self.slots() < self.cap {
+        let Some(s) = bucket.iter_mut().find(|s| **s == 0) else {
+            // A full bucket: the table grows and the key goes in then.
             self.grow();
             return self.insert(hash, depth);
-        }
-        // …and there the shallowest failure makes way.
-        let s = self.buckets[b]
-            .0
-            .iter_mut()
-            .min_by_key(|s| **s & DEPTH_MASK)
-            .expect("a bucket has slots");
+        };
         *s = key | kept;
+        self.held += 1;
+        if self.held * 2 > self.slots() {
+            self.grow();
+        }
     }
 
     /// Doubles the table, every entry kept (a bucket's entries may split
@@ -146,8 +139,8 @@ mod tests {
     }
 
     #[test]
-    fn below_its_cap_the_cache_keeps_every_failure_at_its_deepest() {
-        let mut cache = FailCache::new(1 << 20);
+    fn the_cache_keeps_every_failure_at_its_deepest_up_to_its_cap() {
+        let mut cache = FailCache::new(50_000);
         for n in 0..40_000 {
             cache.insert(key(n), 1 + (n % 7) as u32);
         }
@@ -168,31 +161,45 @@ mod tests {
     }
 
     #[test]
-    fn at_its_cap_the_cache_replaces_the_shallower_failure_and_stays_in_size() {
-        let mut cache = FailCache::new(MIN_SLOTS);
-        for n in 0..100_000 {
-            cache.insert(key(n), if n % 2 == 0 { 200 } else { 1 });
+    fn at_its_cap_the_cache_takes_nothing_more_and_forgets_nothing() {
+        let mut cache = FailCache::new(5_000);
+        for n in 0..20_000 {
+            cache.insert(key(n), 2);
         }
-        assert_eq!(cache.slots(), MIN_SLOTS);
-        // Nothing comes back that was not put in, or deeper than it was.
-        for n in 0..100_000 {
-            if let Some(d) = cache.get(key(n)) {
-                assert_eq!(d, if n % 2 == 0 { 200 } else { 1 });
+        assert!((0..5_000).all(|n| cache.get(key(n)) == Some(2)));
+        assert!((5_000..20_000).all(|n| cache.get(key(n)).is_none()));
+        // Not even a deeper record of a position held.
+        cache.insert(key(7), 9);
+        assert_eq!(cache.get(key(7)), Some(2));
+        cache.set_cap(5_001);
+        cache.insert(key(7), 9);
+        assert_eq!(cache.get(key(7)), Some(9));
+    }
+
+    #[test]
+    fn the_cache_answers_as_the_capped_map_it_replaces() {
+        // The map before: entries taken (or deepened) only while it held
+        // fewer than its cap.
+        let cap = 3_000;
+        let mut map = std::collections::HashMap::new();
+        let mut cache = FailCache::new(cap);
+        for n in 0..20_000u64 {
+            let k = key(n % 4_000);
+            let depth = 1 + (key(n + 7) % 12) as u32;
+            if map.len() < cap {
+                let known = map.entry(k).or_insert(depth);
+                *known = (*known).max(depth);
+            }
+            cache.insert(k, depth);
+            if n % 1_000 == 999 {
+                assert!((0..4_000).all(|m| cache.get(key(m)) == map.get(&key(m)).copied()));
             }
         }
-        // The deep failures push the shallow ones out.
-        let deep = (0..100_000)
-            .filter(|&n| cache.get(key(n)) == Some(200))
-            .count();
-        assert!(deep > MIN_SLOTS * 3 / 4, "{deep} deep failures kept");
-        // The latest failure is always found.
-        cache.insert(key(123_456), 5);
-        assert_eq!(cache.get(key(123_456)), Some(5));
     }
 
     #[test]
     fn depths_are_kept_between_one_and_255() {
-        let mut cache = FailCache::new(0);
+        let mut cache = FailCache::new(10);
         cache.insert(key(1), 0);
         assert_eq!(cache.get(key(1)), None);
         cache.insert(key(2), 1_000);

@@ -73,12 +73,12 @@ const ROOT_REFUTE_NODES: u64 = 600;
 const VCT_ROOT_NODES: u64 = 100_000;
 /// …which gets this many nodes per millisecond of the move's time.
 const VCT_NODES_PER_MS: u64 = 30;
-/// Most positions remembered as having no VCF, per search (8 bytes
-/// each: 32 MiB)…
-const VCF_FAIL_CACHE: usize = 1 << 22;
+/// Most positions remembered as having no VCF, per search…
+const VCF_FAIL_CACHE: usize = 1 << 20;
 /// …and in a game at most one for this many bytes of the hash table, so
-/// that a small setting bounds it too: the cache takes at most a quarter
-/// of the table's memory. The solvers keep the full cap.
+/// that a small setting bounds it too: the cache takes about as much
+/// memory as the table at the most (an entry 16 to 32 bytes). The
+/// solvers keep the full cap.
 const BYTES_PER_VCF_FAIL: usize = 32;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 256;

@@ -564,8 +564,9 @@ impl State {
     /// Static evaluation for the side to move: what the empty points are
     /// worth one by one ([`State::evaluate_points`]), corrected by what
     /// each side's numbers of threat points are worth together
-    /// ([`State::evaluate_counts`]). Not while a lines-only or unscored move is on
-    /// the stack ([`State::play_lines_only`]).
+    /// ([`State::evaluate_counts`]). Not while a lines-only or unscored
+    /// move is on the stack ([`State::play_lines_only`],
+    /// [`State::play_unscored`]).
     #[inline]
     #[must_use]
     pub fn evaluate(&self) -> i32 {
@@ -574,12 +575,15 @@ impl State {
 
     /// The point sum: each empty point is worth what the combination of
     /// its four line patterns is worth, to the side to move and to the
-    /// other side (`point_values`). Not while a lines-only or unscored move is on the
-    /// stack.
+    /// other side (`point_values`). Not while a lines-only or unscored
+    /// move is on the stack.
     #[inline]
     #[must_use]
     pub fn evaluate_points(&self) -> i32 {
-        debug_assert!(self.sums_kept(), "the sums read under an unscored move");
+        debug_assert!(
+            self.sums_kept(),
+            "the sums read under a lines-only or unscored move"
+        );
         let me = self.to_move.index();
         self.value[me][0] - self.value[1 - me][1]
     }
@@ -593,7 +597,10 @@ impl State {
     #[inline]
     #[must_use]
     pub fn evaluate_counts(&self) -> i32 {
-        debug_assert!(self.sums_kept(), "the counts read under an unscored move");
+        debug_assert!(
+            self.sums_kept(),
+            "the counts read under a lines-only or unscored move"
+        );
         let me = self.to_move.index();
         let mut sum = 0;
         for (role, side) in [(0, me), (1, 1 - me)] {

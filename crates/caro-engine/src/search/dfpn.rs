@@ -329,91 +329,27 @@ impl Child {
     }
 }
 
-/// A budget of threes as an [`Entry`] keeps it: the budgets in use (0 to
-/// 3, and [`UNLIMITED`]) in their order, [`UNLIMITED`] as 254.
-fn budget_code(threes: u32) -> u8 {
-    threes.min(254) as u8
-}
-
-/// No budget: an [`Entry`]'s field that holds none.
-const NO_BUDGET: u8 = u8::MAX;
-
-/// What the table holds of one position: what is known for good of it,
-/// whatever the budget of threes it is searched with, and the numbers of
-/// its search with one budget while that search is open (those of any
-/// other budget are kept apart, in [`ProofTable::more`]). One entry a
-/// position, so that the lookup of a child the search has never met,
-/// the commonest, is one probe.
+/// What is known for good of one position, whatever the budget of threes
+/// it is searched with.
 #[derive(Clone, Copy)]
-struct Entry {
-    /// The numbers of the open search with the budget `open_at`.
-    open: Numbers,
-    /// Nodes the proof or disproof took (the largest, saturating).
-    solved_work: u32,
-    /// The winning move of the proof with the budget `proven_at`.
-    proven_best: u32,
-    /// The budget of `open` ([`budget_code`]), or [`NO_BUDGET`].
-    open_at: u8,
+struct Solved {
     /// The smallest budget it was proven with (a proof holds with more),
-    /// or [`NO_BUDGET`].
-    proven_at: u8,
+    /// and the winning move then.
+    proven: Option<(u32, u32)>,
     /// The largest budget it was disproven with (a disproof holds with
-    /// less), or [`NO_BUDGET`].
-    disproven_at: u8,
-    /// Whether the position has been proven or disproven (with some
-    /// budget; a proof taken back leaves this set).
-    solved: bool,
-    /// Whether [`ProofTable::more`] may hold numbers of the position.
-    spilled: bool,
+    /// less).
+    disproven: Option<u32>,
+    /// Nodes the proof or disproof took (the largest, saturating).
+    work: u32,
 }
 
-impl Entry {
-    /// Nothing known yet.
-    const EMPTY: Entry = Entry {
-        open: UNKNOWN,
-        solved_work: 0,
-        proven_best: NO_MOVE,
-        open_at: NO_BUDGET,
-        proven_at: NO_BUDGET,
-        disproven_at: NO_BUDGET,
-        solved: false,
-        spilled: false,
+impl Solved {
+    /// Neither proven nor disproven yet.
+    const NONE: Solved = Solved {
+        proven: None,
+        disproven: None,
+        work: 0,
     };
-
-    /// The numbers its proof or disproof gives a search with `threes`
-    /// threes left, if one covers that budget.
-    fn solved_numbers(&self, threes: u32) -> Option<Numbers> {
-        let at = budget_code(threes);
-        if self.proven_at != NO_BUDGET && self.proven_at <= at {
-            return Some(Numbers {
-                pn: 0,
-                dn: INF,
-                best: self.proven_best,
-                work: self.solved_work,
-            });
-        }
-        if self.disproven_at != NO_BUDGET && self.disproven_at >= at {
-            return Some(Numbers {
-                work: self.solved_work,
-                ..DISPROVEN
-            });
-        }
-        None
-    }
-
-    /// Forgets what is known for good of it.
-    fn forget_solved(&mut self) {
-        self.solved = false;
-        self.proven_at = NO_BUDGET;
-        self.disproven_at = NO_BUDGET;
-        self.proven_best = NO_MOVE;
-        self.solved_work = 0;
-    }
-
-    /// Whether it holds nothing any more.
-    fn is_empty(&self) -> bool {
-        !self.solved && self.open_at == NO_BUDGET && !self.spilled
-    }
 }
 
 /// A node's moves, once expanded.
@@ -438,15 +374,10 @@ pub(super) struct ProofTable {
     /// threat's points: the relaxed search of [`refine`], whose proofs
     /// are guesses (its disproofs hold).
     relaxed: bool,
-    /// Proofs and disproofs, and the numbers of one open search, by the
-    /// position's hash.
-    entries: KeyMap<Entry>,
-    /// The numbers of the open searches of a position beyond its entry's
-    /// one, by [`budget_key`] (a position searched with two budgets at
-    /// once: rare, the search without a budget takes most nodes).
-    more: KeyMap<Numbers>,
-    /// How many entries hold a proof or disproof.
-    solved_count: usize,
+    /// Numbers of nodes still open, by [`budget_key`].
+    numbers: KeyMap<Numbers>,
+    /// Proofs and disproofs, by the position's hash alone.
+    solved: KeyMap<Solved>,
     /// The moves of every node expanded so far (a node is visited many
     /// times; its threat searches run once), by [`budget_key`] with the
     /// budget 0 or 1: only an empty budget changes a node's moves.
@@ -468,9 +399,8 @@ impl ProofTable {
         ProofTable {
             attacker,
             relaxed: false,
-            entries: KeyMap::default(),
-            more: KeyMap::default(),
-            solved_count: 0,
+            numbers: KeyMap::default(),
+            solved: KeyMap::default(),
             moves: KeyMap::default(),
             move_bytes: 0,
             limit_bytes,
@@ -491,64 +421,40 @@ impl ProofTable {
     /// Records that the attacker cannot win a position whatever its
     /// budget, in place of any proof the table had for it.
     fn refute(&mut self, hash: u64) {
-        let entry = self.solved_entry(hash);
-        entry.proven_at = NO_BUDGET;
-        entry.proven_best = NO_MOVE;
-        entry.disproven_at = budget_code(UNLIMITED);
+        let solved = self.solved.entry(hash).or_insert(Solved::NONE);
+        solved.proven = None;
+        solved.disproven = Some(UNLIMITED);
         // Kept through the table's collections: a refutation forgotten
         // would be guessed and checked again.
-        entry.solved_work = u32::MAX;
-    }
-
-    /// The entry of a position, made one that holds a proof or disproof
-    /// (none yet where it had none).
-    fn solved_entry(&mut self, hash: u64) -> &mut Entry {
-        let entry = self.entries.entry(hash).or_insert(Entry::EMPTY);
-        if !entry.solved {
-            entry.solved = true;
-            self.solved_count += 1;
-        }
-        entry
+        solved.work = u32::MAX;
     }
 
     /// Forgets a position's proof, so that it is searched again.
     fn unprove(&mut self, hash: u64) {
-        if let Some(entry) = self.entries.get_mut(&hash) {
-            entry.proven_at = NO_BUDGET;
-            entry.proven_best = NO_MOVE;
+        if let Some(solved) = self.solved.get_mut(&hash) {
+            solved.proven = None;
         }
     }
 
     /// Whether the search has met a position: expanded it, or solved it
     /// (as far as the table still holds).
     fn knows(&self, hash: u64) -> bool {
-        self.entries.get(&hash).is_some_and(|e| e.solved)
+        self.solved.contains_key(&hash)
             || self.moves.contains_key(&budget_key(hash, 0))
             || self.moves.contains_key(&budget_key(hash, 1))
     }
 
     /// Whether a position is proven, with any budget.
     fn is_proven(&self, hash: u64) -> bool {
-        self.entries
-            .get(&hash)
-            .is_some_and(|e| e.proven_at != NO_BUDGET)
+        self.solved.get(&hash).is_some_and(|s| s.proven.is_some())
     }
 
     /// Takes in the proofs of `other` (a table of the same attacker) for
     /// the positions this one has not solved.
     fn absorb_proofs(&mut self, other: &ProofTable) {
-        for (&hash, theirs) in other.entries.iter() {
-            if theirs.proven_at == NO_BUDGET {
-                continue;
-            }
-            let entry = self.entries.entry(hash).or_insert(Entry::EMPTY);
-            if !entry.solved {
-                entry.solved = true;
-                entry.proven_at = theirs.proven_at;
-                entry.proven_best = theirs.proven_best;
-                entry.disproven_at = theirs.disproven_at;
-                entry.solved_work = theirs.solved_work;
-                self.solved_count += 1;
+        for (&hash, solved) in other.solved.iter() {
+            if solved.proven.is_some() {
+                self.solved.entry(hash).or_insert(*solved);
             }
         }
     }
@@ -556,7 +462,7 @@ impl ProofTable {
     /// The memory the table takes, about: its maps' slots (a key, a value
     /// and a control byte each) and the move lists.
     fn bytes(&self) -> usize {
-        slots(&self.entries) + slots(&self.more) + slots(&self.moves) + self.move_bytes
+        slots(&self.numbers) + slots(&self.solved) + slots(&self.moves) + self.move_bytes
     }
 
     /// Records the moves of a node whose expansion took `work` nodes, and
@@ -579,33 +485,16 @@ impl ProofTable {
     /// the same way only once they take a quarter of the limit.
     fn collect_garbage(&mut self) {
         self.collections += 1;
-        let open_works = self.entries.values().filter(|e| e.open_at != NO_BUDGET);
-        let open_works = open_works.map(|e| e.open.work);
-        let numbers = median(open_works.chain(self.more.values().map(|n| n.work)));
-        self.more.retain(|_, n| n.work > numbers);
-        // The proofs and disproofs: thinned once their share of the
-        // entries' slots passes a quarter of the limit.
-        let solved_bytes = self.solved_count * (std::mem::size_of::<(u64, Entry)>() + 1);
-        let solved = (solved_bytes > self.limit_bytes / 4).then(|| {
-            let works = self.entries.values().filter(|e| e.solved);
-            median(works.map(|e| e.solved_work))
-        });
-        let mut solved_count = 0;
-        self.entries.retain(|_, e| {
-            if e.open_at != NO_BUDGET && e.open.work <= numbers {
-                e.open_at = NO_BUDGET;
-            }
-            if e.solved && solved.is_some_and(|m| e.solved_work <= m) {
-                e.forget_solved();
-            }
-            solved_count += usize::from(e.solved);
-            !e.is_empty()
-        });
-        self.solved_count = solved_count;
+        let numbers = median(self.numbers.values().map(|n| n.work));
+        self.numbers.retain(|_, n| n.work > numbers);
+        if slots(&self.solved) > self.limit_bytes / 4 {
+            let solved = median(self.solved.values().map(|n| n.work));
+            self.solved.retain(|_, n| n.work > solved);
+        }
         let moves = median(self.moves.values().map(|n| n.work));
         self.moves.retain(|_, n| n.work > moves);
-        self.entries.shrink_to_fit();
-        self.more.shrink_to_fit();
+        self.numbers.shrink_to_fit();
+        self.solved.shrink_to_fit();
         self.moves.shrink_to_fit();
         self.move_bytes = self.moves.values().map(|e| list_bytes(&e.moves)).sum();
     }
@@ -629,32 +518,37 @@ impl ProofTable {
     /// The numbers of a position searched with `threes` threes left, if
     /// it has been searched.
     fn lookup(&self, hash: u64, threes: u32) -> Option<Numbers> {
-        let entry = self.entries.get(&hash)?;
-        if let Some(numbers) = entry.solved_numbers(threes) {
-            return Some(numbers);
+        if let Some(solved) = self.solved.get(&hash) {
+            if let Some((_, best)) = solved.proven.filter(|&(at, _)| at <= threes) {
+                return Some(Numbers {
+                    pn: 0,
+                    dn: INF,
+                    best,
+                    work: solved.work,
+                });
+            }
+            if solved.disproven.is_some_and(|at| at >= threes) {
+                return Some(Numbers {
+                    work: solved.work,
+                    ..DISPROVEN
+                });
+            }
         }
-        if entry.open_at == budget_code(threes) {
-            return Some(entry.open);
-        }
-        if entry.spilled {
-            return self.more.get(&budget_key(hash, threes)).copied();
-        }
-        None
+        self.numbers.get(&budget_key(hash, threes)).copied()
     }
 
     /// The winning move of a position proven with any budget of threes
     /// (`None` where it is not proven, or was proven without a move of its
     /// own, at the defender's nodes).
     fn proven_move(&self, hash: u64) -> Option<u32> {
-        let entry = self.entries.get(&hash)?;
-        let best = entry.proven_best;
-        (entry.proven_at != NO_BUDGET && best != NO_MOVE).then_some(best)
+        let (_, best) = self.solved.get(&hash)?.proven?;
+        (best != NO_MOVE).then_some(best)
     }
 
     /// The nodes the proof of a position took, if it is proven.
     fn proof_work(&self, hash: u64) -> Option<u32> {
-        let entry = self.entries.get(&hash)?;
-        (entry.proven_at != NO_BUDGET).then_some(entry.solved_work)
+        let solved = self.solved.get(&hash)?;
+        solved.proven.map(|_| solved.work)
     }
 
     fn get(&self, hash: u64, threes: u32) -> Numbers {
@@ -674,37 +568,19 @@ impl ProofTable {
 
     /// Records a position's numbers.
     fn store(&mut self, hash: u64, threes: u32, numbers: Numbers) {
-        let at = budget_code(threes);
         if numbers.pn == 0 || numbers.dn == 0 {
-            let entry = self.solved_entry(hash);
-            let spilled = entry.spilled;
-            if entry.open_at == at {
-                entry.open_at = NO_BUDGET;
-            }
-            entry.solved_work = entry.solved_work.max(numbers.work);
+            self.numbers.remove(&budget_key(hash, threes));
+            let solved = self.solved.entry(hash).or_insert(Solved::NONE);
+            solved.work = solved.work.max(numbers.work);
             if numbers.pn == 0 {
-                if entry.proven_at == NO_BUDGET || at < entry.proven_at {
-                    entry.proven_at = at;
-                    entry.proven_best = numbers.best;
+                if solved.proven.is_none_or(|(at, _)| threes < at) {
+                    solved.proven = Some((threes, numbers.best));
                 }
-            } else if entry.disproven_at == NO_BUDGET || at > entry.disproven_at {
-                entry.disproven_at = at;
-            }
-            if spilled {
-                self.more.remove(&budget_key(hash, threes));
-            }
-            return;
-        }
-        let entry = self.entries.entry(hash).or_insert(Entry::EMPTY);
-        if entry.open_at == at || entry.open_at == NO_BUDGET {
-            entry.open = numbers;
-            entry.open_at = at;
-            if entry.spilled {
-                self.more.remove(&budget_key(hash, threes));
+            } else if solved.disproven.is_none_or(|at| threes > at) {
+                solved.disproven = Some(threes);
             }
         } else {
-            entry.spilled = true;
-            self.more.insert(budget_key(hash, threes), numbers);
+            self.numbers.insert(budget_key(hash, threes), numbers);
         }
     }
 }
@@ -1473,103 +1349,6 @@ mod tests {
     use crate::tt::Tt;
     use caro_core::notation::parse_move_list;
     use caro_core::{BoardSize, Game, Rule, Rules};
-
-    /// A position's proof (its budget and move), disproof (its budget)
-    /// and work, as [`TwoMaps`] keeps them.
-    type SolvedBefore = (Option<(u32, u32)>, Option<u32>, u32);
-
-    /// The table as it was kept before its entries: the open numbers by
-    /// position and budget, the proofs and disproofs by position.
-    #[derive(Default)]
-    struct TwoMaps {
-        numbers: std::collections::HashMap<(u64, u32), Numbers>,
-        solved: std::collections::HashMap<u64, SolvedBefore>,
-    }
-
-    impl TwoMaps {
-        fn store(&mut self, hash: u64, threes: u32, numbers: Numbers) {
-            if numbers.pn == 0 || numbers.dn == 0 {
-                self.numbers.remove(&(hash, threes));
-                let (proven, disproven, work) = self.solved.entry(hash).or_insert((None, None, 0));
-                *work = (*work).max(numbers.work);
-                if numbers.pn == 0 {
-                    if proven.is_none_or(|(at, _)| threes < at) {
-                        *proven = Some((threes, numbers.best));
-                    }
-                } else if disproven.is_none_or(|at| threes > at) {
-                    *disproven = Some(threes);
-                }
-            } else {
-                self.numbers.insert((hash, threes), numbers);
-            }
-        }
-
-        fn lookup(&self, hash: u64, threes: u32) -> Option<(Number, Number, u32, u32)> {
-            if let Some(&(proven, disproven, work)) = self.solved.get(&hash) {
-                if let Some((_, best)) = proven.filter(|&(at, _)| at <= threes) {
-                    return Some((0, INF, best, work));
-                }
-                if disproven.is_some_and(|at| at >= threes) {
-                    return Some((INF, 0, NO_MOVE, work));
-                }
-            }
-            let n = self.numbers.get(&(hash, threes))?;
-            Some((n.pn, n.dn, n.best, n.work))
-        }
-    }
-
-    #[test]
-    fn the_tables_entries_answer_as_separate_maps_of_numbers_and_proofs_would() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let budgets = [0, 1, 2, 3, UNLIMITED];
-        let hashes = [
-            0x1234_5678_9abc_def0_u64,
-            0x0fed_cba9_8765_4321,
-            77,
-            1 << 63,
-        ];
-        for round in 0..200 {
-            let mut table = ProofTable::new(Color::Black, usize::MAX);
-            let mut model = TwoMaps::default();
-            for step in 0..40 {
-                let hash = hashes[rng.random_range(0..hashes.len())];
-                let threes = budgets[rng.random_range(0..budgets.len())];
-                let work = rng.random_range(0..1_000);
-                let numbers = match rng.random_range(0..6) {
-                    0 => Numbers {
-                        pn: 0,
-                        dn: INF,
-                        best: rng.random_range(0..225),
-                        work,
-                    },
-                    1 => Numbers { work, ..DISPROVEN },
-                    _ => Numbers {
-                        pn: rng.random_range(1..50),
-                        dn: rng.random_range(1..50),
-                        best: NO_MOVE,
-                        work,
-                    },
-                };
-                table.store(hash, threes, numbers);
-                model.store(hash, threes, numbers);
-                for &h in &hashes {
-                    for &t in &budgets {
-                        let got = table.lookup(h, t).map(|n| (n.pn, n.dn, n.best, n.work));
-                        assert_eq!(
-                            got,
-                            model.lookup(h, t),
-                            "round {round}, step {step}: {h:x} with {t}"
-                        );
-                    }
-                    let proven = model.solved.get(&h).and_then(|s| s.0);
-                    assert_eq!(table.is_proven(h), proven.is_some());
-                    let best = proven.map(|(_, b)| b).filter(|&b| b != NO_MOVE);
-                    assert_eq!(table.proven_move(h), best);
-                }
-            }
-        }
-    }
 
     /// A renju position from `bench/vct-renju15.txt` where black wins by
     /// threats in about 16k nodes (e12).
