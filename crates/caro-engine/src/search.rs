@@ -152,7 +152,7 @@ struct Searcher<'a> {
     history: Vec<[i32; 2]>,
     started: Instant,
     /// Positions (hash) where no VCF within the stored depth exists, at
-    /// most about [`vcf_fail_cap`] of them.
+    /// most [`vcf_fail_cap`] of them (the solvers: [`VCF_FAIL_CACHE`]).
     vcf_fails: FailCache,
     /// While set, [`Searcher::vcf`] collects here every point a defence
     /// against the win it finds would have to touch (see
