@@ -1,12 +1,17 @@
-//! Data-driven rule tests over the shared test data written by others
-//! (`fouls.txt`, `win_rules.txt`, `games.txt` in ANCHOR FORMAT v1).
+//! Data-driven rule tests over test data written by others (`fouls.txt`,
+//! `win_rules.txt`, `games.txt` in ANCHOR FORMAT v1).
 //!
-//! The folder is named by the `CARO_POSITIONS` environment variable, which
-//! `.ci/run` sets to `../shared/positions`. Without it these tests pass and
-//! say that the shared suites were skipped.
+//! The records from MIT-licensed sources are copied into the repository's
+//! `testdata/positions` (attribution in its `SOURCES.md`) and always run.
+//! The full shared folder, with records from GPL-licensed and unlicensed
+//! sources that stay outside the repository, is named by the
+//! `CARO_POSITIONS` environment variable, which `.ci/run` sets to
+//! `../shared/positions`; its records that are not also in
+//! `testdata/positions` run too. Without it those tests pass and say what
+//! they skipped.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use caro_core::notation::parse_pos;
 use caro_core::{Board, BoardSize, Color, Foul, Game, GameSetup, Outcome, Pos, Rule, Rules};
@@ -14,6 +19,8 @@ use caro_core::{Board, BoardSize, Color, Foul, Game, GameSetup, Outcome, Pos, Ru
 /// One record: its `key=value` tokens.
 struct Record {
     line: usize,
+    /// The line as written (trimmed), to tell the same record in two files.
+    text: String,
     fields: HashMap<String, String>,
 }
 
@@ -67,33 +74,32 @@ impl Record {
     }
 }
 
-fn shared_dir() -> Option<PathBuf> {
-    match std::env::var_os("CARO_POSITIONS") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => {
-            eprintln!(
-                "shared suites skipped: CARO_POSITIONS is not set (.ci/run sets it to ../shared/positions)"
-            );
-            None
-        }
-    }
+/// The sources under the MIT licence: their records are copied into
+/// `testdata/positions`.
+const MIT_SOURCES: [&str; 5] = [
+    "quintet",
+    "realcore",
+    "realcore-sgf",
+    "famegon",
+    "famegon-terminal",
+];
+
+/// The repository's copy of the MIT-licensed records.
+fn testdata_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/positions")
 }
 
-fn load(file: &str) -> Option<Vec<Record>> {
-    let dir = shared_dir()?;
-    let path = dir.join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "CARO_POSITIONS is set but {} cannot be read: {e}",
-            path.display()
-        )
-    });
+/// The records of an ANCHOR FORMAT file.
+fn parse(path: &Path) -> Vec<Record> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
     let records: Vec<Record> = text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|(n, l)| Record {
             line: n + 1,
+            text: l.trim().to_string(),
             fields: l
                 .split_whitespace()
                 .filter_map(|t| t.split_once('='))
@@ -102,7 +108,65 @@ fn load(file: &str) -> Option<Vec<Record>> {
         })
         .collect();
     assert!(!records.is_empty(), "{} holds no records", path.display());
-    Some(records)
+    records
+}
+
+/// The MIT-licensed records of `file` in `testdata/positions`: at least
+/// `min` of them, each from an MIT-licensed source.
+fn mit_records(file: &str, min: usize) -> Vec<Record> {
+    let records = parse(&testdata_dir().join(file));
+    assert!(
+        records.len() >= min,
+        "testdata/positions/{file}: {} records, expected at least {min}",
+        records.len()
+    );
+    for r in &records {
+        let src = r.req("src");
+        assert!(
+            MIT_SOURCES.contains(&src),
+            "testdata/positions/{file} line {}: src={src} is not an MIT-licensed source; its records stay outside the repository",
+            r.line
+        );
+    }
+    records
+}
+
+/// The records of `file` in the shared folder named by `CARO_POSITIONS`,
+/// less those also in `testdata/positions` (the same line), which run from
+/// there. `None`, saying what was skipped, when the variable is unset.
+fn shared_records(file: &str) -> Option<Vec<Record>> {
+    let local = testdata_dir().join(file);
+    let local: HashSet<String> = if local.exists() {
+        parse(&local).into_iter().map(|r| r.text).collect()
+    } else {
+        HashSet::new()
+    };
+    let Some(dir) = std::env::var_os("CARO_POSITIONS") else {
+        if local.is_empty() {
+            eprintln!(
+                "{file}: shared suite skipped: CARO_POSITIONS is not set (.ci/run sets it to ../shared/positions); none of its records are MIT-licensed, so testdata/positions has none"
+            );
+        } else {
+            eprintln!(
+                "{file}: shared suite skipped: CARO_POSITIONS is not set (.ci/run sets it to ../shared/positions); ran the {} MIT-licensed records in testdata/positions",
+                local.len()
+            );
+        }
+        return None;
+    };
+    let path = PathBuf::from(dir).join(file);
+    let all = parse(&path);
+    let total = all.len();
+    let rest: Vec<Record> = all
+        .into_iter()
+        .filter(|r| !local.contains(&r.text))
+        .collect();
+    eprintln!(
+        "{}: {total} records, {} of them also in testdata/positions and run from there",
+        path.display(),
+        total - rest.len()
+    );
+    Some(rest)
 }
 
 /// The stones of a record: `black=`/`white=` lists, or a `moves=` order
@@ -133,15 +197,37 @@ fn foul_label(f: Option<Foul>) -> &'static str {
     f.map_or("ok", Foul::label)
 }
 
+/// Records in `testdata/positions/fouls.txt`: quintet 21, realcore 24 and
+/// famegon 6.
+const MIT_FOUL_RECORDS: usize = 51;
+/// Point verdicts they give: the listed points, and every empty point of
+/// the 23 complete maps.
+const MIT_FOUL_VERDICTS: usize = 4866;
+
+#[test]
+fn renju_fouls_match_the_foul_maps_in_testdata() {
+    let records = mit_records("fouls.txt", MIT_FOUL_RECORDS);
+    let checked = check_fouls("testdata/positions/fouls.txt", &records);
+    assert!(
+        checked >= MIT_FOUL_VERDICTS,
+        "{checked} point verdicts checked, expected at least {MIT_FOUL_VERDICTS}"
+    );
+}
+
 #[test]
 fn renju_fouls_match_the_shared_foul_maps() {
-    let Some(records) = load("fouls.txt") else {
-        return;
-    };
+    if let Some(records) = shared_records("fouls.txt") {
+        check_fouls("shared fouls.txt", &records);
+    }
+}
+
+/// Checks black's foul verdicts: the listed points, and on a complete map
+/// every other empty point. Returns how many verdicts were checked.
+fn check_fouls(what: &str, records: &[Record]) -> usize {
     let renju = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
     let mut checked = 0;
     let mut failures = Vec::new();
-    for r in &records {
+    for r in records {
         assert_eq!(r.rule(), Rule::Renju, "{}", r.id());
         let mut board = board_of(r);
         let queries = r.queries();
@@ -187,14 +273,17 @@ fn renju_fouls_match_the_shared_foul_maps() {
         failures.join("\n")
     );
     eprintln!(
-        "fouls.txt: {} records, {checked} point verdicts agree",
+        "{what}: {} records, {checked} point verdicts agree",
         records.len()
     );
+    checked
 }
 
+/// `win_rules.txt` has no MIT-licensed records (all are AlphaGomoku's,
+/// GPL-3.0), so it runs only from the shared folder.
 #[test]
 fn immediate_wins_match_the_shared_win_rules() {
-    let Some(records) = load("win_rules.txt") else {
+    let Some(records) = shared_records("win_rules.txt") else {
         return;
     };
     let mut checked = 0;
@@ -224,12 +313,25 @@ fn immediate_wins_match_the_shared_win_rules() {
     );
 }
 
+/// Games in `testdata/positions/games.txt`: realcore-sgf 1, famegon-terminal 1.
+const MIT_GAMES: usize = 2;
+
+#[test]
+fn games_in_testdata_replay_to_their_recorded_end() {
+    let records = mit_records("games.txt", MIT_GAMES);
+    replay_games("testdata/positions/games.txt", &records);
+}
+
 #[test]
 fn shared_games_replay_to_their_recorded_end() {
-    let Some(records) = load("games.txt") else {
-        return;
-    };
-    for r in &records {
+    if let Some(records) = shared_records("games.txt") {
+        replay_games("shared games.txt", &records);
+    }
+}
+
+/// Replays each game and checks its recorded end.
+fn replay_games(what: &str, records: &[Record]) {
+    for r in records {
         let size = r.size();
         let rules = Rules::new(size, 5, r.rule()).unwrap();
         let moves = r.points("moves");
@@ -305,5 +407,5 @@ fn shared_games_replay_to_their_recorded_end() {
             Err(e) => assert!(end.starts_with("black-foul"), "{}: {e}", r.id()),
         }
     }
-    eprintln!("games.txt: {} games replayed", records.len());
+    eprintln!("{what}: {} games replayed", records.len());
 }
