@@ -6,9 +6,12 @@
 //! the server sends the whole game at once (the view plus `"you"`), then
 //! every change. The page sends JSON commands naming the ply they apply
 //! to; a stale one is refused, never played twice. A socket that sends a
-//! frame over [`MAX_FRAME`] bytes, malformed JSON, or more than
-//! [`MAX_RATE`] messages a second is closed with a reason; the server and
-//! the other sockets carry on.
+//! frame over [`MAX_FRAME`] bytes (1009), malformed JSON or a text frame
+//! that is not UTF-8 (1007), or more than [`MAX_RATE`] messages a second,
+//! pings included (1008), is closed with that code and a reason; the server
+//! and the other sockets carry on. The server pings every
+//! [`PING_INTERVAL`] and closes a socket it has heard nothing from for
+//! [`DEAD_PEER_TIMEOUT`].
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -41,10 +44,16 @@ const SOCKET_READ_BUFFER: usize = 4 * 1024;
 pub const MAX_CLOCK_SECONDS: u64 = 3 * 60 * 60;
 /// Largest increment a game may have.
 pub const MAX_INCREMENT_SECONDS: u64 = 60;
-/// Frames larger than this are dropped by the WebSocket layer itself,
-/// before they are read; between [`MAX_FRAME`] and this the socket is
-/// closed with a reason.
-const HARD_FRAME_LIMIT: usize = 64 * 1024;
+/// Frames up to this size are read whole, so a socket that sends one over
+/// [`MAX_FRAME`] gets a clean close 1009; a larger frame is refused by the
+/// WebSocket layer before its payload is read, and still answered with
+/// close 1009 before the connection is dropped.
+const HARD_FRAME_LIMIT: usize = 1024 * 1024;
+/// How often the server pings a quiet socket.
+pub const PING_INTERVAL: Duration = Duration::from_secs(20);
+/// A socket from which nothing (not even a pong) arrives for this long is
+/// taken for dead and closed.
+pub const DEAD_PEER_TIMEOUT: Duration = Duration::from_secs(50);
 
 /// A fresh seat token: 128 random bits in hex.
 fn new_token() -> Result<String, ApiError> {
@@ -270,6 +279,9 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
         window: Instant::now(),
         count: 0,
     };
+    let mut heartbeat =
+        tokio::time::interval_at(tokio::time::Instant::now() + PING_INTERVAL, PING_INTERVAL);
+    let mut last_heard = Instant::now();
     loop {
         if !rematch_sent {
             if let Some(msg) = rematch_message(&entry, you) {
@@ -281,6 +293,11 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
         }
         let out = tokio::select! {
             incoming = socket.recv() => {
+                last_heard = Instant::now();
+                if matches!(incoming, Some(Ok(_))) && !rate.allow() {
+                    close_with(&mut socket, 1008, &format!("more than {MAX_RATE} messages a second")).await;
+                    return;
+                }
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
@@ -288,12 +305,14 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
                         return;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                    Some(Err(e)) => {
+                        if let Some((code, reason)) = refused_frame(e) {
+                            close_with(&mut socket, code, reason).await;
+                        }
+                        return;
+                    }
+                    Some(Ok(Message::Close(_))) | None => return,
                 };
-                if !rate.allow() {
-                    close_with(&mut socket, 1008, &format!("more than {MAX_RATE} messages a second")).await;
-                    return;
-                }
                 if text.len() > MAX_FRAME {
                     close_with(&mut socket, 1009, &format!("message over {MAX_FRAME} bytes")).await;
                     return;
@@ -310,6 +329,16 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
                     Err(e) => Some(error_message(&e)),
                 }
             }
+            _ = heartbeat.tick() => {
+                if last_heard.elapsed() >= DEAD_PEER_TIMEOUT {
+                    close_with(&mut socket, 1001, "no answer to pings").await;
+                    return;
+                }
+                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+                None
+            }
             update = updates.recv() => match update {
                 Ok(json) => Some(game_message(&json, you)),
                 // Fell behind: the whole state replaces what was missed.
@@ -322,6 +351,22 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
                 return;
             }
         }
+    }
+}
+
+/// The close code and reason for a frame the WebSocket layer refused: one
+/// too large to read (1009) or a text frame that is not UTF-8 (1007).
+/// `None` for a broken connection, where nothing can be sent.
+fn refused_frame(e: axum::Error) -> Option<(u16, &'static str)> {
+    match e
+        .into_inner()
+        .downcast::<tungstenite::Error>()
+        .ok()
+        .map(|e| *e)
+    {
+        Some(tungstenite::Error::Capacity(_)) => Some((1009, "frame too large")),
+        Some(tungstenite::Error::Utf8(_)) => Some((1007, "text frame is not valid UTF-8")),
+        _ => None,
     }
 }
 

@@ -342,6 +342,59 @@ fn oversize_malformed_and_flooding_sockets_are_closed_and_the_server_carries_on(
 }
 
 #[test]
+fn huge_frames_bad_utf8_and_ping_floods_get_a_close_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let a = agent();
+    let (id, bt, _, _) = online_game(&a, &server);
+
+    // Over 64 KiB: read whole, then refused.
+    let mut big = Ws::open(&server, id, Some(&bt));
+    big.next();
+    big.0
+        .send(Message::text("x".repeat(100 * 1024)))
+        .expect("send");
+    assert_eq!(big.closed().0, 1009);
+
+    // Over the WebSocket layer's own limit: refused before it is read.
+    let mut huge = Ws::open(&server, id, None);
+    huge.next();
+    // The server may close before the whole frame is written.
+    let _ = huge.0.send(Message::binary(vec![b'x'; 2 * 1024 * 1024]));
+    assert_eq!(huge.closed().0, 1009);
+
+    // A text frame that is not UTF-8.
+    let mut bad = Ws::open(&server, id, None);
+    bad.next();
+    let frame = tungstenite::protocol::frame::Frame::message(
+        vec![b'{', 0xff, 0xfe, b'}'],
+        tungstenite::protocol::frame::coding::OpCode::Data(
+            tungstenite::protocol::frame::coding::Data::Text,
+        ),
+        true,
+    );
+    bad.0.send(Message::Frame(frame)).expect("send");
+    let (code, reason) = bad.closed();
+    assert_eq!(code, 1007, "{reason}");
+
+    // Pings count toward the message rate.
+    let mut pings = Ws::open(&server, id, None);
+    pings.next();
+    for _ in 0..40 {
+        if pings.0.send(Message::Ping(Default::default())).is_err() {
+            break;
+        }
+    }
+    assert_eq!(pings.closed().0, 1008);
+
+    // The game and the server carry on.
+    let mut black = Ws::open(&server, id, Some(&bt));
+    assert_eq!(black.next()["result"], Value::Null);
+    black.send(mv(0, 7, 7));
+    black.at_ply(1);
+}
+
+#[test]
 fn takebacks_are_asked_and_answered() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
