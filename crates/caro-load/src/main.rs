@@ -226,7 +226,10 @@ async fn start_server(caro: &PathBuf, data: &std::path::Path) -> Result<Server, 
             "serve",
             "--port",
             "0",
+            // Every client of the load runs from one address.
             "--max-online-per-client",
+            "1000000000",
+            "--max-connections-per-client",
             "1000000000",
             "--data",
         ])

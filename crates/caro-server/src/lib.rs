@@ -11,6 +11,7 @@
 
 mod api;
 mod assets;
+pub mod listen;
 pub mod live;
 pub mod online;
 pub mod pool;
@@ -46,6 +47,8 @@ pub struct Config {
     /// Most unfinished online games one client address may have open
     /// (default [`online::MAX_OPEN_GAMES`]).
     pub max_online_per_client: usize,
+    /// Caps and timeouts of client connections.
+    pub connections: listen::ConnectionLimits,
 }
 
 /// Why the server could not start.
@@ -392,8 +395,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         })?;
     let addr = listener.local_addr()?;
     ready(addr);
-    let service = api::router(app).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service).await?;
+    listen::serve(listener, api::router(app), config.connections).await;
     Ok(())
 }
 

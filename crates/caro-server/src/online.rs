@@ -22,6 +22,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use axum::Json;
 use caro_core::{Color, Game, Pos};
 use serde::Deserialize;
@@ -29,6 +30,7 @@ use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::{build_game, entry, ApiError, ApiResult, NewGame};
+use crate::listen::ConnectionSlot;
 use crate::live::{ActionError, Clock, LiveGame, Online, Seat, DEFAULT_TIME_MS};
 use crate::{App, Entry};
 
@@ -148,6 +150,7 @@ pub(crate) async fn socket(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
     Query(q): Query<SocketQuery>,
+    slot: Option<Extension<ConnectionSlot>>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let entry = entry(&app, id)?;
@@ -167,7 +170,11 @@ pub(crate) async fn socket(
         // The default 128 KiB read buffer is zeroed for every frame read;
         // commands are small, so a small buffer saves most of the work.
         .read_buffer_size(SOCKET_READ_BUFFER)
-        .on_upgrade(move |socket| session(app, entry, you, socket)))
+        .on_upgrade(move |socket| async move {
+            // The socket keeps its connection's place under the caps.
+            let _slot = slot;
+            session(app, entry, you, socket).await;
+        }))
 }
 
 /// A command from a page.

@@ -2,6 +2,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
@@ -35,6 +36,21 @@ pub struct ServeArgs {
     /// behind a reverse proxy, where every player shares one address).
     #[arg(long, default_value_t = caro_server::online::MAX_OPEN_GAMES)]
     pub max_online_per_client: usize,
+    /// Most connections open at once, from all clients (WebSockets
+    /// included); past it a new connection is answered 503 and closed.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_connections: usize,
+    /// Most connections open at once from one client address (raise it
+    /// behind a reverse proxy, where every player shares one address).
+    #[arg(long, default_value_t = 256)]
+    pub max_connections_per_client: usize,
+    /// Time a connection has to send a request's headers, when it opens and
+    /// between requests; a connection that takes longer is closed.
+    #[arg(long, default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
+    pub header_timeout: Duration,
+    /// Longest pause inside a request body before the request fails.
+    #[arg(long, default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
+    pub body_timeout: Duration,
 }
 
 impl ServeArgs {
@@ -48,6 +64,10 @@ impl ServeArgs {
             threads: None,
             queue: 64,
             max_online_per_client: caro_server::online::MAX_OPEN_GAMES,
+            max_connections: 10_000,
+            max_connections_per_client: 256,
+            header_timeout: Duration::from_secs(15),
+            body_timeout: Duration::from_secs(15),
         }
     }
 }
@@ -80,6 +100,12 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
         search_threads: threads,
         queue_limit: args.queue,
         max_online_per_client: args.max_online_per_client,
+        connections: caro_server::listen::ConnectionLimits {
+            max_connections: args.max_connections,
+            max_per_client: args.max_connections_per_client,
+            header_timeout: args.header_timeout,
+            body_timeout: args.body_timeout,
+        },
     };
     caro_server::serve_blocking(config, |addr| {
         println!(

@@ -1,0 +1,228 @@
+//! The listener: accepts TCP connections within caps and serves each one
+//! with HTTP/1.1 under timeouts, so slow or idle clients cannot hold the
+//! server.
+//!
+//! - A connection must send a request's complete headers within
+//!   [`ConnectionLimits::header_timeout`], both when it opens and while it
+//!   is kept alive between requests; otherwise it is closed.
+//! - A request body must keep arriving: a body that sends nothing for
+//!   [`ConnectionLimits::body_timeout`] fails, and the request is answered
+//!   with an error.
+//! - At most [`ConnectionLimits::max_connections`] connections are open at
+//!   once, and at most [`ConnectionLimits::max_per_client`] from one client
+//!   address. A WebSocket keeps its connection's place until it closes.
+//!   A connection over a cap is answered `503` with the JSON error
+//!   `too_many_connections` and closed at once, so everyone else is still
+//!   served.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::connect_info::ConnectInfo;
+use axum::extract::Request;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
+use tower::ServiceExt;
+use tower_http::timeout::RequestBodyTimeoutLayer;
+
+/// Caps and timeouts of client connections.
+#[derive(Clone, Debug)]
+pub struct ConnectionLimits {
+    /// Most connections open at once, from all clients.
+    pub max_connections: usize,
+    /// Most connections open at once from one client address.
+    pub max_per_client: usize,
+    /// Time a connection has to send a request's headers (when it opens,
+    /// and between requests on a kept-alive connection).
+    pub header_timeout: Duration,
+    /// Longest wait for the next piece of a request body.
+    pub body_timeout: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> ConnectionLimits {
+        ConnectionLimits {
+            max_connections: 10_000,
+            max_per_client: 256,
+            header_timeout: Duration::from_secs(15),
+            body_timeout: Duration::from_secs(15),
+        }
+    }
+}
+
+/// Open connections, in all and by client address.
+#[derive(Default)]
+struct Census {
+    total: usize,
+    by_client: HashMap<IpAddr, usize>,
+}
+
+/// A connection's place under the caps, given back when the last copy is
+/// dropped: when the connection closes, or when the WebSocket it became
+/// closes.
+#[derive(Clone)]
+pub struct ConnectionSlot(#[allow(dead_code)] Arc<SlotInner>);
+
+struct SlotInner {
+    census: Arc<Mutex<Census>>,
+    client: IpAddr,
+}
+
+impl Drop for SlotInner {
+    fn drop(&mut self) {
+        let mut census = self.census.lock().unwrap_or_else(|e| e.into_inner());
+        census.total -= 1;
+        if let Some(n) = census.by_client.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                census.by_client.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// Takes a place for a connection from `client`, or `None` over a cap.
+fn admit(
+    census: &Arc<Mutex<Census>>,
+    limits: &ConnectionLimits,
+    client: IpAddr,
+) -> Option<ConnectionSlot> {
+    let mut c = census.lock().unwrap_or_else(|e| e.into_inner());
+    let mine = c.by_client.get(&client).copied().unwrap_or(0);
+    if c.total >= limits.max_connections || mine >= limits.max_per_client {
+        return None;
+    }
+    c.total += 1;
+    *c.by_client.entry(client).or_insert(0) += 1;
+    Some(ConnectionSlot(Arc::new(SlotInner {
+        census: Arc::clone(census),
+        client,
+    })))
+}
+
+/// The answer to a connection over a cap: `503` with the JSON error.
+fn refusal() -> String {
+    let body = serde_json::json!({
+        "error": "too many connections from this address or in all",
+        "code": "too_many_connections",
+    })
+    .to_string();
+    format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+async fn refuse(mut stream: TcpStream) {
+    let write = async {
+        stream.write_all(refusal().as_bytes()).await?;
+        stream.shutdown().await
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), write).await;
+}
+
+/// Serves `router` on `listener` until the process ends. Each request
+/// carries the client's `ConnectInfo<SocketAddr>` and its connection's
+/// [`ConnectionSlot`].
+pub(crate) async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimits) {
+    let router = router.layer(RequestBodyTimeoutLayer::new(limits.body_timeout));
+    let census = Arc::new(Mutex::new(Census::default()));
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors and the like: wait, then go on.
+                tracing::warn!("accepting a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Some(slot) = admit(&census, &limits, peer.ip()) else {
+            tokio::spawn(refuse(stream));
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let router = router.clone();
+        let header_timeout = limits.header_timeout;
+        tokio::spawn(async move {
+            let service = tower::service_fn(move |mut request: Request<Incoming>| {
+                request.extensions_mut().insert(ConnectInfo(peer));
+                request.extensions_mut().insert(slot.clone());
+                let router = router.clone();
+                async move {
+                    Ok::<_, Infallible>(
+                        router
+                            .oneshot(request.map(axum::body::Body::new))
+                            .await
+                            .unwrap_or_else(|e| match e {}),
+                    )
+                }
+            });
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+                .with_upgrades();
+            if let Err(e) = connection.await {
+                tracing::debug!("connection from {peer}: {e}");
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_count_places_and_give_them_back() {
+        let limits = ConnectionLimits {
+            max_connections: 3,
+            max_per_client: 2,
+            ..ConnectionLimits::default()
+        };
+        let census = Arc::new(Mutex::new(Census::default()));
+        let a: IpAddr = "10.0.0.1".parse().expect("an address");
+        let b: IpAddr = "10.0.0.2".parse().expect("an address");
+        let a1 = admit(&census, &limits, a).expect("first from a");
+        let a2 = admit(&census, &limits, a).expect("second from a");
+        assert!(admit(&census, &limits, a).is_none(), "a is at its cap");
+        let b1 = admit(&census, &limits, b).expect("first from b");
+        assert!(
+            admit(&census, &limits, b).is_none(),
+            "the total is at its cap"
+        );
+        let a2_copy = a2.clone();
+        drop(a2);
+        assert!(
+            admit(&census, &limits, b).is_none(),
+            "a copy still holds the place"
+        );
+        drop(a2_copy);
+        let b2 = admit(&census, &limits, b).expect("a place was given back");
+        drop((a1, b1, b2));
+        let c = census.lock().expect("census");
+        assert_eq!((c.total, c.by_client.len()), (0, 0));
+    }
+
+    #[test]
+    fn the_refusal_is_the_json_error() {
+        let text = refusal();
+        let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length: "))
+            .and_then(|n| n.parse().ok())
+            .expect("a content length");
+        assert_eq!(length, body.len());
+        let json: serde_json::Value = serde_json::from_str(body).expect("JSON");
+        assert_eq!(json["code"], "too_many_connections");
+    }
+}
