@@ -57,7 +57,7 @@ fn caro_plays_itself_through_the_protocol() {
         "2",
         "--time",
         "150ms",
-        // Timing is measured in BENCHMARKS.md, not asserted here.
+        // Timing is measured in docs/benchmarks.md, not asserted here.
         "--tolerance",
         "10s",
         "--threads",

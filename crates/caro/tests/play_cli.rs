@@ -191,7 +191,7 @@ fn a_gomocup_engine_answers_in_plain_mode() {
     let engine = format!("pbrain:{}", env!("CARGO_BIN_EXE_pbrain-caro"));
     let out = stdout_of(
         // A shallow search and a long turn: a debug build on a busy
-        // machine must not be late (timing is measured in BENCHMARKS.md).
+        // machine must not be late (timing is measured in docs/benchmarks.md).
         &[
             "--size", "9", "--white", &engine, "--time", "10s", "--depth", "2",
         ],
