@@ -350,10 +350,11 @@ impl<W: Write> Brain<W> {
             Command::Done => self.error("DONE without BOARD, YXBOARD or SWAP2BOARD"),
             Command::Info(key, value) => self.info(&key, &value),
             Command::End => return Flow::Exit,
+            // Name, version, author and country; no `www`: caro has no
+            // home page to give.
             Command::About => self.say(&format!(
-                "name=\"caro\", version=\"{}\", author=\"the caro developers\", country=\"Vietnam\", www=\"{}\"",
+                "name=\"caro\", version=\"{}\", author=\"the caro developers\", country=\"Vietnam\"",
                 env!("CARGO_PKG_VERSION"),
-                env!("CARGO_PKG_REPOSITORY")
             )),
             Command::Takeback(x, y) => self.takeback(x, y),
             Command::Play(x, y) => self.play(x, y),
@@ -918,6 +919,19 @@ mod tests {
             .filter(|l| !l.starts_with("MESSAGE"))
             .map(str::to_string)
             .collect()
+    }
+
+    #[test]
+    fn about_gives_name_version_author_and_country() {
+        let mut b = brain();
+        let out = feed(&mut b, "ABOUT\n");
+        assert_eq!(
+            out,
+            [format!(
+                "name=\"caro\", version=\"{}\", author=\"the caro developers\", country=\"Vietnam\"",
+                env!("CARGO_PKG_VERSION")
+            )]
+        );
     }
 
     #[test]

@@ -14,8 +14,9 @@ pub fn stone(color: Color) -> char {
     }
 }
 
-/// The result in words: `black wins: h8 i8 j8 k8 l8`, `draw: the board is
-/// full`…
+/// The result in words: `black wins: h8 i8 j8 k8 l8`, `draw: nobody can
+/// win any more`, `white wins by resignation`, or `white wins: black played
+/// the double-three at h8`.
 #[must_use]
 pub fn outcome_text(outcome: &Outcome, size: BoardSize) -> String {
     match outcome {
