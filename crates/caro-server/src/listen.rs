@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use axum::extract::connect_info::ConnectInfo;
 use axum::extract::Request;
+use axum::response::Response;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -30,7 +31,9 @@ use hyper_util::service::TowerToHyperService;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
+use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::timeout::RequestBodyTimeoutLayer;
+use tower_http::trace::TraceLayer;
 
 /// Caps and timeouts of client connections.
 #[derive(Clone, Debug)]
@@ -128,11 +131,47 @@ async fn refuse(mut stream: TcpStream) {
     let _ = tokio::time::timeout(Duration::from_secs(2), write).await;
 }
 
+/// One log line a request: method, path, status and latency. The path
+/// only: a query may hold a seat token, which never goes to the log.
+fn request_log() -> TraceLayer<
+    SharedClassifier<ServerErrorsAsFailures>,
+    impl Fn(&Request) -> tracing::Span + Clone,
+    (),
+    impl Fn(&Response, Duration, &tracing::Span) + Clone,
+    (),
+    (),
+    (),
+> {
+    TraceLayer::new_for_http()
+        .make_span_with(|request: &Request| {
+            tracing::info_span!(
+                "request",
+                method = %request.method(),
+                path = %request.uri().path(),
+            )
+        })
+        .on_request(())
+        .on_response(
+            |response: &Response, latency: Duration, _: &tracing::Span| {
+                tracing::info!(
+                    status = response.status().as_u16(),
+                    latency_ms = latency.as_secs_f64() * 1000.0,
+                    "answered"
+                );
+            },
+        )
+        .on_body_chunk(())
+        .on_eos(())
+        .on_failure(())
+}
+
 /// Serves `router` on `listener` until the process ends. Each request
 /// carries the client's `ConnectInfo<SocketAddr>` and its connection's
 /// [`ConnectionSlot`].
 pub(crate) async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimits) {
-    let router = router.layer(RequestBodyTimeoutLayer::new(limits.body_timeout));
+    let router = router
+        .layer(RequestBodyTimeoutLayer::new(limits.body_timeout))
+        .layer(request_log());
     let census = Arc::new(Mutex::new(Census::default()));
     loop {
         let (stream, peer) = match listener.accept().await {

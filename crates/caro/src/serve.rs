@@ -51,6 +51,52 @@ pub struct ServeArgs {
     /// Longest pause inside a request body before the request fails.
     #[arg(long, default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
     pub body_timeout: Duration,
+    /// Games one client address may create a minute (a burst of N, then one
+    /// every minute/N); past it 429 rate_limited. Raise it behind a reverse
+    /// proxy, where every player shares one address.
+    #[arg(long, default_value_t = caro_server::GAMES_PER_MINUTE, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games_per_minute: u32,
+    /// Online games one client address may create an hour, finished ones
+    /// included (a burst of N, then one every hour/N); past it 429
+    /// rate_limited.
+    #[arg(long, default_value_t = caro_server::ONLINE_GAMES_PER_HOUR, value_parser = clap::value_parser!(u32).range(1..))]
+    pub online_games_per_hour: u32,
+    /// Log lines on standard error as text or as one JSON object a line.
+    /// Which lines: the RUST_LOG variable (default "info": start-up, one
+    /// line a request, every server error).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How `caro serve` writes its log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object a line.
+    Json,
+}
+
+/// Installs the log on standard error, filtered by `RUST_LOG` (default
+/// `info`).
+fn init_logging(format: LogFormat) {
+    let filter = match tracing_subscriber::EnvFilter::try_from_default_env() {
+        Ok(filter) => filter,
+        Err(e) => {
+            if std::env::var_os("RUST_LOG").is_some() {
+                eprintln!("warning: RUST_LOG is not a log filter ({e}); logging at info");
+            }
+            tracing_subscriber::EnvFilter::new("info")
+        }
+    };
+    let log = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // A second install (only possible in tests) keeps the first.
+    let _ = match format {
+        LogFormat::Text => log.try_init(),
+        LogFormat::Json => log.json().try_init(),
+    };
 }
 
 impl ServeArgs {
@@ -68,6 +114,9 @@ impl ServeArgs {
             max_connections_per_client: 256,
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(15),
+            games_per_minute: caro_server::GAMES_PER_MINUTE,
+            online_games_per_hour: caro_server::ONLINE_GAMES_PER_HOUR,
+            log_format: LogFormat::Text,
         }
     }
 }
@@ -77,6 +126,7 @@ impl ServeArgs {
 /// # Errors
 /// A [`UsageError`] for a bad engine, data folder or address.
 pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
+    init_logging(args.log_format);
     let mut engines = Vec::new();
     for name in &args.engines {
         if !name.trim().to_ascii_lowercase().starts_with("pbrain:") {
@@ -106,8 +156,18 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
             header_timeout: args.header_timeout,
             body_timeout: args.body_timeout,
         },
+        requests: caro_server::RequestLimits {
+            games_per_minute: args.games_per_minute,
+            online_games_per_hour: args.online_games_per_hour,
+        },
     };
     caro_server::serve_blocking(config, |addr| {
+        tracing::info!(
+            version = env!("CARGO_PKG_VERSION"),
+            address = %addr,
+            data = %data_dir.display(),
+            "caro is ready"
+        );
         println!(
             "caro is ready at http://{addr}/ (games saved in {})",
             data_dir.display()

@@ -30,6 +30,8 @@ impl Server {
             .args(["serve", "--port", "0", "--data"])
             .arg(data)
             .args(extra)
+            // Errors only: a line a request would bury the tests' output.
+            .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
