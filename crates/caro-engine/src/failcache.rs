@@ -75,8 +75,8 @@ impl FailCache {
 
     /// Records that `hash` has no VCF within `depth` fours, the deeper
     /// of two records kept. Nothing once the cache holds its cap (not
-    /// even a deeper depth for a position it holds), as the map before
-    /// it did. A depth past 255 is kept as 255 (a search deeper than that
+    /// even a deeper depth for a position it holds), so that a full cache
+    /// answers as it did when it filled. A depth past 255 is kept as 255 (a search deeper than that
     /// then finds no record: slower, never wrong); a depth of 0 is not
     /// kept.
     pub(crate) fn insert(&mut self, hash: u64, depth: u32) {
@@ -178,8 +178,8 @@ mod tests {
 
     #[test]
     fn the_cache_answers_as_the_capped_map_it_replaces() {
-        // The map before: entries taken (or deepened) only while it held
-        // fewer than its cap.
+        // The reference: a map that takes (or deepens) entries only while
+        // it holds fewer than its cap.
         let cap = 3_000;
         let mut map = std::collections::HashMap::new();
         let mut cache = FailCache::new(cap);

@@ -72,8 +72,8 @@ pub const WALL: u8 = 3;
 /// k would use a map behind a lock. The table has [`half_count`]`(k)²`
 /// one-byte entries per colour: 8,836 for k = 5, 9.4 million (9.4 MB) for
 /// k = 10, made the first time a game with that k and rule is searched.
-/// (With a map, k = 8 and k = 10 searched about 320k nodes a second
-/// against 1.5M for k = 6 and 7.)
+/// A table, not a map, for every k: a map behind a lock is several times
+/// slower.
 pub const MAX_TABLE_K: u8 = 10;
 
 /// Number of distinct half-line ids for win length `k` (see [`half_id`]):

@@ -711,8 +711,8 @@ impl<'a> Searcher<'a> {
         // The fours that make the most first (open fours and four-threes,
         // then those with more threes on their other lines; board order
         // among equals): a VCF is found sooner, and the threat solver,
-        // which caps its VCF searches, proves more with them (`caro bench
-        // --solve` over bench/: 24% fewer nodes than board order).
+        // which caps its VCF searches, proves more with them (far fewer
+        // nodes than board order over `bench/`).
         candidates.sort_by_key(|&i| {
             let p = self.state.patterns(i);
             let threes = p.count_at_least(me, Pattern::Block3);
@@ -1484,9 +1484,8 @@ impl<'a> Searcher<'a> {
 }
 
 /// The root's first move is searched within this much of the last
-/// iteration's score (and again with a full window when it falls outside;
-/// 20, 40, 80, 120 and 200 gave 980k, 931k, 885k, 918k and 848k nodes on
-/// `caro bench`'s depth 7, 945k without: BENCHMARKS.md, "Engine speed")…
+/// iteration's score (and again with a full window when it falls outside):
+/// narrow enough to cut more, wide enough that a re-search is rare…
 const ASPIRATION_WINDOW: i32 = 80;
 /// …from this depth on.
 const ASPIRATION_MIN_DEPTH: i32 = 4;
@@ -1889,81 +1888,31 @@ struct LevelStyle {
 }
 
 fn level_style(level: u32) -> LevelStyle {
-    // Each level searches deeper, thinks at least as long and wanders
-    // no more than the one below.
+    // The levels are set so that each scores over 60% against the one
+    // below at both 100 ms and 1 s a move on the balanced openings
+    // (docs/benchmarks.md, "Level ladder"); re-run that ladder after
+    // changing any of these tables. Each level searches deeper, thinks at
+    // least as long and wanders no more than the one below.
     const DEPTHS: [u32; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 10, MAX_DEPTH];
-    // Evaluation units a level may give away at the root, set by 200-game
-    // matches between neighbours at 100 ms a move over three seeds
-    // (BENCHMARKS.md, "Level ladder"). The evaluation's charge for the
-    // opponent's double threes made the shallow levels play closer to
-    // their best, so the bottom of the ladder needs more noise than before
-    // (with 600/220/70/60/40 steps 2-1, 3-2 and 5-4 scored 54-56%), and
-    // once level 9 took a quarter of the time instead of half, levels 4
-    // and 5 (1.6 and 3 ms at 100 ms a move) drew closer again: 5-4 at
-    // 52-65% with 100 at levels 3 and 4, 61-68% with 200.
-    // Levels 9 and 10 play their best move: any noise also makes a level
-    // choose among complete iterations only, and at 1 s a move that cost
-    // level 9 more than its time share (with 2 it lost to level 8).
-    // Once level 9 took an eighth of the time (levels below halved with
-    // it), 8-7 at 1 s fell to 57-60% with 30, 20, 15 at levels 5-7; with
-    // 40, 30, 20 every step from 8-7 down to 5-4 scored over 60% at 1 s
-    // and at 100 ms over three seeds (8-7 the shortest, 61-66%), and with
-    // 12 at level 8 (was 8) 9-8 at 1 s scored 62.5 and 64.5% (seeds 9
-    // and 7; 58.8% with 8). Level 5 at 50 (was 40): 6-5 at 100 ms 67.0,
-    // 64.2, 59.5% over seeds 9, 7, 8 (60.8, 58.2, 59.0% with 40), 5-4
-    // 64.2, 65.5, 65.0%. Level 8 at 0 (was 12) since the node budgets
-    // below: with 12 it stopped early and chose among complete
-    // iterations, and 8-7 scored 60.2 and 59.8% (1 s, 100 ms); with 0,
-    // 62.7 and 67.0%.
-    // The threat counts (ba3dcbb) made the shallow levels stronger and
-    // the ladder uneven (seed 9 at 100 ms: 3-2 78.0%, 4-3 53.0%, 5-4
-    // 56.0%); more noise at levels 2 to 6 and less at 7 spread it again,
-    // every step over 60% on average over seeds 9, 7 and 8.
+    // Evaluation units a level may give away at the root: the weak levels
+    // play near their best move, not their best, so that a step up is
+    // worth about the same all along the ladder. Levels 8 to 10 have none:
+    // any noise makes a level choose among complete iterations only, which
+    // wastes the time of a deep, stopped iteration.
     const NOISE: [i32; 10] = [1500, 900, 400, 260, 100, 50, 15, 0, 0, 0];
-    // Most nodes a move, by level (level 10 has none of its own). Bounded
-    // by time alone, levels 1 to 9 grew with the clock and the top steps
-    // closed up: at 1 s a move 10-9, 9-8 and 8-7 scored 58.5, 58.2 and
-    // 57.0% (BENCHMARKS.md, "Level ladder"). Levels 1 to 6 get about one
-    // and a half times what they took on average at 100 ms a move (112,
-    // 192, 173, 429, 740 and 1490 nodes over 40 games a step), levels 7
-    // to 9 more, spread until each step held at both time controls (in
-    // the fifteenth session; a level now searches several times more
-    // nodes at 1 s than at 100 ms, see below). Levels 4 and 5 at 600
-    // and 1,100 left 6-5 at 58.5-61.5% over seeds 9, 7, 8 and both
-    // clocks; level 5 at 900 alone took 6-5 to 65.0-70.2% but 5-4 to
-    // 57.0-62.5%; with level 4 at 500 too, every cell of 6-5, 5-4 and
-    // 4-3 scored 62.5% or more.
-    // Level 6 at 1,500 since the threat counts (was 2,000; 7-6 scored
-    // 54.5-58.0% on seed 9 with 2,000). At 1 s a move the budgets bind
-    // where the clock does at 100 ms, and level 3 searched about twice
-    // the nodes it does at 100 ms (212 against 106 on average): with 300
-    // nodes 4-3 scored 56.0% at 1 s (seed 9), with 200 64.2%, and level 2
-    // went to 180 (was 250) to stay below it. From random openings the
-    // top of the 1 s ladder is tight whatever levels 7 to 9 get, since
-    // black wins almost every game there (seed 9): with 5,500, 12,000
-    // and 50,000 9-8 scored 60.0% and 10-9 56.2%; with 80,000 at level 9,
-    // 61.5% and 57.0%; with 8,000 and 40,000 at levels 8 and 9, 9-8
-    // 56.0%; with 2,500, 6,000 and 20,000, 57.5%. Budgets near what
-    // levels 3 to 9 take at 100 ms (320 to 7,000) put 6-5 under 50% at
-    // both clocks. On the balanced openings, with these budgets, every
-    // step scores over 60% at both clocks over three seeds (10-9 77.3%
-    // at 1 s; the thinnest 61.6% and 63.2%).
+    // Most nodes a move, by level (level 10 has none of its own): a
+    // little more than each level takes at 100 ms a move, so that a level
+    // plays much the same at 100 ms and at 1 s (bounded by the clock
+    // alone, the levels grow with it and the top steps close up).
     const NODES: [u64; 9] = [150, 180, 200, 500, 900, 1_500, 5_500, 12_000, 50_000];
     let i = (level.clamp(1, 10) - 1) as usize;
     LevelStyle {
         max_depth: DEPTHS[i],
         // Each level up to 7 has twice the time of the one below (level 1
-        // a 2048th of the move's), level 8 a 24th, level 9 a seventh (about
-        // three and a half times level 8's) and level 10 all of it: the deep
-        // levels gain less from doubling than the shallow ones (at 1 s,
-        // twice the time gave level 10 55% against level 9, and four
-        // times 60% once nodes came 2.9x faster). At 100 ms a move, with
-        // level 8 at a sixteenth and level 9 an eighth, 9-8 scored 58.0%
-        // (seed 7); at a 24th and a sixth, 61.3-69.0% over three seeds.
-        // Since the threat counts level 9 takes a seventh: with a sixth
-        // 10-9 scored 61.5, 59.0, 57.5% (seeds 9, 7, 8), with an eighth
-        // 9-8 60.0, 59.2, 62.5%.
-        // The low levels are held by their depth and node budgets as well.
+        // a 2048th of the move's), level 8 a 24th, level 9 a seventh and
+        // level 10 all of it: the deep levels gain less from doubled time
+        // than the shallow ones, so their shares are further apart. The
+        // low levels are held by their depth and node budgets as well.
         time_share: match i {
             9 => 1.0,
             8 => 1.0 / 7.0,
@@ -2144,8 +2093,8 @@ impl CaroPlayer {
             // Threat searches get a share of the time, the rest is the
             // main search's. The deadlines are cumulative: our VCF until
             // 15% of the budget, our VCT until 30%, the check of every root
-            // move against the opponent's VCF until 50% (it once ended at
-            // 35%, before the VCT's 40%, and so checked one move only).
+            // move against the opponent's VCF until 50% (each window ends
+            // after the one before it, so no step is left without time).
             let saved_deadline = s.deadline;
             s.deadline = ctx.deadline(0.15);
             let saved = s.node_limit;
@@ -2182,11 +2131,9 @@ impl CaroPlayer {
             }
             s.deadline = ctx.deadline(0.3);
             // A win by threats (VCT) proven within a small budget is
-            // played at once.
-            // Its budget grows with the move's time: at 100 ms a move a
-            // larger one costs the main search more than it finds (600
-            // games against quintuple: 3,000 nodes 26 losses, 15,000
-            // nodes 39, 100,000 nodes 36).
+            // played at once. Its budget grows with the move's time: at a
+            // short time a larger one costs the main search more than it
+            // finds.
             let vct_nodes = ctx.limits.time_budget().map_or(VCT_ROOT_NODES, |b| {
                 millis(b)
                     .saturating_mul(VCT_NODES_PER_MS)
@@ -2801,8 +2748,8 @@ mod tests {
     #[test]
     fn an_only_move_that_starts_a_vcf_reports_its_win() {
         // quintet's test_vcf_counter: black must block white's four on
-        // i8, and that block is the first four of black's VCF. The only
-        // move used to be played with the evaluation's score.
+        // i8, and that block is the first four of black's VCF: the only
+        // move reports the win, not the evaluation's score.
         let g = game(Rule::Renju, 15, 5, "h8 h9 i6 i5 i7 j7 j8 k6 k8 l5 l7 l8");
         let (score, pv) = report(&g);
         assert_eq!(score, Score::WinIn(7), "{pv:?}");
@@ -2813,8 +2760,8 @@ mod tests {
     #[test]
     fn an_only_move_that_loses_to_a_vcf_reports_the_loss() {
         // Black must stop white's four on l8, and then white's open three
-        // on the c file makes an open four: lost in 4 plies. The only
-        // move used to be played with the evaluation's score.
+        // on the c file makes an open four: lost in 4 plies, reported as
+        // such, not as the evaluation's score.
         let g = game(
             Rule::Freestyle,
             15,
@@ -2855,9 +2802,8 @@ mod tests {
     fn a_loss_to_a_vcf_at_the_leaves_counts_the_vcf_plies() {
         // Black is lost on this 7×7 renju board, and the longest it can
         // hold out is 8 plies (a full-width search of every move and
-        // reply, `tests/exhaustive.rs`). Scored as a three-ply VCF
-        // whatever its length, the leaves' VCFs made every loss look
-        // alike: "lost in 6".
+        // reply, `tests/exhaustive.rs`): the leaves' VCFs must be scored
+        // by their length, or every loss looks alike ("lost in 6").
         let rules = Rules::new(BoardSize::square(7), 5, Rule::Renju).unwrap();
         let moves = parse_move_list(
             "d5 c2 f2 a5 b6 c6 c7 e5 g1 g4 d7 f3 e1 d3 e3 e6 d1 g3 b3 a3 a2 b7 \
@@ -3118,9 +3064,10 @@ mod tests {
             );
         }
         // A 13-four VCF found within 3,000 nodes (caro-standard, 11×26,
-        // the engine fuzz target's find) whose line used to stop after two
-        // fours: each step searched afresh 150 fours deep, where the
-        // failures the proof had cached were only as deep as it needed.
+        // found by the engine fuzz target): its line must run to the five.
+        // Each step searching afresh 150 fours deep, where the failures
+        // the proof had cached are only as deep as it needed, would stop
+        // the line after two fours.
         let rules = Rules::new(BoardSize::new(11, 26).unwrap(), 5, Rule::CaroStandard).unwrap();
         let moves = "k12 b7 i13 j11 c14 c15 h16 f9 b25 b8 j5 f25 d10 e26 a7 e15 a11 f8 b2 j26 \
             a26 a24 k9 i9 k23 k20 a21 d26 d23 f19 h4 f26 f24 j1 b22 c6 a9 e14 h14 h11 k7 g11 \
@@ -3134,8 +3081,8 @@ mod tests {
             assert_eq!(line.len(), 27, "{line:?}");
             assert_line_wins(&long, &line);
         }
-        // Each step searched 150 fours deep again, as it used to, needs
-        // more than the 3,000 nodes: the steps cut short get more.
+        // Each step searched 150 fours deep again needs more than the
+        // 3,000 nodes: the steps cut short get more.
         let line = with_solver(&long, 3_000, |s| {
             let first = s.vcf(150, 0).expect("a VCF");
             let line = s.winning_line(first, None, 150);
@@ -3183,9 +3130,8 @@ mod tests {
     fn black_whose_every_answer_to_an_open_three_is_forbidden_is_lost() {
         // 15×15 renju: white's three h5 h7 h8 is met only on h4, h6 and
         // h9, each a double-three for black, and black has no four, so
-        // whatever black plays, white's open four on h6 wins. The
-        // search's answers to the three were none at all, which scored
-        // as a draw.
+        // whatever black plays, white's open four on h6 wins. The search
+        // must still give moves here: none at all would score as a draw.
         let g = game(
             Rule::Renju,
             15,
@@ -3214,8 +3160,7 @@ mod tests {
         assert_eq!(answers_to_open_three(&stuck), ["c2", "h6"]);
         // Where no move reaches every point that stays legal, only the
         // moves that meet the three: on a 15×15 board (two such points
-        // more than 2k apart), and on a 7×7 one with 39 empty points
-        // (where the search once let black play anything).
+        // more than 2k apart), and on a 7×7 one with 39 empty points.
         let open = game(Rule::Renju, 15, 5, "h8 i9 a1 i8 a15 i10");
         assert_eq!(answers_to_open_three(&open), ["i11", "i12", "i6", "i7"]);
         let small = game(Rule::Renju, 7, 5, "a7 d3 b7 d4 f1 d5 g1 a1 g4 a4");

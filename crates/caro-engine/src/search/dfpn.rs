@@ -34,16 +34,6 @@
 //! budget holds with a larger one, a disproof with a smaller one, and
 //! both are reused.
 //!
-//! Nodes to solve the four longest shared records with the rounds:
-//! `bench_vct_black` 720,889, `bench_vct_white` 798,462,
-//! `bench_vct_small_but_long` 1,413,952, `bench_vct_unstable` 1,502,621
-//! (2026-11-26; 926,674, 1,229,324, 2,074,721 and 3,575,393 before the
-//! VCF read its transpositions before playing a four, tried the fours
-//! that make more first, and a node proven or disproven whatever its
-//! budget was stored so). Over the 559 positions of `bench/` (`caro
-//! bench --solve`) the same changes took 177.5M nodes, two positions not
-//! solved within 5M, to 96.2M, all solved (BENCHMARKS.md, "Threat
-//! solvers").
 //! A node proven by a five, a VCF or an unstoppable four, or disproven
 //! for want of any threat, is stored as solved for every budget of
 //! threes, not only its own.
@@ -53,38 +43,19 @@
 //! harder than a short threat, where without it every four-and-block
 //! chain would look one step from a proof.
 //!
-//! Nodes to solve (`solve_vct`, 3M-node limit), from neither to both:
-//!
-//! | record | plain | budgets (an eighth each) | edge cost | both |
-//! |---|---|---|---|---|
-//! | `test_vct_black` | 41,572 | 3,263 | 5,758 | 3,282 |
-//! | `test_vct_counter` | 10,284 | 1,092 | 7,332 | 1,092 |
-//! | `test_vct_fukumi_move` | 508,881 | 108,541 | 60,799 | 70,664 |
-//! | `bench_vct_white` | 1,494,684 | 2,144,620 | 887,475 | 1,461,428 |
-//!
 //! The defences of a threat are those of its shortest VCF, found by
 //! deepening one four at a time (`Searcher::vcf_threat_defences`): a
 //! longer VCF found first brings a longer trace and more replies to
-//! search. On the same code before and after (2026-11-25):
-//! `bench_vct_black` 4,630,628 → 2,582,884 nodes, `bench_vct_white`
-//! 1,253,739 → 1,105,548, `test_vct_black` 3,282 → 1,719, and
-//! `bench_vct_small_but_long` solved (5,821,238; not within 6M before);
-//! the fukumi move 70,664 → 88,094. A threat check first searches once
-//! at full depth without a trace and deepens only when that finds a VCF
-//! (most checks fail), there is no separate search for the defender's
-//! VCF at its nodes, and the defender's threats that narrow the
-//! attacker's moves are looked for two fours deep: together
-//! `bench_vct_black` 2,582,884 → 1,923,568, `bench_vct_white` 1,105,548 →
-//! 930,688, small_but_long 5,821,238 → 5,187,051, the fukumi move 88,094
-//! → 65,624 (BENCHMARKS.md, "Threat solvers").
+//! search. A threat check first searches once at full depth without a
+//! trace and deepens only when that finds a VCF (most checks fail). There
+//! is no separate search for the defender's VCF at its nodes (the tree
+//! finds it), and the defender's threats that narrow the attacker's moves
+//! are looked for only [`DEFENDER_VCF_DEPTH`] fours deep.
 //!
 //! The attacker's move that last proved a node at a ply starts with a
 //! proof number of 1 in the next node expanded at that ply (a "proof
 //! killer", after Kawano's simulation: sibling defences often lose to the
-//! same move): the fukumi move 65,624 → 50,826 nodes, `small_but_long`
-//! 5,187,051 → 4,974,301, `bench_vct_black` 1,923,568 → 1,920,800,
-//! `bench_vct_white` 930,688 → 989,856 (now n12 first, another winning
-//! move).
+//! same move).
 //!
 //! Proof and disproof numbers (Allis) are kept in a table keyed by the
 //! position's hash and budget, bounded in memory ([`ProofTable`]); the
@@ -114,9 +85,8 @@
 //!   already, or, where it has two threes (one false in turn), a stone
 //!   anywhere: then every empty point.
 //!
-//! Both are rare (over the 140 renju positions of `bench/`: 15.38M nodes
-//! before, 16.39M after, every one still solved) and both are kept by unit
-//! tests with positions where the far stone is the only way out.
+//! Both are rare, cost little, and are kept by unit tests with positions
+//! where the far stone is the only way out.
 //!
 //! The stand-alone solver races this df-pn against a search by refinement
 //! ([`refine`]), which runs it twice over: once with the defender's far
@@ -150,9 +120,7 @@ pub(super) const THREAT_DEPTH: u32 = 3;
 /// Fours of the defender's VCF threats the search looks for at the
 /// attacker's nodes, to narrow the attacker's moves to those that spoil
 /// one. Only a shortcut: a move that leaves a longer one standing loses in
-/// the tree. Deeper costs more than it saves (nodes of `bench_vct_black`
-/// / `bench_vct_white`: 2.00M / 1.03M at 1, 1.92M / 0.93M at 2, 2.40M /
-/// 1.00M at 3, 2.24M / 1.04M at 4, 2.64M / 1.25M at 6).
+/// the tree. Deeper costs more than it saves.
 const DEFENDER_VCF_DEPTH: u32 = 2;
 /// An attacker's node does not search for a VCF again when one this many
 /// fours shorter than the full depth has failed there.
@@ -162,12 +130,8 @@ const VCF_RECHECK_MARGIN: u32 = 1;
 /// a VCF missed here is still found by the tree, where fours are moves
 /// (a proof never rests on a search that gave up). At budget 0 it can
 /// cost a budgeted search its proof, never the search without a budget.
-/// Nodes to solve with no cap / 256 / 384 / 512 / 1024 (commit
-/// 8c340d1): `bench_vct_unstable` 2.32M / 1.55M / 1.60M / 1.64M / 1.80M,
-/// `small_but_long` 2.36M / 2.27M / 2.97M / 2.07M / 2.30M,
-/// `bench_vct_black` 0.93M / 0.91M / 0.92M / 0.93M / 0.94M; the node
-/// counts of the long searches swing with small changes, so only the sum
-/// over all four (6.32M with no cap, 5.35M at 512) is a guide.
+/// The cap is set by the sum of nodes over the long shared VCT records
+/// (one record's count swings with small changes; the sum is a guide).
 const ATTACKER_VCF_NODES: u64 = 512;
 /// The searches at the root, each allowing the attacker at most this many
 /// moves that are not fours on any line (threes and quiet threats) before
@@ -205,8 +169,8 @@ const MAX_LINE_PLIES: usize = 2 * (MAX_DFPN_PLY + VCF_LINE_DEPTH as usize);
 /// has no move (the solver's own VCFs take at most [`VCT_VCF_DEPTH`]).
 const VCF_LINE_DEPTH: u32 = 150;
 /// Most nodes the walk of a proof for its length ([`Searcher::proof_plies`])
-/// may search (a node a position walked, and its threat searches; the
-/// proofs of the long shared records take 0.4k–10.5k).
+/// may search (a node a position walked, and its threat searches): far
+/// more than real proofs take, so only a runaway walk is cut short.
 const PROOF_WALK_NODES: u64 = 2_000_000;
 
 /// How the searches with a budget of threes share the nodes.
@@ -1229,10 +1193,9 @@ impl Searcher<'_> {
     /// The defender to move: a five of its own refutes; the attacker's
     /// four must be stopped; otherwise the attacker must threaten a VCF
     /// (win by fours were it to move again), and the defender's moves are
-    /// those that may spoil the threat, its own fours among them. (A
-    /// search for the defender's VCF here, before the replies, cost more
-    /// than the tree spends finding it: `bench_vct_black` 2.40M nodes with
-    /// a search of 4 fours, 2.24M without.) Where `relaxed`, the
+    /// those that may spoil the threat, its own fours among them. (No
+    /// search for the defender's VCF here, before the replies: it would
+    /// cost more than the tree spends finding it.) Where `relaxed`, the
     /// defender's own fours off the threat's points are left out: the
     /// replies of the relaxed search of [`refine`].
     fn defender_moves(&mut self, ply: usize, relaxed: bool) -> Expansion {

@@ -6,8 +6,7 @@
 //! a four is a reply at almost every defender's node, and each one the
 //! attacker must block brings a new position whose whole threat tree must
 //! be proven again, so the relaxed search takes a fraction of the nodes
-//! (on the four long shared renju records 131k / 10k / 112k / 587k
-//! against 706k / 854k / 1.50M / 1.42M). It is not sound: a far four may
+//! of the full one. It is not sound: a far four may
 //! refute its proof. Its disproofs hold, though: the defender with fewer
 //! replies cannot lose more.
 //!
@@ -37,16 +36,15 @@
 //! nodes, so 100 to 355). Where that runs out, each attacker's node on
 //! the way up tries the same budget in turn, and the transfer's first
 //! attacker's node (the one after the block and the defender's next
-//! reply) runs the full df-pn without one, as without transfers. On the long records
-//! (black / white / unstable) the refinement took 875k / 210k / 216k
-//! nodes without transfers, 433k / 210k / 174k with them.
+//! reply) runs the full df-pn without one, as without transfers.
+//! Transfers save the full searches of most nodes below far fours.
 //!
 //! Where the relaxed proof holds it is the cheapest solver; where it
 //! leads into a node that only a far four refutes, the check must
-//! disprove that node, and a disproof costs its whole threat tree
-//! (`small_but_long`: not solved within 5M). So it runs in a race with
-//! the full search (`solve_vct_searched`); BENCHMARKS.md, "Threat
-//! solvers".
+//! disprove that node, and a disproof costs its whole threat tree (some
+//! wins the full search proves are out of its reach). So it runs in a
+//! race with the full search (`solve_vct_searched`); figures in
+//! docs/benchmarks.md, "Threat solvers".
 
 use caro_core::{Cell, Color};
 
@@ -71,10 +69,8 @@ enum Checked {
 }
 
 /// Nodes the full search may take at a node inside a transfer where the
-/// guess fails. Nodes of the refinement alone on the long shared records
-/// (black / white / unstable) with 100 / 300 / 1,000: 433k / 210k / 174k,
-/// 433k / 276k / 176k, 434k / 228k / 175k (BENCHMARKS.md, "Threat
-/// solvers").
+/// guess fails: small, since a failed guess most often needs the search
+/// of a node further up, and larger budgets only spend more before it.
 const TRANSFER_NODES: u64 = 100;
 
 /// The tables of a search by refinement.
