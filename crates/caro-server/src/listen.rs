@@ -31,7 +31,6 @@ use hyper_util::service::TowerToHyperService;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
-use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
 
@@ -131,38 +130,23 @@ async fn refuse(mut stream: TcpStream) {
     let _ = tokio::time::timeout(Duration::from_secs(2), write).await;
 }
 
-/// One log line a request: method, path, status and latency. The path
-/// only: a query may hold a seat token, which never goes to the log.
-fn request_log() -> TraceLayer<
-    SharedClassifier<ServerErrorsAsFailures>,
-    impl Fn(&Request) -> tracing::Span + Clone,
-    (),
-    impl Fn(&Response, Duration, &tracing::Span) + Clone,
-    (),
-    (),
-    (),
-> {
-    TraceLayer::new_for_http()
-        .make_span_with(|request: &Request| {
-            tracing::info_span!(
-                "request",
-                method = %request.method(),
-                path = %request.uri().path(),
-            )
-        })
-        .on_request(())
-        .on_response(
-            |response: &Response, latency: Duration, _: &tracing::Span| {
-                tracing::info!(
-                    status = response.status().as_u16(),
-                    latency_ms = latency.as_secs_f64() * 1000.0,
-                    "answered"
-                );
-            },
-        )
-        .on_body_chunk(())
-        .on_eos(())
-        .on_failure(())
+/// A request's log span: method and path. The path only: a query may
+/// hold a seat token, which never goes to the log.
+fn request_span(request: &Request) -> tracing::Span {
+    tracing::info_span!(
+        "request",
+        method = %request.method(),
+        path = %request.uri().path(),
+    )
+}
+
+/// A request's log line, when it is answered: status and latency.
+fn log_answer(response: &Response, latency: Duration, _: &tracing::Span) {
+    tracing::info!(
+        status = response.status().as_u16(),
+        latency_ms = latency.as_secs_f64() * 1000.0,
+        "answered"
+    );
 }
 
 /// Serves `router` on `listener` until the process ends. Each request
@@ -171,7 +155,15 @@ fn request_log() -> TraceLayer<
 pub(crate) async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimits) {
     let router = router
         .layer(RequestBodyTimeoutLayer::new(limits.body_timeout))
-        .layer(request_log());
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_request(())
+                .on_response(log_answer)
+                .on_body_chunk(())
+                .on_eos(())
+                .on_failure(()),
+        );
     let census = Arc::new(Mutex::new(Census::default()));
     loop {
         let (stream, peer) = match listener.accept().await {
