@@ -33,34 +33,42 @@ pub const POSITIONS: [(Rule, u8, &str); 10] = [
     (Rule::Standard, 15, "a1 o15 b2 n14 h8 i9"),
 ];
 
+/// What `caro bench --help` ends with.
+pub const EXAMPLES: &str = "\
+Examples:
+  caro bench                                     # depth 7; the last line is the signature
+  caro bench --depth 5 --json
+  caro bench --solve bench/vct-freestyle15.txt   # the threat solver's benchmark
+  caro bench --solve bench/vct-renju15.txt --rule renju --solver full";
+
 /// Options of `caro bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Depth searched in every position.
-    #[arg(long, default_value_t = 7)]
+    /// Depth searched in every position (caro at full strength, one
+    /// thread, a 16 MiB hash table).
+    #[arg(long, value_name = "N", default_value_t = 7)]
     depth: u32,
     /// Print one JSON line at the end.
     #[arg(long)]
     json: bool,
     /// Solve every position of FILE by continuous threats (VCT) instead:
-    /// one move list per line, the attacker to move (as in `bench/`).
+    /// one move list per line, # comments, the attacker to move (as in the
+    /// repository's bench/ folder).
     #[arg(long, value_name = "FILE")]
     solve: Option<PathBuf>,
     /// Node limit of each position for --solve.
-    #[arg(long, default_value_t = 5_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 5_000_000)]
     solve_nodes: u64,
     /// Most memory the proof table of each --solve search takes, in MiB
     /// (past it the positions cheapest to find again are forgotten).
-    #[arg(long, default_value_t = caro_engine::search::DEFAULT_SOLVE_TABLE_MB as u32,
+    #[arg(long, value_name = "MIB", default_value_t = caro_engine::search::DEFAULT_SOLVE_TABLE_MB as u32,
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     solve_mb: u32,
-    /// The threat solver of --solve: `race` (the two others, one on each
-    /// of two threads, the result of the one that takes fewer nodes),
-    /// `full` (the df-pn alone) or `refined` (the search by refinement
-    /// alone).
+    /// The threat solver of --solve.
     #[arg(long, value_enum, default_value_t = SolverArg::Race)]
     solver: SolverArg,
-    /// The board and rule of --solve's positions.
+    /// The board and rule of --solve's positions (the search bench has its
+    /// own).
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -68,8 +76,12 @@ pub struct BenchArgs {
 /// The threat solvers `--solver` names.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum SolverArg {
+    /// The two others, one on each of two threads: the result of the one
+    /// that takes fewer nodes.
     Race,
+    /// The df-pn proof-number search alone.
     Full,
+    /// The search by refinement alone.
     Refined,
 }
 

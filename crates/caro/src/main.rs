@@ -1,6 +1,9 @@
 //! `caro`: Caro, Gomoku, Renju and tic-tac-toe from the command line.
 
+mod analyse;
 mod bench;
+#[cfg(test)]
+mod cli_docs;
 mod matchcmd;
 mod movelists;
 mod out;
@@ -14,10 +17,22 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// What `caro --help` ends with.
+const EXAMPLES: &str = "\
+With no command, caro starts the web app (caro serve with its defaults). \
+Each command's --help lists its options; docs/cli.md has them all.
+
+Examples:
+  caro                                           # the web app: open http://127.0.0.1:8080/
+  caro play --size 3 --white minimax:4           # tic-tac-toe in the terminal
+  caro position --moves \"h8 i9 h9\" --best        # the engine's move in a position
+  caro match caro:5 scoremap --games 10 --time 100ms
+  caro help match                                # the options of one command";
+
 /// Caro, Gomoku, Renju and tic-tac-toe: rules, engine, web app, terminal
 /// game and Gomocup protocol in one binary.
 #[derive(Parser, Debug)]
-#[command(name = "caro", version, about, long_about = None)]
+#[command(name = "caro", version, about, long_about = None, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -27,22 +42,49 @@ struct Cli {
 enum Command {
     /// Inspect a position: the board, side to move, result, winning line,
     /// forbidden points and legal moves.
+    #[command(after_help = position::EXAMPLES)]
     Position(position::PositionArgs),
     /// Play in the terminal: a full-screen board, or a plain line mode
     /// (--plain, or when stdin or stdout is not a terminal).
+    #[command(after_help = play::EXAMPLES)]
     Play(play::PlayArgs),
     /// Play a series between two computer players and report the score
     /// and Elo difference.
+    #[command(after_help = matchcmd::EXAMPLES)]
     Match(matchcmd::MatchArgs),
     /// Search a fixed set of positions to a fixed depth: nodes, speed and
     /// a node-count signature.
+    #[command(after_help = bench::EXAMPLES)]
     Bench(bench::BenchArgs),
     /// Speak the Gomocup (Piskvork) protocol on stdin and stdout, as the
     /// engine of a Gomocup manager or GUI (also installed as pbrain-caro).
+    #[command(long_about = BRAIN_ABOUT, after_help = BRAIN_EXAMPLES)]
     Brain,
     /// Start the web app (the default when no subcommand is given).
+    #[command(after_help = serve::EXAMPLES)]
     Serve(serve::ServeArgs),
+    /// Analyse games and positions with the threat solvers: lost games,
+    /// missed wins, a defence suite, proof checks.
+    #[command(visible_alias = "analyze", after_help = analyse::EXAMPLES)]
+    Analyse(analyse::AnalyseArgs),
 }
+
+/// What `caro brain --help` says beyond its summary.
+const BRAIN_ABOUT: &str = "\
+Speak the Gomocup (Piskvork) protocol on standard input and output, as the \
+engine of a Gomocup manager or GUI: Piskvork, Yixin's board, liskvork or the \
+Gomocup tournament. It reads START, BEGIN, TURN, BOARD, INFO, END and the \
+other commands, and answers each move as x,y.
+
+The same engine is installed as pbrain-caro (target/release/pbrain-caro in a \
+checkout), for managers that look for executables named pbrain-*: give them \
+that path. docs/gomocup.md lists the commands understood.";
+
+/// What `caro brain --help` ends with.
+const BRAIN_EXAMPLES: &str = "\
+Examples:
+  caro brain                                     # then type START 15, BEGIN, ..., END
+  printf 'INFO timeout_turn 1000\\nSTART 15\\nBEGIN\\nEND\\n' | caro brain";
 
 /// A failure the user caused: printed as one line, exit status 2.
 #[derive(Debug, thiserror::Error)]
@@ -61,6 +103,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Analyse(args)) => analyse::run(&args),
         None => serve::run(&serve::ServeArgs::defaults()),
     };
     match result {

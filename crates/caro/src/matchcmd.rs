@@ -22,72 +22,87 @@ use crate::players::{parse_player_with, EngineOptions};
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
+/// What `caro match --help` ends with.
+pub const EXAMPLES: &str = "\
+Examples:
+  caro match caro:5 scoremap --games 10 --time 100ms
+  caro match caro:10 caro:8 --games 100 --time 100ms --rule renju \\
+      --openings openings/renju15-balanced.txt -j 2 --sprt 0,30 --json
+  caro match pbrain:target/release/pbrain-caro caro:5 --games 4 --time 200ms --match-time 10s \\
+      --psq games/ --engine-log logs/";
+
 /// Options of `caro match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Player A: random, scoremap, quintuple, minimax:N, caro:N, or
-    /// pbrain:PATH for a Gomocup engine.
+    /// Player A: random, scoremap, quintuple, minimax:N (0 to 4), caro:N
+    /// (1 to 10), or pbrain:PATH for a Gomocup engine.
+    #[arg(value_name = "A")]
     a: String,
-    /// Player B.
+    /// Player B, named as A is.
+    #[arg(value_name = "B")]
     b: String,
     /// Number of games (colours alternate; each opening is played twice).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100)]
     games: usize,
-    /// Time per move, such as 100ms or 1s.
-    #[arg(long)]
+    /// Time per move, such as 100ms or 1s (unset: a pbrain engine is told
+    /// 5s, and caro with no limit at all searches to depth 8).
+    #[arg(long, value_name = "DURATION")]
     time: Option<String>,
     /// Depth limit per move.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     depth: Option<u32>,
     /// Node limit per move.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     nodes: Option<u64>,
-    /// Threads of each search: one number for both players, or A's and
-    /// B's (`2,1`). caro uses more than one at level 10 only.
-    #[arg(long)]
+    /// Threads of each search, 1 to 64: one number for both players, or
+    /// A's and B's (2,1). caro uses more than one at level 10 only.
+    #[arg(long, value_name = "N|A,B")]
     threads: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
-    /// Openings file: one move list per line (`h8 i9 j10`); `#` comments.
-    /// The repository's `openings/*-balanced.txt` hold balanced sets (from
-    /// random openings black wins most games between strong players).
-    #[arg(long)]
+    /// Openings file: one move list per line (h8 i9 j10), # comments;
+    /// the games go through the openings in turn. The repository's
+    /// openings/*-balanced.txt hold balanced sets (from random openings
+    /// black wins most games between strong players).
+    #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
-    /// Plies of each random opening (when no file is given).
-    #[arg(long)]
+    /// Plies of each random opening, near the centre, when no --openings
+    /// file is given (default 2, or 0 on boards smaller than 9).
+    #[arg(long, value_name = "N")]
     opening_plies: Option<usize>,
-    /// Games played at once.
-    #[arg(short = 'j', long, default_value_t = 1)]
+    /// Games played at once (up to 64), with a progress bar.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1)]
     jobs: usize,
-    /// Seed for openings and players.
-    #[arg(long, default_value_t = 1)]
+    /// Seed for openings and players: the same seed, the same openings.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Save every game as a PSQ file in this folder.
-    #[arg(long)]
+    /// Save every game as a PSQ file in this folder (made if missing).
+    #[arg(long, value_name = "DIR")]
     psq: Option<PathBuf>,
     /// End the output with one JSON line of the totals.
     #[arg(long)]
     json: bool,
     /// Each side's clock for a whole game, such as 10s (a side whose clock
     /// runs out loses on time).
-    #[arg(long)]
+    #[arg(long, value_name = "DURATION")]
     match_time: Option<String>,
-    /// Grace a pbrain engine gets past its time before its move is late.
-    #[arg(long, default_value = "100ms")]
+    /// Grace a pbrain engine gets past its time before its move is late
+    /// (a late move loses the game).
+    #[arg(long, value_name = "DURATION", default_value = "100ms")]
     tolerance: String,
     /// Keep each pbrain engine's dialogue in a log file in this folder.
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     engine_log: Option<PathBuf>,
     /// Stop as soon as a sequential test decides between "A is ELO0
     /// stronger" and "A is ELO1 stronger" (5% error each way), such as
     /// --sprt 0,30.
-    #[arg(long)]
+    #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
     /// Write each opening's results to this file: one tab-separated line
     /// per opening (its moves, games, black's wins, white's wins, draws,
     /// A's score), to tell openings that one colour wins whoever plays it
     /// from those that test strength.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     by_opening: Option<PathBuf>,
 }
 

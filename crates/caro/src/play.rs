@@ -14,6 +14,15 @@ use crate::players::parse_player;
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
+/// What `caro play --help` ends with.
+pub const EXAMPLES: &str = "\
+Examples:
+  caro play                                      # you (black) against caro:5, 15x15 freestyle
+  caro play --size 3 --white minimax:4           # tic-tac-toe against a perfect player
+  caro play --rule renju --opening swap2 --black caro:7 --white human
+  caro play --size 20 --rule caro --black caro:10 --white scoremap   # watch two computers
+  printf 'h8\\ni9\\n' | caro play --plain --white human               # line mode, moves piped in";
+
 /// Options of `caro play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -23,30 +32,32 @@ pub struct PlayArgs {
     /// the first player, who opens, and --white the second, who chooses).
     #[arg(long, default_value = "free")]
     opening: String,
-    /// Who plays black (moves first): human, random, scoremap, quintuple,
-    /// minimax:N, caro:N or pbrain:PATH.
-    #[arg(long, default_value = "human")]
+    /// Who plays black (moves first): human, or a computer player: random,
+    /// scoremap, quintuple, minimax:N (0 to 4), caro:N (1 to 10) or
+    /// pbrain:PATH (a Gomocup engine).
+    #[arg(long, value_name = "PLAYER", default_value = "human")]
     black: String,
     /// Who plays white: human or a computer player, as for --black.
-    #[arg(long, default_value = "caro:5")]
+    #[arg(long, value_name = "PLAYER", default_value = "caro:5")]
     white: String,
     /// Time per computer move, such as 1s or 200ms.
-    #[arg(long, default_value = "1s")]
+    #[arg(long, value_name = "DURATION", default_value = "1s")]
     time: String,
     /// Depth limit per computer move (whichever of --time and --depth comes
     /// first).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     depth: Option<u32>,
-    /// Pause between moves when two computers play in full screen.
-    #[arg(long, default_value = "500ms")]
+    /// Pause between moves when two computers play in full screen (none in
+    /// line mode).
+    #[arg(long, value_name = "DURATION", default_value = "500ms")]
     delay: String,
     /// Seed of the computer players (default: from the clock, so games
     /// vary).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// Threads of a computer move (caro uses more than one at level 10
-    /// only; default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    /// Threads of a computer move, 1 to 64 (caro uses more than one at
+    /// level 10 only; default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: Option<u16>,
     /// Line mode: print the board, read moves such as h8 line by line
     /// (automatic when stdin or stdout is not a terminal).

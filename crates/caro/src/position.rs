@@ -13,54 +13,70 @@ use crate::out::say;
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
+/// What `caro position --help` ends with.
+pub const EXAMPLES: &str = "\
+Examples:
+  caro position --moves \"h8 i9 h9\"
+  caro position --rule renju --moves \"h8 h9 i8 i9 j8 j9 k8\"     # black's forbidden points
+  caro position --moves \"h8 i9 h9\" --best --time 1s
+  caro position --rule renju --moves \"h8 g8 h9 h7 h10 i9 i7 i11 j9 j8\" --solve
+  caro position --code v1.15x15.5.freestyle.free.b.HHIGHG --json";
+
 /// Options of `caro position`.
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Who moves first: black or white (renju: black).
-    #[arg(long)]
+    /// Who moves first: black or white (default black; renju: black only).
+    #[arg(long, value_name = "COLOR")]
     first: Option<String>,
-    /// Moves in order, such as "h8 i9 j10" (commas also work).
+    /// Moves from the empty board in order, such as "h8 i9 j10" (commas
+    /// also work): a column letter and a row number, row 1 at the bottom.
     #[arg(long, conflicts_with_all = ["psq", "code"])]
     moves: Option<String>,
-    /// Read the game from a PSQ file (Piskvork's format).
-    #[arg(long, conflicts_with = "code")]
+    /// Read the game from a PSQ file (Piskvork's format); --k, --rule and
+    /// --first replace the file's, and --size must agree with it.
+    #[arg(long, value_name = "FILE", conflicts_with = "code")]
     psq: Option<PathBuf>,
-    /// Read the game from a position code (as in a caro URL).
+    /// Read the game from a position code, as in a caro web address (the
+    /// "code" of --json); --k, --rule and --first replace the code's.
     #[arg(long)]
     code: Option<String>,
     /// Print one JSON object instead of the board.
     #[arg(long)]
     json: bool,
-    /// Also search for the engine's best move (caro at full strength).
+    /// Also search for the best move, with its score and line (by the
+    /// player of --player: caro at full strength unless told).
     #[arg(long)]
     best: bool,
-    /// Time for --best, such as 1s or 500ms (default 1s).
-    #[arg(long)]
+    /// Time for --best, such as 1s or 500ms (default 1s; none when only
+    /// --depth is given).
+    #[arg(long, value_name = "DURATION")]
     time: Option<String>,
     /// Depth limit for --best.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     depth: Option<u32>,
-    /// Player used by --best (default caro:10).
+    /// Player of --best: caro:N (1 to 10), minimax:N, quintuple, scoremap,
+    /// random or pbrain:PATH (default caro:10).
     #[arg(long)]
     player: Option<String>,
-    /// Threads for --best (caro uses more than one at level 10 only).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    /// Threads for --best, 1 to 64 (caro uses more than one at level 10
+    /// only).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
     /// Look for a forced win of the side to move by continuous fours (VCF)
     /// and then by continuous threats (VCT).
     #[arg(long)]
     solve: bool,
-    /// Node budget of each --solve search.
-    #[arg(long, default_value_t = 5_000_000)]
+    /// Node budget of each --solve search (the VCF, then the VCT).
+    #[arg(long, value_name = "N", default_value_t = 5_000_000)]
     solve_nodes: u64,
     /// Most memory the VCT search's proof table takes, in MiB. It needs up
     /// to about 60 bytes a node; past the limit it forgets the positions
     /// cheapest to find again (most often more nodes for a proof; every
     /// proof still complete). The VCF's cache of failures takes up to
     /// about 35 MB beside it.
-    #[arg(long, default_value_t = caro_engine::search::DEFAULT_SOLVE_TABLE_MB as u32,
+    #[arg(long, value_name = "MIB", default_value_t = caro_engine::search::DEFAULT_SOLVE_TABLE_MB as u32,
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     solve_mb: u32,
 }

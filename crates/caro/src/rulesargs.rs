@@ -9,13 +9,16 @@ use crate::UsageError;
 /// `--size`, `--k` and `--rule`, as typed.
 #[derive(Args, Clone, Debug, Default)]
 pub struct RulesArgs {
-    /// Board size: a side (`15`) or width x height (`20x30`: columns x rows).
+    /// Board size: a side (15) or width x height (20x30: columns x rows),
+    /// each from 3 to 60 (default 15).
     #[arg(long)]
     pub size: Option<String>,
-    /// Stones in a row to win (default: 5, or 3 on boards smaller than 5).
+    /// Stones in a row to win, from 3 to 10 and at most the longer side
+    /// (default 5, or 3 on boards smaller than 5; renju is played to 5).
     #[arg(long)]
     pub k: Option<String>,
-    /// Rule: freestyle, standard, renju, caro or caro-standard.
+    /// Rule: freestyle (k or more in a row), standard (exactly k), renju,
+    /// caro or caro-standard (default freestyle; docs/rules.md has them).
     #[arg(long)]
     pub rule: Option<String>,
 }

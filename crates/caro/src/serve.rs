@@ -9,6 +9,13 @@ use clap::Args;
 use crate::players::{parse_player_with, EngineOptions};
 use crate::UsageError;
 
+/// What `caro serve --help` ends with.
+pub const EXAMPLES: &str = "\
+Examples:
+  caro serve                                     # open http://127.0.0.1:8080/
+  caro serve --port 8000 --data ~/caro-data
+  caro serve --bind 0.0.0.0 --engine pbrain:target/release/pbrain-caro   # on the network, with an engine";
+
 /// Options of `caro serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -16,55 +23,56 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// Address to listen on; 0.0.0.0 opens the server to the network.
-    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    #[arg(long, value_name = "ADDRESS", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
-    /// Folder for the games database [default: ~/.local/share/caro].
+    /// Folder of the games database, caro.sqlite3 (default:
+    /// $XDG_DATA_HOME/caro, or else ~/.local/share/caro).
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
-    /// An external Gomocup engine the page may seat, as pbrain:PATH
-    /// (repeatable).
+    /// An external Gomocup engine the page may seat, as pbrain:PATH; repeat
+    /// it for more (the built-in players are always offered).
     #[arg(long = "engine", value_name = "pbrain:PATH")]
     pub engines: Vec<String>,
-    /// Searches run at once [default: the number of cores].
-    #[arg(long)]
+    /// Searches run at once (default: the number of cores).
+    #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Searches that may wait for a thread before the server says it is
-    /// busy.
-    #[arg(long, default_value_t = 64)]
+    /// busy (503 busy).
+    #[arg(long, value_name = "N", default_value_t = 64)]
     pub queue: usize,
     /// Most unfinished online games one client address may open (raise it
     /// behind a reverse proxy, where every player shares one address).
-    #[arg(long, default_value_t = caro_server::online::MAX_OPEN_GAMES)]
+    #[arg(long, value_name = "N", default_value_t = caro_server::online::MAX_OPEN_GAMES)]
     pub max_online_per_client: usize,
     /// Most connections open at once, from all clients (WebSockets
     /// included); past it a new connection is answered 503 and closed.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_connections: usize,
     /// Most connections open at once from one client address (raise it
     /// behind a reverse proxy, where every player shares one address).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, value_name = "N", default_value_t = 256)]
     pub max_connections_per_client: usize,
     /// Time a connection has to send a request's headers, when it opens and
     /// between requests; a connection that takes longer is closed.
-    #[arg(long, default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
     pub header_timeout: Duration,
     /// Longest pause inside a request body before the request fails.
-    #[arg(long, default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
     pub body_timeout: Duration,
     /// Games one client address may create a minute (a burst of N, then one
     /// every minute/N); past it 429 rate_limited. Raise it behind a reverse
     /// proxy, where every player shares one address.
-    #[arg(long, default_value_t = caro_server::GAMES_PER_MINUTE, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = caro_server::GAMES_PER_MINUTE, value_parser = clap::value_parser!(u32).range(1..))]
     pub games_per_minute: u32,
     /// Online games one client address may create an hour, finished ones
     /// included (a burst of N, then one every hour/N); past it 429
     /// rate_limited.
-    #[arg(long, default_value_t = caro_server::ONLINE_GAMES_PER_HOUR, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = caro_server::ONLINE_GAMES_PER_HOUR, value_parser = clap::value_parser!(u32).range(1..))]
     pub online_games_per_hour: u32,
     /// Log lines on standard error as text or as one JSON object a line.
     /// Which lines: the RUST_LOG variable (default "info": start-up, one
     /// line a request, every server error).
-    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
 }
 
