@@ -15,8 +15,8 @@
 //! points, where one move often answers two of them, and values its own
 //! open-three points with no regard to how many there are. The count
 //! values were fitted on top of the point values (`examples/fit_counts.rs`)
-//! to the same kind of deeper search scores; they took the held-out loss of
-//! those scores from 0.0347 to 0.0235.
+//! to the same kind of deeper search scores, which they predict
+//! markedly better than the point sum alone.
 
 use std::sync::OnceLock;
 
