@@ -48,9 +48,12 @@ const MAX_PLY: usize = 128;
 const MAX_VCF_PLY: usize = 600;
 /// Late-move reductions start at this depth…
 const LMR_MIN_DEPTH: i32 = 3;
-/// …for moves after this many.
+/// …for moves after this many (the first few are the hash move, the
+/// killers and the best-looking points).
 const LMR_MIN_INDEX: usize = 3;
-/// Most candidate moves searched at a quiet node, by depth left.
+/// Most candidate moves searched at a quiet node, by depth left: the
+/// threat-aware ordering puts the moves that matter first, and forced
+/// nodes are never cut.
 const WIDTH_BY_DEPTH: [usize; 4] = [12, 16, 20, 24];
 /// In a VCF trace: every point of the board may spoil the VCF (see
 /// [`Searcher::foul_may_turn_on`]).
@@ -58,16 +61,20 @@ const ANY_POINT: usize = usize::MAX;
 /// In a VCF trace: set on a point where the VCF puts a stone (an
 /// attacker's four, a defender's block), not only one that may spoil it.
 const STONE_MARK: usize = 1 << (usize::BITS - 2);
-/// Attacker moves a VCF at the root may take.
+/// Attacker moves a VCF at the root may take: no real limit, since the
+/// node budget bounds it.
 const VCF_ROOT_DEPTH: u32 = 150;
-/// Attacker moves a VCF at a leaf may take.
+/// Attacker moves a VCF at a leaf may take: short, since it runs at every
+/// quiet leaf.
 const VCF_LEAF_DEPTH: u32 = 6;
-/// Node budget of the root VCF, as a share of the whole search's.
+/// Most nodes of the root VCF (less where a share of the move's node
+/// limit is smaller).
 const VCF_ROOT_NODES: u64 = 400_000;
-/// Fours a VCF inside the VCT search may take.
+/// Fours a VCF inside the VCT search may take: enough for the wins a
+/// threat sequence ends in, short enough to run at every attacker's node.
 const VCT_VCF_DEPTH: u32 = 12;
 /// Node budget per root move of the check that the opponent cannot then
-/// win by force.
+/// win by fours: small, since every root move is checked.
 const ROOT_REFUTE_NODES: u64 = 600;
 /// Most nodes of the root VCT…
 const VCT_ROOT_NODES: u64 = 100_000;
@@ -80,18 +87,21 @@ const VCF_FAIL_CACHE: usize = 1 << 20;
 /// memory as the table at the most (an entry 16 to 32 bytes). The
 /// solvers keep the full cap.
 const BYTES_PER_VCF_FAIL: usize = 32;
-/// Nodes between checks of the clock and the stop flag.
+/// Nodes between checks of the clock and the stop flag: rare enough to
+/// cost nothing, often enough to stop within about a millisecond.
 const CHECK_EVERY: u64 = 256;
 /// Hash table size of a player, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Most threads one search uses.
 pub const MAX_THREADS: usize = 64;
 /// Moves of a node picked best-first one at a time before the rest are
-/// sorted.
+/// sorted: most nodes are cut off after one or two moves.
 const PICKED_ONE_BY_ONE: usize = 3;
-/// Ordering bonus of the hash move.
+/// Ordering bonus of the hash move: above any pattern score, so it comes
+/// first.
 const ORDER_TT: i32 = 1 << 28;
-/// Ordering bonus of the killer moves.
+/// Ordering bonus of the killer moves: above any pattern or history
+/// score, below the hash move.
 const ORDER_KILLER: i32 = 1 << 20;
 
 /// A move with its ordering score.
