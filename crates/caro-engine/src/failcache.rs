@@ -3,7 +3,8 @@
 //! one probe reads one line, where a hash map of 64-bit keys reads its
 //! control bytes and then its slot.
 
-/// Slots of one bucket; a key may sit in any of them.
+/// Slots of one bucket; a key may sit in any of them. Eight `u64`s are
+/// one 64-byte cache line.
 const WAYS: usize = 8;
 /// The smallest table, in slots.
 const MIN_SLOTS: usize = 1 << 12;
