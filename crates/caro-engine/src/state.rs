@@ -641,7 +641,7 @@ impl State {
     /// Calls `f` with each empty point within k of the empty point `at`
     /// along `d` and the pattern `color` would have there along `d` with
     /// a stone of its own on `at`: what a move does to its line, read as
-    /// [`State::refresh_line`] would, without playing it.
+    /// `State::refresh_line` would, without playing it.
     pub fn line_with_stone(
         &self,
         at: usize,
