@@ -253,6 +253,26 @@ impl App {
         Ok(entry)
     }
 
+    /// Arms the clock of every online game whose clock was running when
+    /// the server stopped, so a flag falls (and is stored) with nobody
+    /// connected. Downtime is not charged: a clock restarts from the time
+    /// it had at the game's last stored change ([`LiveGame::from_row`]).
+    /// Returns how many clocks run.
+    fn arm_clocks(self: &Arc<App>) -> Result<usize, StoreError> {
+        let ids = self.store.running_clocks()?;
+        for &id in &ids {
+            let Some(entry) = self.entry(id)? else {
+                continue;
+            };
+            let mut g = entry.lock();
+            if g.flag_if_out_of_time(std::time::Instant::now()) {
+                self.save(&g)?;
+            }
+            online::arm_clock(self, &entry, &g);
+        }
+        Ok(ids.len())
+    }
+
     /// Writes a game's moves and result.
     pub(crate) fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
         self.store.update(&game.to_row())
@@ -387,6 +407,10 @@ impl App {
 /// [`ServerError`] when the data folder, database or address fails.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
     let app = App::open(&config)?;
+    let clocks = app.arm_clocks()?;
+    if clocks > 0 {
+        tracing::info!("{clocks} online games' clocks run again");
+    }
     let listener = tokio::net::TcpListener::bind(config.bind)
         .await
         .map_err(|source| ServerError::Bind {

@@ -270,6 +270,20 @@ impl Store {
         Ok(n.max(0) as usize)
     }
 
+    /// Online games whose clock runs: unfinished, with a clock and at
+    /// least one move. Their clocks are armed again when the server starts.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT id FROM games WHERE black_token <> '' AND result = '' AND clock <> '' AND moves <> ''",
+        )?;
+        let ids = stmt.query_map([], |r| r.get(0))?;
+        Ok(ids.collect::<Result<Vec<i64>, _>>()?)
+    }
+
     /// The most recently changed games, newest first.
     ///
     /// # Errors
