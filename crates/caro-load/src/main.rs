@@ -231,6 +231,10 @@ async fn start_server(caro: &PathBuf, data: &std::path::Path) -> Result<Server, 
             "1000000000",
             "--max-connections-per-client",
             "1000000000",
+            "--games-per-minute",
+            "1000000000",
+            "--online-games-per-hour",
+            "1000000000",
             "--data",
         ])
         .arg(data)

@@ -4,9 +4,12 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection, StringRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{DefaultBodyLimit, FromRequestParts, OriginalUri, Path, Query, State};
+use axum::handler::Handler;
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -24,15 +27,28 @@ use crate::pool::Busy;
 use crate::store::StoreError;
 use crate::{assets, online, App, Entry};
 
+mod guard;
+pub use guard::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};
+
 /// The header that carries a seat token on HTTP intents to an online game.
 pub const SEAT_HEADER: &str = "x-caro-seat";
 
 /// Largest request body: a PSQ of a full 60×60 game fits with room.
 pub const MAX_BODY: usize = 256 * 1024;
 
-/// The routes.
-pub fn router(app: Arc<App>) -> Router {
-    Router::new()
+/// The routes, with the checks, limits and headers every request passes.
+pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
+    let games = guard::rate_limit(
+        Duration::from_secs(60),
+        limits.games_per_minute,
+        "new games",
+    );
+    let online_games = guard::rate_limit(
+        Duration::from_secs(60 * 60),
+        limits.online_games_per_hour,
+        "new online games",
+    );
+    let routes = Router::new()
         .route("/", get(assets::index))
         .route("/games", get(assets::index))
         .route("/game/{id}", get(assets::index))
@@ -40,10 +56,16 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/app.js", get(assets::script))
         .route("/style.css", get(assets::style))
         .route("/api/players", get(players))
-        .route("/api/games", get(list_games).post(new_game))
-        .route("/api/import", post(import_psq))
+        .route(
+            "/api/games",
+            get(list_games).post(new_game.layer(games.clone())),
+        )
+        .route("/api/import", post(import_psq.layer(games.clone())))
         .route("/api/games/{id}", get(get_game))
-        .route("/api/online", post(online::create))
+        .route(
+            "/api/online",
+            post(online::create.layer(online_games).layer(games.clone())),
+        )
         .route("/api/games/{id}/ws", get(online::socket))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/psq", get(export_psq))
@@ -55,10 +77,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/pause", post(pause))
         .route("/api/games/{id}/step", post(step))
         .route("/api/games/{id}/speed", post(speed))
-        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/rematch", post(rematch.layer(games)))
+        .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(app)
+        .with_state(app);
+    guard::wrap(routes)
 }
 
 /// A refused request: a status and a JSON body `{"error": …, "code": …}`.
@@ -88,6 +112,17 @@ pub enum ApiError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A refusal with a status and code of its own (405, 413, 414, 415,
+    /// 429…).
+    #[error("{message}")]
+    Status {
+        /// The status.
+        status: StatusCode,
+        /// The code.
+        code: &'static str,
+        /// What was wrong.
+        message: String,
+    },
     /// The body could not be read as the JSON expected.
     #[error("{message}")]
     Json {
@@ -110,6 +145,41 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> ApiError {
+        ApiError::BadRequest(format!("bad path: {}", r.body_text()))
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> ApiError {
+        ApiError::BadRequest(format!("bad query: {}", r.body_text()))
+    }
+}
+
+impl From<StringRejection> for ApiError {
+    fn from(r: StringRejection) -> ApiError {
+        match r.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => ApiError::Status {
+                status: StatusCode::PAYLOAD_TOO_LARGE,
+                code: "too_large",
+                message: format!("the request body is larger than {MAX_BODY} bytes"),
+            },
+            _ => ApiError::BadRequest(r.body_text()),
+        }
+    }
+}
+
+impl From<WebSocketUpgradeRejection> for ApiError {
+    fn from(r: WebSocketUpgradeRejection) -> ApiError {
+        ApiError::Status {
+            status: r.status(),
+            code: "not_websocket",
+            message: format!("this address is a WebSocket: {}", r.body_text()),
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = match &self {
@@ -124,7 +194,15 @@ impl IntoResponse for ApiError {
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
-            ApiError::Json { status, .. } => (*status, "bad_json"),
+            ApiError::Status { status, code, .. } => (*status, *code),
+            ApiError::Json { status, .. } => (
+                *status,
+                match *status {
+                    StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+                    _ => "bad_json",
+                },
+            ),
         };
         if status.is_server_error() {
             tracing::error!("{self}");
@@ -143,6 +221,48 @@ async fn not_found() -> ApiError {
     ApiError::NotFound
 }
 
+async fn method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> ApiError {
+    ApiError::Status {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        code: "method_not_allowed",
+        message: format!("{method} is not allowed on {}", uri.path()),
+    }
+}
+
+/// A game id from the path; one that is not a number is a JSON 400.
+pub(crate) struct GameId(pub(crate) i64);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<GameId, ApiError> {
+        match Path::<i64>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(GameId(id)),
+            Err(PathRejection::FailedToDeserializePathParams(e)) => Err(ApiError::BadRequest(
+                format!("a game id is a number: {}", e.body_text()),
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// `/api/import` takes the PSQ file as `text/plain` (any charset).
+fn require_text(headers: &HeaderMap) -> ApiResult<()> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let mime = content_type.split(';').next().unwrap_or("").trim();
+    if mime.eq_ignore_ascii_case("text/plain") {
+        return Ok(());
+    }
+    Err(ApiError::Status {
+        status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        code: "unsupported_media_type",
+        message: format!("a PSQ file is sent as Content-Type: text/plain, not {content_type:?}"),
+    })
+}
+
 async fn players(State(app): State<Arc<App>>) -> Response {
     Json(app.catalog.list()).into_response()
 }
@@ -154,8 +274,9 @@ struct ListQuery {
 
 async fn list_games(
     State(app): State<Arc<App>>,
-    Query(q): Query<ListQuery>,
+    q: Result<Query<ListQuery>, QueryRejection>,
 ) -> ApiResult<Response> {
+    let Query(q) = q?;
     let rows = app.store.list(q.limit.unwrap_or(200).min(1000))?;
     let list: Vec<_> = rows
         .iter()
@@ -301,7 +422,13 @@ async fn new_game(
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
 
-async fn import_psq(State(app): State<Arc<App>>, body: String) -> ApiResult<Response> {
+async fn import_psq(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Result<String, StringRejection>,
+) -> ApiResult<Response> {
+    require_text(&headers)?;
+    let body = body?;
     let record = read_psq(&body).map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
     let game = record
         .to_game()
@@ -319,16 +446,16 @@ pub(crate) fn entry(app: &App, id: i64) -> ApiResult<Arc<Entry>> {
     app.entry(id)?.ok_or(ApiError::NoGame(id))
 }
 
-async fn get_game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
+async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     let entry = entry(&app, id)?;
     let mut g = entry.lock();
-    // A game loaded after a restart, or one that found the pool full,
-    // resumes here.
-    app.schedule(&entry, &mut g)?;
+    // A game loaded after a restart resumes here; one that finds the pool
+    // full waits for room and goes on by itself.
+    let _ = app.schedule(&entry, &mut g);
     Ok(Json(g.view()).into_response())
 }
 
-async fn export_psq(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
+async fn export_psq(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     let entry = entry(&app, id)?;
     let record = PsqRecord::from_game(&entry.lock().game)
         .map_err(|e| ApiError::BadRequest(format!("cannot write PSQ: {e}")))?;
@@ -350,7 +477,7 @@ async fn export_psq(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResu
 
 async fn events(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    GameId(id): GameId,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let entry = entry(&app, id)?;
     let (first, rx) = {
@@ -421,7 +548,7 @@ fn not_online(g: &LiveGame, what: &'static str) -> Result<(), ApiError> {
 
 async fn play_move(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    GameId(id): GameId,
     headers: HeaderMap,
     body: Result<Json<MoveBody>, JsonRejection>,
 ) -> ApiResult<Response> {
@@ -450,7 +577,7 @@ struct PlyBody {
 
 async fn undo(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    GameId(id): GameId,
     body: Result<Json<PlyBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
@@ -462,7 +589,7 @@ async fn undo(
 
 async fn redo(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    GameId(id): GameId,
     body: Result<Json<PlyBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
@@ -480,7 +607,7 @@ struct ResignBody {
 
 async fn resign(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    GameId(id): GameId,
     headers: HeaderMap,
     body: Result<Json<ResignBody>, JsonRejection>,
 ) -> ApiResult<Response> {
@@ -500,7 +627,7 @@ async fn resign(
     })
 }
 
-async fn stop(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
+async fn stop(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     // The search returns its best move so far, which is then played.
     let entry = entry(&app, id)?;
     let g = entry.lock();
@@ -518,7 +645,7 @@ struct PauseBody {
 
 async fn pause(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    GameId(id): GameId,
     body: Result<Json<PauseBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
@@ -533,7 +660,7 @@ async fn pause(
     })
 }
 
-async fn step(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<Response> {
+async fn step(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     act(&app, id, |g| {
         not_online(g, "step")?;
         if g.is_over() {
@@ -555,7 +682,7 @@ struct SpeedBody {
 
 async fn speed(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    GameId(id): GameId,
     body: Result<Json<SpeedBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
@@ -582,7 +709,7 @@ struct RematchBody {
 
 async fn rematch(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
+    GameId(id): GameId,
     body: Result<Json<RematchBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;

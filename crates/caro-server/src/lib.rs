@@ -17,6 +17,8 @@ pub mod online;
 pub mod pool;
 pub mod store;
 
+pub use api::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -49,6 +51,8 @@ pub struct Config {
     pub max_online_per_client: usize,
     /// Caps and timeouts of client connections.
     pub connections: listen::ConnectionLimits,
+    /// Per-client rate limits on creating games.
+    pub requests: RequestLimits,
 }
 
 /// Why the server could not start.
@@ -283,8 +287,9 @@ impl App {
     /// stored and published, and the next search scheduled.
     ///
     /// # Errors
-    /// [`Busy`] when the pool's queue is full (the game waits; asking for
-    /// it again retries).
+    /// [`Busy`] when the pool's queue is full: the game is put on the
+    /// pool's wait list and its search starts by itself when a search
+    /// finishes ([`App::resume_waiting`]).
     pub(crate) fn schedule(
         self: &Arc<App>,
         entry: &Arc<Entry>,
@@ -363,7 +368,40 @@ impl App {
             }
             // The player went with the refused job; it is built afresh on
             // the next try.
-            Err(busy) => Err(busy),
+            Err(busy) => {
+                if !self.pool.wait(game.id) {
+                    tracing::warn!(
+                        "game {}: the engine's wait list is full; the game goes on when it is asked for again",
+                        game.id
+                    );
+                }
+                Err(busy)
+            }
+        }
+    }
+
+    /// Starts the searches of the games on the pool's wait list whenever a
+    /// search finishes, for as long as the pool has room. Runs as long as
+    /// the server.
+    async fn resume_waiting(self: Arc<App>) {
+        loop {
+            self.pool.freed().await;
+            while let Some(id) = self.pool.next_waiting() {
+                let entry = match self.entry(id) {
+                    Ok(Some(entry)) => entry,
+                    Ok(None) => continue,
+                    Err(e) => {
+                        tracing::error!("game {id}, waiting for the engine: {e}");
+                        continue;
+                    }
+                };
+                let mut g = entry.lock();
+                if self.schedule(&entry, &mut g).is_err() {
+                    // Back on the list; the next finished search retries.
+                    break;
+                }
+                entry.publish(&g);
+            }
         }
     }
 
@@ -407,6 +445,7 @@ impl App {
 /// [`ServerError`] when the data folder, database or address fails.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
     let app = App::open(&config)?;
+    tokio::spawn(Arc::clone(&app).resume_waiting());
     let clocks = app.arm_clocks()?;
     if clocks > 0 {
         tracing::info!("{clocks} online games' clocks run again");
@@ -419,7 +458,8 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         })?;
     let addr = listener.local_addr()?;
     ready(addr);
-    listen::serve(listener, api::router(app), config.connections).await;
+    let router = api::router(app, &config.requests);
+    listen::serve(listener, router, config.connections).await;
     Ok(())
 }
 

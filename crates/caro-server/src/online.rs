@@ -17,9 +17,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
@@ -29,7 +30,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::api::{build_game, entry, ApiError, ApiResult, NewGame};
+use crate::api::{build_game, entry, ApiError, ApiResult, GameId, NewGame};
 use crate::listen::ConnectionSlot;
 use crate::live::{ActionError, Clock, LiveGame, Online, Seat, DEFAULT_TIME_MS};
 use crate::{App, Entry};
@@ -148,11 +149,13 @@ pub(crate) struct SocketQuery {
 /// token, a spectator's) live connection.
 pub(crate) async fn socket(
     State(app): State<Arc<App>>,
-    Path(id): Path<i64>,
-    Query(q): Query<SocketQuery>,
+    GameId(id): GameId,
+    q: Result<Query<SocketQuery>, QueryRejection>,
     slot: Option<Extension<ConnectionSlot>>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
+    let upgrade = upgrade?;
+    let Query(q) = q?;
     let entry = entry(&app, id)?;
     let you = {
         let mut g = entry.lock();
