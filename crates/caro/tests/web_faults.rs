@@ -92,3 +92,34 @@ fn a_running_clock_comes_back_after_a_restart_and_flags_with_nobody_connected() 
     assert_eq!(view["result"]["reason"], "time", "{view}");
     assert_eq!(view["clock"]["white_ms"], 0, "{view}");
 }
+
+/// Issue 65, point 6: with one engine thread and no queue, two computers
+/// play on by themselves. Each next move is refused while the search that
+/// found it still holds the thread; the game waits for room and goes on
+/// when it frees, without anyone asking for the game again.
+#[test]
+fn a_game_the_full_pool_refused_goes_on_by_itself_when_room_frees() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_with(dir.path(), &["--threads", "1", "--queue", "0"]);
+    let a = agent();
+    let (status, view) = post(
+        &a,
+        &server.url("/api/games"),
+        &json!({"black": "random", "white": "random", "time_ms": 50}),
+    );
+    assert_eq!(status, 201, "{view}");
+    let id = view["id"].as_i64().expect("id");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        // The list is read from the store; it never starts a search.
+        let row = listed(&a, &server, id);
+        if row["ply"].as_u64() >= Some(4) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the game stalled while nobody asked for it: {row}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
