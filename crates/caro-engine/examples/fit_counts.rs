@@ -17,9 +17,9 @@
 //! the engine's `point_values/counts.rs`. `--net HIDDEN` instead fits a
 //! small network (one hidden layer of HIDDEN rectified units over the same
 //! cells, one-hot, and the point sum) for comparison: how much a model
-//! that combines the counts freely would add. (Built into the engine in
-//! place of the table, it predicted better and played no better:
-//! BENCHMARKS.md, "Threat counts".)
+//! that combines the counts freely would add (built into the engine in
+//! place of the table, such a network predicts better and plays no
+//! better: docs/benchmarks.md, "Tried and not kept").
 
 use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, COUNTED_THREATS, MAX_COUNT};

@@ -12,7 +12,7 @@
 //! `caro:10`'s score to DEPTH (no root threat searches; forced wins and
 //! losses left out): `GAME<TAB>MOVES<TAB>SCORE` lines.
 //!
-//! `fit` fits, on top of today's evaluation (which stays as it is), a
+//! `fit` fits, on top of the engine's evaluation (which stays as it is), a
 //! value for each feature of one kind, so that the evaluation plus the
 //! values predicts the score: squared error after a logistic squash
 //! (scale 200), Adam, every game in five held out. The kinds:
