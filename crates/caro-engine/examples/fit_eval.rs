@@ -133,7 +133,7 @@ fn main() {
         });
     }
     eprintln!("{} samples", samples.len());
-    // Today's evaluation in combination form.
+    // The engine's evaluation in combination form.
     let n = combos.count;
     let mut w0 = vec![0.0; 2 * n];
     for c in 0..n {
