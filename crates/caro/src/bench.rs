@@ -38,8 +38,8 @@ pub const EXAMPLES: &str = "\
 Examples:
   caro bench                                     # depth 7; the last line is the signature
   caro bench --depth 5 --json
-  caro bench --solve bench/vct-freestyle15.txt   # the threat solver's benchmark
-  caro bench --solve bench/vct-renju15.txt --rule renju --solver full";
+  caro bench --solve bench/vct-renju15.txt --rule renju   # the threat solver's benchmark (a minute)
+  caro bench --solve bench/vct-freestyle15.txt --solve-nodes 100000 --solver full";
 
 /// Options of `caro bench`.
 #[derive(Args, Debug)]

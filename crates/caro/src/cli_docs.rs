@@ -69,6 +69,13 @@ fn usage(cmd: &mut Command) -> String {
 fn write_command(out: &mut String, cmd: &Command, parent: &str, level: usize) {
     let path = format!("{parent} {}", cmd.get_name());
     let _ = writeln!(out, "{} {path}\n", "#".repeat(level.min(6)));
+    let aliases: Vec<String> = cmd
+        .get_visible_aliases()
+        .map(|a| format!("`{parent} {a}`"))
+        .collect();
+    if !aliases.is_empty() {
+        let _ = writeln!(out, "Also {}.\n", aliases.join(", "));
+    }
     if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
         write_paragraphs(out, &about.to_string());
     }
@@ -322,7 +329,7 @@ fn caro_words(line: &str) -> Option<Vec<String>> {
             }
             (None, '#' | '<' | '>' | '|' | ';' | '&') => {
                 words.extend(word.take());
-                if words.first().is_some_and(|w| w == "caro") {
+                if let Some(words) = caro_command(&words) {
                     return Some(words);
                 }
                 // What came before was another command (as in `printf … |`).
@@ -336,7 +343,18 @@ fn caro_words(line: &str) -> Option<Vec<String>> {
         }
     }
     words.extend(word.take());
-    words.first().is_some_and(|w| w == "caro").then_some(words)
+    caro_command(&words)
+}
+
+/// The words from `caro` on, when the command is caro (after any
+/// variables set for it, as in `RUST_LOG=warn caro serve`).
+fn caro_command(words: &[String]) -> Option<Vec<String>> {
+    let vars = words.iter().take_while(|w| w.contains('=')).count();
+    let words = &words[vars..];
+    words
+        .first()
+        .is_some_and(|w| w == "caro")
+        .then(|| words.to_vec())
 }
 
 #[cfg(test)]
@@ -407,6 +425,28 @@ mod tests {
         }
     }
 
+    /// Every command says what it does and every option has its help.
+    #[test]
+    fn cli_docs_everything_has_help() {
+        fn check(cmd: &Command, path: &str) {
+            assert!(cmd.get_about().is_some(), "{path} has no about");
+            for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                assert!(
+                    !help.trim().is_empty(),
+                    "{path} {} has no help",
+                    signature(arg)
+                );
+            }
+            for sub in visible_subcommands(cmd) {
+                check(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        let mut root = Cli::command();
+        root.build();
+        check(&root, "caro");
+    }
+
     #[test]
     fn shell_lines_become_words() {
         assert_eq!(
@@ -421,6 +461,10 @@ mod tests {
         assert_eq!(
             caro_words(r"printf 'START 15\nEND\n' | caro brain"),
             Some(vec!["caro".into(), "brain".into()])
+        );
+        assert_eq!(
+            caro_words("RUST_LOG=warn caro serve   # quiet"),
+            Some(vec!["caro".into(), "serve".into()])
         );
         assert_eq!(caro_words("# caro play"), None);
         assert_eq!(caro_words("cargo build --release"), None);

@@ -22,6 +22,11 @@ const EXAMPLES: &str = "\
 With no command, caro starts the web app (caro serve with its defaults). \
 Each command's --help lists its options; docs/cli.md has them all.
 
+Players, wherever one is named: random, scoremap, quintuple, minimax:N (0 \
+to 4), caro:N (1 to 10, 10 the strongest) or pbrain:PATH (a Gomocup \
+engine); caro play also takes human. Times: 100ms, 1s, 2.5s, 1m, or a \
+number of milliseconds.
+
 Examples:
   caro                                           # the web app: open http://127.0.0.1:8080/
   caro play --size 3 --white minimax:4           # tic-tac-toe in the terminal
@@ -84,7 +89,7 @@ that path. docs/gomocup.md lists the commands understood.";
 const BRAIN_EXAMPLES: &str = "\
 Examples:
   caro brain                                     # then type START 15, BEGIN, ..., END
-  printf 'INFO timeout_turn 1000\\nSTART 15\\nBEGIN\\nEND\\n' | caro brain";
+  printf 'INFO timeout_turn 500\\nSTART 15\\nTURN 7,7\\n' | caro brain   # OK, then its move as x,y";
 
 /// A failure the user caused: printed as one line, exit status 2.
 #[derive(Debug, thiserror::Error)]

@@ -17,7 +17,7 @@ use crate::UsageError;
 pub const EXAMPLES: &str = "\
 Examples:
   caro position --moves \"h8 i9 h9\"
-  caro position --rule renju --moves \"h8 h9 i8 i9 j8 j9 k8\"     # black's forbidden points
+  caro position --rule renju --moves \"h8 h7 i8 i7 j9 k11 j10 l12\"   # j8 is forbidden for black
   caro position --moves \"h8 i9 h9\" --best --time 1s
   caro position --rule renju --moves \"h8 g8 h9 h7 h10 i9 i7 i11 j9 j8\" --solve
   caro position --code v1.15x15.5.freestyle.free.b.HHIGHG --json";

@@ -14,7 +14,8 @@ pub const EXAMPLES: &str = "\
 Examples:
   caro serve                                     # open http://127.0.0.1:8080/
   caro serve --port 8000 --data ~/caro-data
-  caro serve --bind 0.0.0.0 --engine pbrain:target/release/pbrain-caro   # on the network, with an engine";
+  caro serve --bind 0.0.0.0 --engine pbrain:target/release/pbrain-caro   # on the network, with an engine
+  RUST_LOG=warn caro serve --log-format json     # only warnings and errors, as JSON lines";
 
 /// Options of `caro serve`.
 #[derive(Args, Debug)]
