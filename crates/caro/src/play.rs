@@ -16,6 +16,12 @@ use crate::UsageError;
 
 /// What `caro play --help` ends with.
 pub const EXAMPLES: &str = "\
+Full screen: the arrow keys or h j k l move the cursor; Enter, space or a \
+click places a stone; u undo, r redo, n new game, R resign, p pause the \
+computers, q quit (y to confirm); in a swap opening b, w or t take black, \
+take white or place two more. Line mode reads a point such as h8 (on 3x3 also 1 to 9) \
+or undo, redo, new, board, resign, help, quit. docs/terminal.md has more.
+
 Examples:
   caro play                                      # you (black) against caro:5, 15x15 freestyle
   caro play --size 3 --white minimax:4           # tic-tac-toe against a perfect player
