@@ -198,7 +198,10 @@ fn signature(arg: &Arg) -> String {
         Some(names) => names.iter().map(|n| format!("<{n}>")).collect(),
         None => vec![format!("<{}>", arg.get_id().as_str().to_ascii_uppercase())],
     };
-    let value = names.join(" ");
+    let mut value = names.join(" ");
+    if arg.get_num_args().is_some_and(|n| n.max_values() > 1) {
+        value.push_str("...");
+    }
     if arg.is_positional() {
         return value;
     }
