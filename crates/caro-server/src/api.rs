@@ -193,7 +193,13 @@ impl IntoResponse for ApiError {
             ApiError::TooMany(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_games"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
-            ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
+            // A stored game that does not read back is a fault of the
+            // server; a write or read that failed may work again later (the
+            // change was not made).
+            ApiError::Store(StoreError::Damaged { .. }) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "storage")
+            }
+            ApiError::Store(_) => (StatusCode::SERVICE_UNAVAILABLE, "storage"),
             ApiError::Status { status, code, .. } => (*status, *code),
             ApiError::Json { status, .. } => (
                 *status,
@@ -503,8 +509,8 @@ async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
-/// Applies an intent to a game: store, publish, schedule the computer, and
-/// answer with the new view.
+/// Applies an intent to a game ([`App::change`]: stored before anyone
+/// sees it, or not made at all), and answers with the new view.
 fn act(
     app: &Arc<App>,
     id: i64,
@@ -512,11 +518,7 @@ fn act(
 ) -> ApiResult<Response> {
     let entry = entry(app, id)?;
     let mut g = entry.lock();
-    f(&mut g)?;
-    app.save(&g)?;
-    online::arm_clock(app, &entry, &g);
-    let busy = app.schedule(&entry, &mut g).err();
-    entry.publish(&g);
+    let ((), busy) = app.change(&entry, &mut g, f)?;
     let mut view = serde_json::to_value(g.view()).unwrap_or_default();
     if let Some(busy) = busy {
         view["notice"] = json!(busy.to_string());

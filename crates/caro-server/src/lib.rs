@@ -66,6 +66,14 @@ pub enum ServerError {
         /// Why.
         source: std::io::Error,
     },
+    /// The data folder cannot be written.
+    #[error("cannot write in the data folder {path}: {source}; caro serve stores every game there as it is played (make it writable, or choose another with --data DIR)")]
+    ReadOnly {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The database could not be opened.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -165,6 +173,9 @@ impl Entry {
     }
 }
 
+/// How soon a computer's search whose move could not be stored runs again.
+const STORE_RETRY: Duration = Duration::from_secs(1);
+
 /// Games kept in memory before idle ones are dropped from the map (they
 /// stay in the store and are loaded again when asked for).
 const CACHED_GAMES: usize = 4096;
@@ -211,6 +222,10 @@ impl App {
     /// [`ServerError`] when the folder or database cannot be set up.
     pub fn open(config: &Config) -> Result<Arc<App>, ServerError> {
         std::fs::create_dir_all(&config.data_dir).map_err(|source| ServerError::DataDir {
+            path: config.data_dir.clone(),
+            source,
+        })?;
+        check_writable(&config.data_dir).map_err(|source| ServerError::ReadOnly {
             path: config.data_dir.clone(),
             source,
         })?;
@@ -269,17 +284,61 @@ impl App {
                 continue;
             };
             let mut g = entry.lock();
-            if g.flag_if_out_of_time(std::time::Instant::now()) {
-                self.save(&g)?;
-            }
+            // A clock stored with no time left flags now.
+            self.change(&entry, &mut g, |g| {
+                g.flag_if_out_of_time(std::time::Instant::now());
+                Ok::<_, StoreError>(())
+            })?;
             online::arm_clock(self, &entry, &g);
         }
         Ok(ids.len())
     }
 
     /// Writes a game's moves and result.
-    pub(crate) fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
+    fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
         self.store.update(&game.to_row())
+    }
+
+    /// Changes a game: `f` changes it or refuses (the game is then put
+    /// back as it was). A change that touched the game
+    /// ([`LiveGame::touch`]) is stored before it is answered; one that
+    /// cannot be stored is undone whole, so the game stays exactly as it
+    /// was (and as it is stored), and the error says why. Then the clock
+    /// is armed, the computer's search scheduled and the watchers sent the
+    /// game (when it changed or a search started or ended). Returns what `f` returned and the pool's refusal, if the
+    /// search had to wait.
+    ///
+    /// # Errors
+    /// `f`'s error, or the store's.
+    pub(crate) fn change<T, E: From<StoreError>>(
+        self: &Arc<App>,
+        entry: &Arc<Entry>,
+        g: &mut LiveGame,
+        f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
+    ) -> Result<(T, Option<Busy>), E> {
+        let before = g.snapshot();
+        let searching = g.search.is_some();
+        let out = match f(g) {
+            Ok(out) => out,
+            Err(e) => {
+                g.restore(before);
+                return Err(e);
+            }
+        };
+        let changed = g.changed_since(&before);
+        if changed {
+            if let Err(e) = self.save(g) {
+                g.restore(before);
+                return Err(e.into());
+            }
+            before.commit(g);
+            online::arm_clock(self, entry, g);
+        }
+        let busy = self.schedule(entry, g).err();
+        if changed || g.search.is_some() != searching {
+            entry.publish(g);
+        }
+        Ok((out, busy))
     }
 
     /// Starts the computer's search if a computer is to move and none is
@@ -305,15 +364,15 @@ impl App {
         let color = game.game.to_move();
         let idx = usize::from(color == caro_core::Color::White);
         let name = game.seat(color).name().to_string();
-        let source = match self.catalog.resolve(&name) {
-            Ok((_, source)) => source,
-            Err(reason) => {
-                game.fail(format!("{name} is not available on this server: {reason}"));
-                let _ = self.save(game);
-                entry.publish(game);
-                return Ok(());
-            }
-        };
+        // A player that is gone (an engine no longer configured) fails the
+        // game from the search's thread, which stores it like a move.
+        let source = self
+            .catalog
+            .resolve(&name)
+            .map(|(_, source)| source)
+            .map_err(|reason| {
+                EngineError::External(format!("{name} is not available on this server: {reason}"))
+            });
         let delay = if game.computers_only() && !game.game.moves().is_empty() && !stepping {
             Duration::from_millis(game.delay_ms)
         } else {
@@ -335,7 +394,7 @@ impl App {
         let job = move || {
             let mut player = match player {
                 Some(p) => p,
-                None => match source.build_player(seed) {
+                None => match source.and_then(|source| source.build_player(seed)) {
                     Ok(p) => p,
                     Err(e) => {
                         app.finish_search(&job_entry, generation, idx, None, Err(e));
@@ -420,22 +479,54 @@ impl App {
         if g.generation != generation {
             return;
         }
-        g.search = None;
-        match result {
-            Ok(pos) => {
-                let _ = g.play_computer(generation, pos);
+        let played = self.change(entry, &mut g, |g| {
+            g.search = None;
+            match result {
+                Ok(pos) => {
+                    let _ = g.play_computer(generation, pos);
+                }
+                Err(EngineError::GameOver) => {}
+                Err(e) => g.fail(e.to_string()),
             }
-            Err(EngineError::GameOver) => {}
-            Err(e) => g.fail(e.to_string()),
+            Ok::<_, StoreError>(())
+        });
+        match played {
+            Ok(((), Some(busy))) => tracing::warn!("game {}: {busy}", g.id),
+            Ok(((), None)) => {}
+            Err(e) => {
+                // The move is not played: the game stays as stored and
+                // searches again shortly.
+                tracing::error!(
+                    "game {}: the computer's move could not be stored: {e}",
+                    g.id
+                );
+                g.search = None;
+                entry.publish(&g);
+                let app = Arc::clone(self);
+                let entry = Arc::clone(entry);
+                tokio::spawn(async move {
+                    tokio::time::sleep(STORE_RETRY).await;
+                    let mut g = entry.lock();
+                    if app.schedule(&entry, &mut g).is_ok() && g.search.is_some() {
+                        entry.publish(&g);
+                    }
+                });
+            }
         }
-        if let Err(e) = self.save(&g) {
-            tracing::error!("saving game {}: {e}", g.id);
-        }
-        if let Err(busy) = self.schedule(entry, &mut g) {
-            tracing::warn!("game {}: {busy}", g.id);
-        }
-        entry.publish(&g);
     }
+}
+
+/// Writes, syncs and removes a small file in `dir`: fails on a folder that
+/// is read-only (or on a full disk) before the server starts.
+fn check_writable(dir: &std::path::Path) -> std::io::Result<()> {
+    use std::io::Write;
+    let probe = dir.join(format!(".caro-write-check-{}", std::process::id()));
+    let written = std::fs::File::create(&probe).and_then(|mut f| {
+        f.write_all(b"caro")?;
+        f.sync_all()
+    });
+    let _ = std::fs::remove_file(&probe);
+    written
 }
 
 /// Starts the server and serves until the process ends. Calls `ready` with

@@ -418,6 +418,33 @@ pub struct LiveGame {
     pub timed_out: Option<Color>,
 }
 
+/// A game as it was before a change: see [`LiveGame::snapshot`].
+pub struct Snapshot {
+    game: Game,
+    paused: bool,
+    delay_ms: u64,
+    step_pending: bool,
+    search: Option<Ticket>,
+    generation: u64,
+    thinking: Option<Thinking>,
+    failed: Option<String>,
+    updated: i64,
+    online: Option<Online>,
+    agreed_draw: bool,
+    timed_out: Option<Color>,
+}
+
+impl Snapshot {
+    /// The change made since was stored: stops the search it dropped.
+    pub fn commit(self, now: &LiveGame) {
+        if now.generation != self.generation {
+            if let Some(ticket) = self.search {
+                ticket.stop.stop();
+            }
+        }
+    }
+}
+
 /// Seconds since 1970.
 #[must_use]
 pub fn now_secs() -> i64 {
@@ -505,15 +532,72 @@ impl LiveGame {
         !self.is_over() && !self.paused && self.seat(self.game.to_move()).is_computer()
     }
 
-    /// Cancels the search in flight (its answer will be dropped) and marks
-    /// a change.
+    /// Drops the search in flight (its answer will be dropped) and marks
+    /// a change, which must be stored. The dropped search is stopped by
+    /// [`Snapshot::commit`] once the change is stored: a change that
+    /// cannot be stored is undone and the search carries on.
     pub fn touch(&mut self) {
-        if let Some(ticket) = self.search.take() {
-            ticket.stop.stop();
-        }
+        self.search = None;
         self.thinking = None;
         self.generation += 1;
         self.updated = now_secs();
+    }
+
+    /// Everything a change may alter, to put back with
+    /// [`LiveGame::restore`] if the change cannot be stored.
+    #[must_use]
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            game: self.game.clone(),
+            paused: self.paused,
+            delay_ms: self.delay_ms,
+            step_pending: self.step_pending,
+            search: self.search.clone(),
+            generation: self.generation,
+            thinking: self.thinking.clone(),
+            failed: self.failed.clone(),
+            updated: self.updated,
+            online: self.online.clone(),
+            agreed_draw: self.agreed_draw,
+            timed_out: self.timed_out,
+        }
+    }
+
+    /// Puts the game back exactly as it was at `snapshot` (the computer
+    /// players, which no change replaces, stay).
+    pub fn restore(&mut self, snapshot: Snapshot) {
+        let Snapshot {
+            game,
+            paused,
+            delay_ms,
+            step_pending,
+            search,
+            generation,
+            thinking,
+            failed,
+            updated,
+            online,
+            agreed_draw,
+            timed_out,
+        } = snapshot;
+        self.game = game;
+        self.paused = paused;
+        self.delay_ms = delay_ms;
+        self.step_pending = step_pending;
+        self.search = search;
+        self.generation = generation;
+        self.thinking = thinking;
+        self.failed = failed;
+        self.updated = updated;
+        self.online = online;
+        self.agreed_draw = agreed_draw;
+        self.timed_out = timed_out;
+    }
+
+    /// Whether the game was touched since `snapshot`: a change to store.
+    #[must_use]
+    pub fn changed_since(&self, snapshot: &Snapshot) -> bool {
+        self.generation != snapshot.generation
     }
 
     /// A person plays `pos`, sent for ply `ply`.
@@ -1280,6 +1364,35 @@ mod tests {
         let back = LiveGame::from_row(&g.to_row()).unwrap();
         assert_eq!(back.timed_out, Some(Color::Black));
         assert_eq!(back.view().clock.unwrap().black_ms, 0);
+    }
+
+    #[test]
+    fn a_restored_snapshot_is_the_game_as_it_was_and_its_search_runs_on() {
+        let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
+        g.play_human(0, Pos::new(0, 0)).unwrap();
+        let stop = StopFlag::new();
+        g.search = Some(Ticket {
+            ply: 1,
+            generation: g.generation,
+            stop: stop.clone(),
+        });
+        let before = g.snapshot();
+        let row = g.to_row();
+        g.undo(Some(1)).unwrap();
+        assert!(g.changed_since(&before));
+        assert!(g.search.is_none());
+        g.restore(before);
+        assert_eq!(g.to_row(), row);
+        assert!(g.search.is_some() && !stop.is_set(), "the search runs on");
+        // Once a change is stored, the search it dropped stops.
+        let before = g.snapshot();
+        g.undo(Some(1)).unwrap();
+        before.commit(&g);
+        assert!(stop.is_set());
+        // A change that touches nothing stores nothing and stops nothing.
+        let before = g.snapshot();
+        g.delay_ms = 5;
+        assert!(!g.changed_since(&before));
     }
 
     #[test]

@@ -159,12 +159,8 @@ pub(crate) async fn socket(
     let entry = entry(&app, id)?;
     let you = {
         let mut g = entry.lock();
-        // A game loaded after a restart: its clock runs on from here.
-        if g.flag_if_out_of_time(Instant::now()) {
-            app.save(&g)?;
-            entry.publish(&g);
-        }
-        arm_clock(&app, &entry, &g);
+        // A flag that is due falls now (and is stored).
+        app.change(&entry, &mut g, flag)?;
         g.online_seat(q.seat.as_deref())
     };
     Ok(upgrade
@@ -389,7 +385,14 @@ fn error_message(e: &ApiError) -> String {
     json!({ "t": "error", "code": code, "error": e.to_string() }).to_string()
 }
 
-/// Applies a seat's command, stores and publishes the game.
+/// Ends the game if the side to move has run out of time.
+fn flag(g: &mut LiveGame) -> Result<(), ApiError> {
+    g.flag_if_out_of_time(Instant::now());
+    Ok(())
+}
+
+/// Applies a seat's command ([`App::change`]: stored, then published; a
+/// command that cannot be stored is not made and the seat is told).
 fn apply(
     app: &Arc<App>,
     entry: &Arc<Entry>,
@@ -397,53 +400,69 @@ fn apply(
     command: Command,
 ) -> Result<(), ApiError> {
     let mut g = entry.lock();
-    if g.flag_if_out_of_time(Instant::now()) {
-        app.save(&g)?;
-        entry.publish(&g);
-    }
+    app.change(entry, &mut g, flag)?;
     let color = you.ok_or(ActionError::NotAPlayer)?;
-    match command {
-        Command::Move { ply, x, y } => g.online_move(color, ply, Pos::new(x, y))?,
-        Command::Resign => g.online_resign(color)?,
-        Command::Takeback { ply } => g.request_takeback(color, ply)?,
-        Command::TakebackAccept { ply } => g.accept_takeback(color, ply)?,
-        Command::TakebackDecline => g.decline_takeback(color)?,
-        Command::DrawOffer => g.offer_draw(color)?,
-        Command::DrawAccept => g.accept_draw(color)?,
-        Command::Rematch => {
-            if g.offer_rematch(color)? {
-                let game = Game::new(*g.game.rules(), g.game.first())
-                    .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-                let tokens = new_tokens()?;
-                let owner = g
-                    .online
-                    .as_ref()
-                    .map(|o| o.owner.clone())
-                    .unwrap_or_default();
-                let clock = g
-                    .online
-                    .as_ref()
-                    .and_then(|o| o.clock.as_ref())
-                    .map(|c| Clock::new(c.initial_ms, c.increment_ms));
-                let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], g.time_ms);
-                live.online = Some(Online {
-                    tokens: tokens.clone(),
-                    owner,
-                    clock,
-                    ..Online::default()
-                });
-                let id = app.insert(live)?.lock().id;
-                if let Some(o) = &mut g.online {
-                    o.next = Some((id, tokens));
-                }
-            }
+    let command = match command {
+        Command::Rematch => return rematch(app, entry, &mut g, color),
+        command => command,
+    };
+    app.change(entry, &mut g, |g| {
+        match command {
+            Command::Move { ply, x, y } => g.online_move(color, ply, Pos::new(x, y))?,
+            Command::Resign => g.online_resign(color)?,
+            Command::Takeback { ply } => g.request_takeback(color, ply)?,
+            Command::TakebackAccept { ply } => g.accept_takeback(color, ply)?,
+            Command::TakebackDecline => g.decline_takeback(color)?,
+            Command::DrawOffer => g.offer_draw(color)?,
+            Command::DrawAccept => g.accept_draw(color)?,
+            Command::Rematch => {}
         }
-    }
-    app.save(&g)?;
-    arm_clock(app, entry, &g);
-    entry.publish(&g);
+        Ok::<_, ApiError>(())
+    })?;
     Ok(())
 }
+
+/// The seat `color` asks for a rematch; once both have, the rematch is
+/// created (colours swapped by the seats' links, see [`rematch_message`]).
+fn rematch(
+    app: &Arc<App>,
+    entry: &Arc<Entry>,
+    g: &mut LiveGame,
+    color: Color,
+) -> Result<(), ApiError> {
+    let (both, _) = app.change(entry, g, |g| Ok::<_, ApiError>(g.offer_rematch(color)?))?;
+    if both {
+        let game = Game::new(*g.game.rules(), g.game.first())
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let tokens = new_tokens()?;
+        let owner = g
+            .online
+            .as_ref()
+            .map(|o| o.owner.clone())
+            .unwrap_or_default();
+        let clock = g
+            .online
+            .as_ref()
+            .and_then(|o| o.clock.as_ref())
+            .map(|c| Clock::new(c.initial_ms, c.increment_ms));
+        let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], g.time_ms);
+        live.online = Some(Online {
+            tokens: tokens.clone(),
+            owner,
+            clock,
+            ..Online::default()
+        });
+        let id = app.insert(live)?.lock().id;
+        if let Some(o) = &mut g.online {
+            o.next = Some((id, tokens));
+        }
+        entry.publish(g);
+    }
+    Ok(())
+}
+
+/// How soon a flag that could not be stored is tried again.
+const FLAG_RETRY: Duration = Duration::from_secs(1);
 
 /// While a clock runs, wakes when the side to move would run out of time
 /// and ends the game then, unless something happened in between.
@@ -456,12 +475,29 @@ pub(crate) fn arm_clock(app: &Arc<App>, entry: &Arc<Entry>, g: &LiveGame) {
     let entry = Arc::clone(entry);
     tokio::spawn(async move {
         tokio::time::sleep(wait + Duration::from_millis(5)).await;
-        let mut g = entry.lock();
-        if g.generation == generation && g.flag_if_out_of_time(Instant::now()) {
-            if let Err(e) = app.save(&g) {
-                tracing::error!("saving game {}: {e}", g.id);
+        let stored = {
+            let mut g = entry.lock();
+            if g.generation != generation {
+                return;
             }
-            entry.publish(&g);
+            let stored = app.change(&entry, &mut g, flag);
+            // Not quite out yet (the timer woke early): wait again.
+            if stored.is_ok() {
+                arm_clock(&app, &entry, &g);
+            }
+            stored
+        };
+        if let Err(e) = stored {
+            // The game stays as stored; the flag is tried again shortly.
+            tracing::error!(
+                "game {}: the flag could not be stored: {e}",
+                entry.lock().id
+            );
+            tokio::time::sleep(FLAG_RETRY).await;
+            let g = entry.lock();
+            if g.generation == generation {
+                arm_clock(&app, &entry, &g);
+            }
         }
     });
 }

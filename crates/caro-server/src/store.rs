@@ -13,6 +13,10 @@ pub enum StoreError {
     /// SQLite refused or failed.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The database opened read-only: its file (or folder) cannot be
+    /// written.
+    #[error("the database {0} cannot be written (it opened read-only); caro needs to write there to store the games")]
+    ReadOnly(String),
     /// A stored row that does not make a game (edited by hand, or from a
     /// newer version).
     #[error("stored game {id} is damaged: {reason}")]
@@ -151,6 +155,11 @@ impl Store {
     /// [`StoreError::Sqlite`] when the file cannot be opened or set up.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let conn = Connection::open(path)?;
+        // SQLite falls back to reading only when the file cannot be
+        // written; a server that cannot store a move must not start.
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::ReadOnly(path.display().to_string()));
+        }
         // WAL: a write is durable once the statement returns, even if the
         // process is killed right after.
         conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -158,6 +167,8 @@ impl Store {
         conn.busy_timeout(Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
         migrate(&conn)?;
+        // Takes the write lock, as storing a move will.
+        conn.execute_batch("BEGIN IMMEDIATE; COMMIT;")?;
         // Checkpoints run on their own thread (see `checkpoint_loop`);
         // without it, writes checkpoint automatically as SQLite's default.
         let checkpointer = Connection::open(path)

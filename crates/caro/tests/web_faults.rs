@@ -123,3 +123,278 @@ fn a_game_the_full_pool_refused_goes_on_by_itself_when_room_frees() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Holds the games database's write lock, as another program or a stalled
+/// disk would: every write the server tries meanwhile fails (after its 5 s
+/// busy timeout) with SQLite's own error. Works as root, unlike a
+/// read-only folder. Released when dropped.
+struct WriteLock(rusqlite::Connection);
+
+impl WriteLock {
+    fn take(server: &Server) -> WriteLock {
+        let conn = rusqlite::Connection::open(server.data.join("caro.sqlite3"))
+            .expect("open the database");
+        conn.execute_batch("BEGIN IMMEDIATE")
+            .expect("take the write lock");
+        WriteLock(conn)
+    }
+
+    /// The moves stored for a game (read inside the lock, so they cannot
+    /// change meanwhile).
+    fn stored_ply(&self, id: i64) -> usize {
+        let moves: String = self
+            .0
+            .query_row("SELECT moves FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .expect("the stored game");
+        moves.split_whitespace().count()
+    }
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        let _ = self.0.execute_batch("ROLLBACK");
+    }
+}
+
+/// One WebSocket client of a game.
+struct Ws(tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>);
+
+impl Ws {
+    fn open(server: &Server, id: i64, token: &str) -> Ws {
+        let base = server.base.replacen("http://", "ws://", 1);
+        let (socket, _) = tungstenite::connect(format!("{base}/api/games/{id}/ws?seat={token}"))
+            .expect("connect the socket");
+        if let tungstenite::stream::MaybeTlsStream::Plain(s) = socket.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(60)))
+                .expect("timeout");
+        }
+        Ws(socket)
+    }
+
+    fn send(&mut self, command: Value) {
+        self.0
+            .send(tungstenite::Message::text(command.to_string()))
+            .expect("send a command");
+    }
+
+    /// The next JSON message.
+    fn next(&mut self) -> Value {
+        loop {
+            match self.0.read().expect("read a message") {
+                tungstenite::Message::Text(text) => {
+                    return serde_json::from_str(text.as_str()).expect("JSON")
+                }
+                tungstenite::Message::Close(frame) => panic!("the socket was closed: {frame:?}"),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Issue 65, point 1: a move that cannot be stored is not made. Over HTTP
+/// it is answered 503 `storage` and the game stays as it was; over the
+/// WebSocket the seat is told and the opponent sees nothing; once the
+/// database can be written again the game goes on from where it was, and
+/// a restart finds exactly what was answered.
+#[test]
+fn a_move_that_cannot_be_stored_is_not_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = agent();
+    let server = Server::start(dir.path());
+    let (id, black, white) = online_game(&a, &server, &json!({"width": 15}));
+    let url = server.url(&format!("/api/games/{id}/move"));
+    let mut black_ws = Ws::open(&server, id, &black);
+    let mut white_ws = Ws::open(&server, id, &white);
+    assert_eq!(black_ws.next()["ply"], 0);
+    assert_eq!(white_ws.next()["ply"], 0);
+    let (status, view) = post_as(&a, &url, &black, &json!({"ply": 0, "x": 7, "y": 7}));
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(black_ws.next()["ply"], 1);
+    assert_eq!(white_ws.next()["ply"], 1);
+
+    let lock = WriteLock::take(&server);
+    // Over HTTP.
+    let (status, err) = post_as(&a, &url, &white, &json!({"ply": 1, "x": 8, "y": 8}));
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (503, Some("storage")),
+        "{err}"
+    );
+    let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(
+        view["ply"], 1,
+        "a move that was not stored is shown: {view}"
+    );
+    assert_eq!(view["to_move"], "white", "{view}");
+    // Over the WebSocket.
+    white_ws.send(json!({"t": "move", "ply": 1, "x": 8, "y": 8}));
+    let err = white_ws.next();
+    assert_eq!(
+        (err["t"].as_str(), err["code"].as_str()),
+        (Some("error"), Some("storage")),
+        "{err}"
+    );
+    assert_eq!(lock.stored_ply(id), 1);
+    drop(lock);
+
+    // The database works again: the game goes on from where it was. The
+    // opponent's next message is this move, never the ones refused.
+    white_ws.send(json!({"t": "move", "ply": 1, "x": 9, "y": 9}));
+    let seen = black_ws.next();
+    assert_eq!(seen["ply"], 2, "{seen}");
+    assert_eq!(seen["moves"], json!([[7, 7], [9, 9]]), "{seen}");
+    drop((black_ws, white_ws));
+    server.kill();
+    let server = Server::start(dir.path());
+    let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(view["moves"], json!([[7, 7], [9, 9]]), "{view}");
+}
+
+/// Issue 65, point 1: a computer's move that cannot be stored is not shown
+/// either; the game stays as stored and goes on once the database can be
+/// written again.
+#[test]
+fn a_computer_move_that_cannot_be_stored_is_not_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = agent();
+    let server = Server::start(dir.path());
+    let (status, view) = post(
+        &a,
+        &server.url("/api/games"),
+        &json!({"black": "random", "white": "random", "time_ms": 50}),
+    );
+    assert_eq!(status, 201, "{view}");
+    let id = view["id"].as_i64().expect("id");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while listed(&a, &server, id)["ply"].as_u64() < Some(2) {
+        assert!(Instant::now() < deadline, "the computers do not play");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let lock = WriteLock::take(&server);
+    // The next move is searched, then cannot be stored (5 s).
+    std::thread::sleep(Duration::from_millis(6500));
+    let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    let stored = lock.stored_ply(id);
+    assert_eq!(
+        view["ply"].as_u64(),
+        Some(stored as u64),
+        "the game shows moves that are not stored: {view}"
+    );
+    assert_eq!(view["result"], Value::Null, "{view}");
+    drop(lock);
+    // It goes on by itself (the list never starts a search).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let row = listed(&a, &server, id);
+        if row["ply"].as_u64() > Some(stored as u64) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the game did not go on: {row}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Issue 65, point 1: a flag that cannot be stored is not shown; it falls
+/// (and is stored) as soon as the database can be written again.
+#[test]
+fn a_flag_that_cannot_be_stored_waits_for_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = agent();
+    let server = Server::start(dir.path());
+    let (id, black, _white) = online_game(
+        &a,
+        &server,
+        &json!({"width": 15, "clock_seconds": 1, "increment_seconds": 0}),
+    );
+    let url = server.url(&format!("/api/games/{id}/move"));
+    let lock = {
+        let (status, view) = post_as(&a, &url, &black, &json!({"ply": 0, "x": 7, "y": 7}));
+        assert_eq!(status, 200, "{view}");
+        WriteLock::take(&server)
+    };
+    // The flag falls after 1 s; its write fails 5 s later.
+    std::thread::sleep(Duration::from_millis(7000));
+    let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(
+        view["result"],
+        Value::Null,
+        "a flag that is not stored is shown: {view}"
+    );
+    assert_eq!(view["clock"]["white_ms"], 0, "{view}");
+    drop(lock);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let row = loop {
+        let row = listed(&a, &server, id);
+        if row["result"] != Value::Null || Instant::now() > deadline {
+            break row;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(row["ending"], "time white", "{row}");
+    let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(view["result"]["reason"], "time", "{view}");
+}
+
+/// Issue 65, point 1: a server that could not store a move does not
+/// start. The data folder and its database are made read-only; as root,
+/// whom file modes do not stop, the server runs as `nobody`.
+#[test]
+fn a_read_only_data_folder_stops_the_server_with_a_clear_message() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::os::unix::process::CommandExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    // A database with a game in it.
+    let server = Server::start(&data);
+    let (status, view) = post(&agent(), &server.url("/api/games"), &json!({}));
+    assert_eq!(status, 201, "{view}");
+    server.kill();
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    mode(dir.path(), 0o755);
+    for file in std::fs::read_dir(&data).unwrap() {
+        mode(&file.unwrap().path(), 0o444);
+    }
+    mode(&data, 0o555);
+    let bin =
+        std::env::var_os("CARO_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_caro").into());
+    let mut command = std::process::Command::new(bin);
+    command
+        .args(["serve", "--port", "0", "--data"])
+        .arg(&data)
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    if std::fs::metadata(dir.path()).unwrap().uid() == 0 {
+        command.uid(65534).gid(65534);
+    }
+    let mut child = command.spawn().expect("start caro serve");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let exited = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    if exited.is_none() {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().unwrap();
+    mode(&data, 0o755);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let status = exited
+        .unwrap_or_else(|| panic!("the server runs on a read-only folder: {stdout} {stderr}"));
+    assert!(!status.success(), "{stdout} {stderr}");
+    assert!(!stdout.contains("ready"), "{stdout}");
+    assert!(
+        stderr.contains("cannot write") && stderr.contains(&data.display().to_string()),
+        "no clear message: {stderr}"
+    );
+}
