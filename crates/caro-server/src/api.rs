@@ -283,7 +283,8 @@ async fn list_games(
     q: Result<Query<ListQuery>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = q?;
-    let rows = app.store.list(q.limit.unwrap_or(200).min(1000))?;
+    let limit = q.limit.unwrap_or(200).min(1000);
+    let rows = app.store(move |s| s.list(limit)).await?;
     let list: Vec<_> = rows
         .iter()
         .map(|r| {
@@ -419,7 +420,7 @@ async fn new_game(
         .into());
     }
     let live = LiveGame::new(game, seats, time_ms);
-    let entry = app.insert(live)?;
+    let entry = app.insert(live).await?;
     let view = {
         let mut g = entry.lock();
         let _ = app.schedule(&entry, &mut g);
@@ -439,21 +440,23 @@ async fn import_psq(
     let game = record
         .to_game()
         .map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
-    let entry = app.insert(LiveGame::new(
-        game,
-        [Seat::Human, Seat::Human],
-        DEFAULT_TIME_MS,
-    ))?;
+    let entry = app
+        .insert(LiveGame::new(
+            game,
+            [Seat::Human, Seat::Human],
+            DEFAULT_TIME_MS,
+        ))
+        .await?;
     let view = entry.lock().view();
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
 
-pub(crate) fn entry(app: &App, id: i64) -> ApiResult<Arc<Entry>> {
-    app.entry(id)?.ok_or(ApiError::NoGame(id))
+pub(crate) async fn entry(app: &App, id: i64) -> ApiResult<Arc<Entry>> {
+    app.entry(id).await?.ok_or(ApiError::NoGame(id))
 }
 
 async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
-    let entry = entry(&app, id)?;
+    let entry = entry(&app, id).await?;
     let mut g = entry.lock();
     // A game loaded after a restart resumes here; one that finds the pool
     // full waits for room and goes on by itself.
@@ -462,7 +465,7 @@ async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<
 }
 
 async fn export_psq(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
-    let entry = entry(&app, id)?;
+    let entry = entry(&app, id).await?;
     let record = PsqRecord::from_game(&entry.lock().game)
         .map_err(|e| ApiError::BadRequest(format!("cannot write PSQ: {e}")))?;
     Ok((
@@ -485,7 +488,7 @@ async fn events(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
-    let entry = entry(&app, id)?;
+    let entry = entry(&app, id).await?;
     let (first, rx) = {
         let g = entry.lock();
         (
@@ -511,14 +514,14 @@ async fn events(
 
 /// Applies an intent to a game ([`App::change`]: stored before anyone
 /// sees it, or not made at all), and answers with the new view.
-fn act(
+async fn act(
     app: &Arc<App>,
     id: i64,
     f: impl FnOnce(&mut LiveGame) -> Result<(), ApiError>,
 ) -> ApiResult<Response> {
-    let entry = entry(app, id)?;
-    let mut g = entry.lock();
-    let ((), busy) = app.change(&entry, &mut g, f)?;
+    let entry = entry(app, id).await?;
+    let ((), busy) = app.change(&entry, f).await?;
+    let g = entry.lock();
     let mut view = serde_json::to_value(g.view()).unwrap_or_default();
     if let Some(busy) = busy {
         view["notice"] = json!(busy.to_string());
@@ -569,6 +572,7 @@ async fn play_move(
         }
         Ok(g.play_human(m.ply, Pos::new(m.x, m.y))?)
     })
+    .await
 }
 
 #[derive(Deserialize, Default)]
@@ -587,6 +591,7 @@ async fn undo(
         not_online(g, "undo: ask your opponent for a takeback")?;
         Ok(g.undo(b.ply)?)
     })
+    .await
 }
 
 async fn redo(
@@ -599,6 +604,7 @@ async fn redo(
         not_online(g, "redo")?;
         Ok(g.redo(b.ply)?)
     })
+    .await
 }
 
 #[derive(Deserialize, Default)]
@@ -627,11 +633,12 @@ async fn resign(
         }
         Ok(g.resign(color)?)
     })
+    .await
 }
 
 async fn stop(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     // The search returns its best move so far, which is then played.
-    let entry = entry(&app, id)?;
+    let entry = entry(&app, id).await?;
     let g = entry.lock();
     if let Some(ticket) = &g.search {
         ticket.stop.stop();
@@ -660,6 +667,7 @@ async fn pause(
         }
         Ok(())
     })
+    .await
 }
 
 async fn step(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
@@ -674,6 +682,7 @@ async fn step(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Resp
         }
         Ok(())
     })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -699,6 +708,7 @@ async fn speed(
         g.delay_ms = b.delay_ms;
         Ok(())
     })
+    .await
 }
 
 #[derive(Deserialize, Default)]
@@ -715,7 +725,7 @@ async fn rematch(
     body: Result<Json<RematchBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
-    let old = entry(&app, id)?;
+    let old = entry(&app, id).await?;
     let (game, mut seats, time_ms, delay_ms) = {
         let g = old.lock();
         not_online(&g, "rematch: ask for it over the game's socket")?;
@@ -728,7 +738,7 @@ async fn rematch(
     }
     let mut live = LiveGame::new(game, seats, time_ms);
     live.delay_ms = delay_ms;
-    let entry = app.insert(live)?;
+    let entry = app.insert(live).await?;
     let view = {
         let mut g = entry.lock();
         let _ = app.schedule(&entry, &mut g);

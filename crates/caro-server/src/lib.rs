@@ -5,7 +5,9 @@
 //! posts intents (play here, undo, stop…) naming the ply they apply to.
 //! Every change is stored before it is answered, and pushed to every page
 //! watching the game over server-sent events. Computer moves are searched
-//! on a bounded pool of blocking threads, off the async runtime.
+//! on a bounded pool of blocking threads, off the async runtime; so are the
+//! database's reads and writes, and no lock but one game's turn to write is
+//! held while the database works.
 
 #![deny(missing_docs)]
 
@@ -29,9 +31,9 @@ use caro_engine::{Context, EngineError, Limits, PlayerSource, PlayerSpec, Search
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use crate::live::{LiveGame, Thinking, Ticket};
+use crate::live::{LiveGame, Snapshot, Thinking, Ticket};
 use crate::pool::{Busy, EnginePool};
-use crate::store::{Store, StoreError};
+use crate::store::{GameRow, Store, StoreError};
 
 /// How to run the server.
 pub struct Config {
@@ -155,11 +157,23 @@ impl Catalog {
 
 /// One game in memory, with the channel its watchers listen on.
 pub(crate) struct Entry {
+    /// The game as stored: held only briefly, never while the store works.
     game: Mutex<LiveGame>,
+    /// A change's turn to be stored: held from a change until its write
+    /// is done, so one game's changes are stored one at a time, in order.
+    writes: tokio::sync::Mutex<()>,
     events: broadcast::Sender<Arc<str>>,
 }
 
 impl Entry {
+    fn new(live: LiveGame) -> Arc<Entry> {
+        Arc::new(Entry {
+            game: Mutex::new(live),
+            writes: tokio::sync::Mutex::new(()),
+            events: broadcast::channel(64).0,
+        })
+    }
+
     fn lock(&self) -> MutexGuard<'_, LiveGame> {
         self.game.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -171,6 +185,21 @@ impl Entry {
             let _ = self.events.send(json.into());
         }
     }
+}
+
+/// A change taken out of its game until it is stored: the row to write,
+/// and the game as the change left it.
+struct Change {
+    row: GameRow,
+    after: Snapshot,
+}
+
+/// What [`App::prepare`] made of a change.
+enum Prepared<T> {
+    /// Nothing to store: done.
+    Done(T, Option<Busy>),
+    /// To store, then install.
+    Store(T, Box<Change>),
 }
 
 /// How soon a computer's search whose move could not be stored runs again.
@@ -208,7 +237,7 @@ fn is_idle(e: &Arc<Entry>) -> bool {
 
 /// The server's state, shared by every request and search.
 pub struct App {
-    store: Store,
+    store: Arc<Store>,
     catalog: Catalog,
     pool: EnginePool,
     games: Mutex<HashMap<i64, Arc<Entry>>>,
@@ -231,7 +260,7 @@ impl App {
         })?;
         let store = Store::open(&config.data_dir.join("caro.sqlite3"))?;
         Ok(Arc::new(App {
-            store,
+            store: Arc::new(store),
             catalog: Catalog::new(config.engines.clone()),
             pool: EnginePool::new(config.search_threads, config.queue_limit),
             max_online_per_client: config.max_online_per_client,
@@ -239,34 +268,53 @@ impl App {
         }))
     }
 
-    /// A game, loaded from the store on first use.
-    pub(crate) fn entry(&self, id: i64) -> Result<Option<Arc<Entry>>, StoreError> {
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+    /// Runs `f` on the store on a blocking thread: the database's I/O never
+    /// holds up the async workers (nor any lock but the store's own).
+    ///
+    /// # Errors
+    /// `f`'s, or [`StoreError::Thread`] if it panicked.
+    pub(crate) async fn store<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(|e| StoreError::Thread(e.to_string()))?
+    }
+
+    fn games(&self) -> MutexGuard<'_, HashMap<i64, Arc<Entry>>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A game, loaded from the store on first use (the map of games is not
+    /// held while the store reads).
+    pub(crate) async fn entry(&self, id: i64) -> Result<Option<Arc<Entry>>, StoreError> {
+        if let Some(e) = self.games().get(&id) {
+            return Ok(Some(Arc::clone(e)));
+        }
+        let Some(row) = self.store(move |s| s.get(id)).await? else {
+            return Ok(None);
+        };
+        let live = LiveGame::from_row(&row)?;
+        let mut games = self.games();
+        // Loaded by another request meanwhile: that one is the game.
         if let Some(e) = games.get(&id) {
             return Ok(Some(Arc::clone(e)));
         }
         evict_idle(&mut games);
-        let Some(row) = self.store.get(id)? else {
-            return Ok(None);
-        };
-        let live = LiveGame::from_row(&row)?;
-        let entry = Arc::new(Entry {
-            game: Mutex::new(live),
-            events: broadcast::channel(64).0,
-        });
+        let entry = Entry::new(live);
         games.insert(id, Arc::clone(&entry));
         Ok(Some(entry))
     }
 
     /// Stores a new game and keeps it in memory.
-    pub(crate) fn insert(&self, mut live: LiveGame) -> Result<Arc<Entry>, StoreError> {
-        live.id = self.store.insert(&live.to_row())?;
+    pub(crate) async fn insert(&self, mut live: LiveGame) -> Result<Arc<Entry>, StoreError> {
+        let row = live.to_row();
+        live.id = self.store(move |s| s.insert(&row)).await?;
         let id = live.id;
-        let entry = Arc::new(Entry {
-            game: Mutex::new(live),
-            events: broadcast::channel(64).0,
-        });
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = Entry::new(live);
+        let mut games = self.games();
         evict_idle(&mut games);
         games.insert(id, Arc::clone(&entry));
         Ok(entry)
@@ -277,68 +325,120 @@ impl App {
     /// connected. Downtime is not charged: a clock restarts from the time
     /// it had at the game's last stored change ([`LiveGame::from_row`]).
     /// Returns how many clocks run.
-    fn arm_clocks(self: &Arc<App>) -> Result<usize, StoreError> {
-        let ids = self.store.running_clocks()?;
+    async fn arm_clocks(self: &Arc<App>) -> Result<usize, StoreError> {
+        let ids = self.store(Store::running_clocks).await?;
         for &id in &ids {
-            let Some(entry) = self.entry(id)? else {
+            let Some(entry) = self.entry(id).await? else {
                 continue;
             };
-            let mut g = entry.lock();
             // A clock stored with no time left flags now.
-            self.change(&entry, &mut g, |g| {
+            self.change(&entry, |g| {
                 g.flag_if_out_of_time(std::time::Instant::now());
                 Ok::<_, StoreError>(())
-            })?;
-            online::arm_clock(self, &entry, &g);
+            })
+            .await?;
+            online::arm_clock(self, &entry, &entry.lock());
         }
         Ok(ids.len())
     }
 
-    /// Writes a game's moves and result.
-    fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
-        self.store.update(&game.to_row())
-    }
-
     /// Changes a game: `f` changes it or refuses (the game is then put
     /// back as it was). A change that touched the game
-    /// ([`LiveGame::touch`]) is stored before it is answered; one that
-    /// cannot be stored is undone whole, so the game stays exactly as it
-    /// was (and as it is stored), and the error says why. Then the clock
-    /// is armed, the computer's search scheduled and the watchers sent the
-    /// game (when it changed or a search started or ended). Returns what `f` returned and the pool's refusal, if the
-    /// search had to wait.
+    /// ([`LiveGame::touch`]) is stored before anyone sees it: `f` runs on
+    /// the game, which is put back as it was until the write is done, on a
+    /// blocking thread. Only then is the change installed; one that cannot
+    /// be stored is never seen, and the error says why. Then the clock is
+    /// armed, the computer's search scheduled and the watchers sent the
+    /// game (when it changed or a search started or ended). Returns what
+    /// `f` returned and the pool's refusal, if the search had to wait.
+    /// One game's changes are stored one at a time, in order.
     ///
     /// # Errors
     /// `f`'s error, or the store's.
-    pub(crate) fn change<T, E: From<StoreError>>(
+    pub(crate) async fn change<T, E: From<StoreError>>(
         self: &Arc<App>,
         entry: &Arc<Entry>,
-        g: &mut LiveGame,
         f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
     ) -> Result<(T, Option<Busy>), E> {
+        let turn = entry.writes.lock().await;
+        self.change_in_turn(entry, &turn, f).await
+    }
+
+    /// [`App::change`], in a turn to write the caller already holds.
+    pub(crate) async fn change_in_turn<T, E: From<StoreError>>(
+        self: &Arc<App>,
+        entry: &Arc<Entry>,
+        _turn: &tokio::sync::MutexGuard<'_, ()>,
+        f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
+    ) -> Result<(T, Option<Busy>), E> {
+        match self.prepare(entry, f)? {
+            Prepared::Done(out, busy) => Ok((out, busy)),
+            Prepared::Store(out, change) => {
+                let row = change.row.clone();
+                self.store(move |s| s.update(&row)).await?;
+                Ok((out, self.install(entry, change)))
+            }
+        }
+    }
+
+    /// [`App::change`] from a blocking thread (an engine's).
+    fn change_blocking<T, E: From<StoreError>>(
+        self: &Arc<App>,
+        entry: &Arc<Entry>,
+        f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
+    ) -> Result<(T, Option<Busy>), E> {
+        let _turn = entry.writes.blocking_lock();
+        match self.prepare(entry, f)? {
+            Prepared::Done(out, busy) => Ok((out, busy)),
+            Prepared::Store(out, change) => {
+                self.store.update(&change.row)?;
+                Ok((out, self.install(entry, change)))
+            }
+        }
+    }
+
+    /// Runs `f` on the game. A change to store is taken out again (the
+    /// game stays as it was) and returned with the row to write; a change
+    /// that touched nothing stored (pause, speed…) stays.
+    fn prepare<T, E>(
+        self: &Arc<App>,
+        entry: &Arc<Entry>,
+        f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
+    ) -> Result<Prepared<T>, E> {
+        let mut g = entry.lock();
         let before = g.snapshot();
         let searching = g.search.is_some();
-        let out = match f(g) {
+        let out = match f(&mut g) {
             Ok(out) => out,
             Err(e) => {
                 g.restore(before);
                 return Err(e);
             }
         };
-        let changed = g.changed_since(&before);
-        if changed {
-            if let Err(e) = self.save(g) {
-                g.restore(before);
-                return Err(e.into());
+        if !g.changed_since(&before) {
+            let busy = self.schedule(entry, &mut g).err();
+            if g.search.is_some() != searching {
+                entry.publish(&g);
             }
-            before.commit(g);
-            online::arm_clock(self, entry, g);
+            return Ok(Prepared::Done(out, busy));
         }
-        let busy = self.schedule(entry, g).err();
-        if changed || g.search.is_some() != searching {
-            entry.publish(g);
-        }
-        Ok((out, busy))
+        let change = Box::new(Change {
+            row: g.to_row(),
+            after: g.snapshot(),
+        });
+        g.restore(before);
+        Ok(Prepared::Store(out, change))
+    }
+
+    /// Installs a stored change: the game as `f` left it (the search it
+    /// dropped stops), then the clock, the computer and the watchers.
+    fn install(self: &Arc<App>, entry: &Arc<Entry>, change: Box<Change>) -> Option<Busy> {
+        let mut g = entry.lock();
+        g.install(change.after);
+        online::arm_clock(self, entry, &g);
+        let busy = self.schedule(entry, &mut g).err();
+        entry.publish(&g);
+        busy
     }
 
     /// Starts the computer's search if a computer is to move and none is
@@ -446,7 +546,7 @@ impl App {
         loop {
             self.pool.freed().await;
             while let Some(id) = self.pool.next_waiting() {
-                let entry = match self.entry(id) {
+                let entry = match self.entry(id).await {
                     Ok(Some(entry)) => entry,
                     Ok(None) => continue,
                     Err(e) => {
@@ -472,14 +572,21 @@ impl App {
         player: Option<Box<dyn caro_engine::Player>>,
         result: Result<caro_core::Pos, EngineError>,
     ) {
-        let mut g = entry.lock();
-        if g.players[idx].is_none() {
-            g.players[idx] = player;
+        {
+            let mut g = entry.lock();
+            if g.players[idx].is_none() {
+                g.players[idx] = player;
+            }
+            if g.generation != generation {
+                return;
+            }
         }
-        if g.generation != generation {
-            return;
-        }
-        let played = self.change(entry, &mut g, |g| {
+        let played = self.change_blocking(entry, |g| {
+            // Changed while this waited for its turn to write: the answer
+            // is for an old position.
+            if g.generation != generation {
+                return Ok(());
+            }
             g.search = None;
             match result {
                 Ok(pos) => {
@@ -491,26 +598,32 @@ impl App {
             Ok::<_, StoreError>(())
         });
         match played {
-            Ok(((), Some(busy))) => tracing::warn!("game {}: {busy}", g.id),
+            Ok(((), Some(busy))) => tracing::debug!("game {}: {busy}", entry.lock().id),
             Ok(((), None)) => {}
             Err(e) => {
                 // The move is not played: the game stays as stored and
                 // searches again shortly.
+                let mut g = entry.lock();
                 tracing::error!(
                     "game {}: the computer's move could not be stored: {e}",
                     g.id
                 );
-                g.search = None;
-                entry.publish(&g);
-                let app = Arc::clone(self);
-                let entry = Arc::clone(entry);
-                tokio::spawn(async move {
-                    tokio::time::sleep(STORE_RETRY).await;
-                    let mut g = entry.lock();
-                    if app.schedule(&entry, &mut g).is_ok() && g.search.is_some() {
-                        entry.publish(&g);
-                    }
-                });
+                if g.search
+                    .as_ref()
+                    .is_some_and(|t| t.generation == generation)
+                {
+                    g.search = None;
+                    entry.publish(&g);
+                    let app = Arc::clone(self);
+                    let entry = Arc::clone(entry);
+                    tokio::spawn(async move {
+                        tokio::time::sleep(STORE_RETRY).await;
+                        let mut g = entry.lock();
+                        if app.schedule(&entry, &mut g).is_ok() && g.search.is_some() {
+                            entry.publish(&g);
+                        }
+                    });
+                }
             }
         }
     }
@@ -537,7 +650,7 @@ fn check_writable(dir: &std::path::Path) -> std::io::Result<()> {
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
     let app = App::open(&config)?;
     tokio::spawn(Arc::clone(&app).resume_waiting());
-    let clocks = app.arm_clocks()?;
+    let clocks = app.arm_clocks().await?;
     if clocks > 0 {
         tracing::info!("{clocks} online games' clocks run again");
     }
@@ -590,10 +703,7 @@ mod tests {
         let game = Game::new(rules, Color::Black).expect("a 15x15 game");
         let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], 1000);
         live.online = online;
-        Arc::new(Entry {
-            game: Mutex::new(live),
-            events: broadcast::channel(4).0,
-        })
+        Entry::new(live)
     }
 
     #[test]

@@ -434,17 +434,6 @@ pub struct Snapshot {
     timed_out: Option<Color>,
 }
 
-impl Snapshot {
-    /// The change made since was stored: stops the search it dropped.
-    pub fn commit(self, now: &LiveGame) {
-        if now.generation != self.generation {
-            if let Some(ticket) = self.search {
-                ticket.stop.stop();
-            }
-        }
-    }
-}
-
 /// Seconds since 1970.
 #[must_use]
 pub fn now_secs() -> i64 {
@@ -534,7 +523,7 @@ impl LiveGame {
 
     /// Drops the search in flight (its answer will be dropped) and marks
     /// a change, which must be stored. The dropped search is stopped by
-    /// [`Snapshot::commit`] once the change is stored: a change that
+    /// [`LiveGame::install`] once the change is stored: a change that
     /// cannot be stored is undone and the search carries on.
     pub fn touch(&mut self) {
         self.search = None;
@@ -592,6 +581,17 @@ impl LiveGame {
         self.online = online;
         self.agreed_draw = agreed_draw;
         self.timed_out = timed_out;
+    }
+
+    /// Installs a stored change: the game as the change left it. The
+    /// search in flight, if any, is for the position before: it stops.
+    pub fn install(&mut self, after: Snapshot) {
+        if after.generation != self.generation {
+            if let Some(ticket) = self.search.take() {
+                ticket.stop.stop();
+            }
+        }
+        self.restore(after);
     }
 
     /// Whether the game was touched since `snapshot`: a change to store.
@@ -1387,8 +1387,12 @@ mod tests {
         // Once a change is stored, the search it dropped stops.
         let before = g.snapshot();
         g.undo(Some(1)).unwrap();
-        before.commit(&g);
-        assert!(stop.is_set());
+        let after = g.snapshot();
+        g.restore(before);
+        assert!(!stop.is_set());
+        g.install(after);
+        assert!(stop.is_set() && g.search.is_none());
+        assert_eq!(g.game.moves().len(), 0);
         // A change that touches nothing stores nothing and stops nothing.
         let before = g.snapshot();
         g.delay_ms = 5;

@@ -108,7 +108,10 @@ pub(crate) async fn create(
         }
     };
     let owner = peer.ip().to_string();
-    let open = app.store.open_online_games(&owner)?;
+    let open = {
+        let owner = owner.clone();
+        app.store(move |s| s.open_online_games(&owner)).await?
+    };
     if open >= app.max_online_per_client {
         return Err(ApiError::TooMany(format!(
             "you already have {open} unfinished online games; finish or resign some first"
@@ -122,7 +125,7 @@ pub(crate) async fn create(
         clock,
         ..Online::default()
     });
-    let entry = app.insert(live)?;
+    let entry = app.insert(live).await?;
     let view = entry.lock().view();
     let id = view.id;
     let seat = |t: &str| json!({ "token": t, "url": format!("/game/{id}?seat={t}") });
@@ -156,13 +159,10 @@ pub(crate) async fn socket(
 ) -> ApiResult<Response> {
     let upgrade = upgrade?;
     let Query(q) = q?;
-    let entry = entry(&app, id)?;
-    let you = {
-        let mut g = entry.lock();
-        // A flag that is due falls now (and is stored).
-        app.change(&entry, &mut g, flag)?;
-        g.online_seat(q.seat.as_deref())
-    };
+    let entry = entry(&app, id).await?;
+    // A flag that is due falls now (and is stored).
+    app.change(&entry, flag).await?;
+    let you = entry.lock().online_seat(q.seat.as_deref());
     Ok(upgrade
         .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
@@ -330,7 +330,7 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
                         return;
                     }
                 };
-                match apply(&app, &entry, you, command) {
+                match apply(&app, &entry, you, command).await {
                     Ok(()) => None,
                     Err(e) => Some(error_message(&e)),
                 }
@@ -393,20 +393,19 @@ fn flag(g: &mut LiveGame) -> Result<(), ApiError> {
 
 /// Applies a seat's command ([`App::change`]: stored, then published; a
 /// command that cannot be stored is not made and the seat is told).
-fn apply(
+async fn apply(
     app: &Arc<App>,
     entry: &Arc<Entry>,
     you: Option<Color>,
     command: Command,
 ) -> Result<(), ApiError> {
-    let mut g = entry.lock();
-    app.change(entry, &mut g, flag)?;
+    app.change(entry, flag).await?;
     let color = you.ok_or(ActionError::NotAPlayer)?;
     let command = match command {
-        Command::Rematch => return rematch(app, entry, &mut g, color),
+        Command::Rematch => return rematch(app, entry, color).await,
         command => command,
     };
-    app.change(entry, &mut g, |g| {
+    app.change(entry, |g| {
         match command {
             Command::Move { ply, x, y } => g.online_move(color, ply, Pos::new(x, y))?,
             Command::Resign => g.online_resign(color)?,
@@ -418,20 +417,25 @@ fn apply(
             Command::Rematch => {}
         }
         Ok::<_, ApiError>(())
-    })?;
+    })
+    .await?;
     Ok(())
 }
 
 /// The seat `color` asks for a rematch; once both have, the rematch is
 /// created (colours swapped by the seats' links, see [`rematch_message`]).
-fn rematch(
-    app: &Arc<App>,
-    entry: &Arc<Entry>,
-    g: &mut LiveGame,
-    color: Color,
-) -> Result<(), ApiError> {
-    let (both, _) = app.change(entry, g, |g| Ok::<_, ApiError>(g.offer_rematch(color)?))?;
-    if both {
+async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, color: Color) -> Result<(), ApiError> {
+    // The turn is held until the rematch exists, so a second ask cannot
+    // create another.
+    let turn = entry.writes.lock().await;
+    let (both, _) = app
+        .change_in_turn(entry, &turn, |g| Ok::<_, ApiError>(g.offer_rematch(color)?))
+        .await?;
+    if !both {
+        return Ok(());
+    }
+    let (live, tokens) = {
+        let g = entry.lock();
         let game = Game::new(*g.game.rules(), g.game.first())
             .map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let tokens = new_tokens()?;
@@ -452,12 +456,14 @@ fn rematch(
             clock,
             ..Online::default()
         });
-        let id = app.insert(live)?.lock().id;
-        if let Some(o) = &mut g.online {
-            o.next = Some((id, tokens));
-        }
-        entry.publish(g);
+        (live, tokens)
+    };
+    let id = app.insert(live).await?.lock().id;
+    let mut g = entry.lock();
+    if let Some(o) = &mut g.online {
+        o.next = Some((id, tokens));
     }
+    entry.publish(&g);
     Ok(())
 }
 
@@ -475,18 +481,25 @@ pub(crate) fn arm_clock(app: &Arc<App>, entry: &Arc<Entry>, g: &LiveGame) {
     let entry = Arc::clone(entry);
     tokio::spawn(async move {
         tokio::time::sleep(wait + Duration::from_millis(5)).await;
-        let stored = {
-            let mut g = entry.lock();
-            if g.generation != generation {
-                return;
-            }
-            let stored = app.change(&entry, &mut g, flag);
+        if entry.lock().generation != generation {
+            return;
+        }
+        let stored = app
+            .change(&entry, |g| {
+                // Changed meanwhile: that change armed the clock again.
+                if g.generation == generation {
+                    flag(g)?;
+                }
+                Ok::<_, ApiError>(())
+            })
+            .await;
+        if stored.is_ok() {
+            let g = entry.lock();
             // Not quite out yet (the timer woke early): wait again.
-            if stored.is_ok() {
+            if g.generation == generation {
                 arm_clock(&app, &entry, &g);
             }
-            stored
-        };
+        }
         if let Err(e) = stored {
             // The game stays as stored; the flag is tried again shortly.
             tracing::error!(

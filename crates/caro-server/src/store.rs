@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -13,6 +13,9 @@ pub enum StoreError {
     /// SQLite refused or failed.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The thread that did the database's work failed.
+    #[error("database: {0}")]
+    Thread(String),
     /// The database opened read-only: its file (or folder) cannot be
     /// written.
     #[error("the database {0} cannot be written (it opened read-only); caro needs to write there to store the games")]
@@ -74,9 +77,14 @@ pub struct GameRow {
     pub clock: String,
 }
 
-/// The games database.
+/// The games database. Writes go through one connection, reads through
+/// another: with SQLite's write-ahead log a read never waits for a write
+/// (a slow disk, another program holding the write lock). Every call
+/// blocks, so the server makes them on blocking threads, never on its
+/// async workers.
 pub struct Store {
     conn: Mutex<Connection>,
+    reader: Mutex<Connection>,
     /// Dropped with the store, which stops the checkpointer thread.
     _checkpointer: Option<mpsc::Sender<()>>,
 }
@@ -185,8 +193,14 @@ impl Store {
         if checkpointer.is_some() {
             conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         }
+        let reader = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        reader.busy_timeout(Duration::from_secs(5))?;
         Ok(Store {
             conn: Mutex::new(conn),
+            reader: Mutex::new(reader),
             _checkpointer: checkpointer,
         })
     }
@@ -195,6 +209,10 @@ impl Store {
         // A panic while holding the lock cannot leave SQLite half-written
         // (each statement is atomic), so a poisoned lock is still usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Stores a new game and returns its id.
@@ -257,7 +275,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let row = conn
             .query_row(
                 &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
@@ -273,7 +291,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
-        let n: i64 = self.conn().query_row(
+        let n: i64 = self.reader().query_row(
             "SELECT COUNT(*) FROM games WHERE owner = ?1 AND black_token <> '' AND result = ''",
             [owner],
             |r| r.get(0),
@@ -287,7 +305,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare(
             "SELECT id FROM games WHERE black_token <> '' AND result = '' AND clock <> '' AND moves <> ''",
         )?;
@@ -300,7 +318,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sqlite`].
     pub fn list(&self, limit: usize) -> Result<Vec<GameRow>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare(&format!(
             "SELECT {COLUMNS} FROM games ORDER BY updated DESC, id DESC LIMIT ?1"
         ))?;
@@ -392,6 +410,22 @@ mod tests {
         drop(store);
         // Opening again does not add the columns twice.
         Store::open(&path).unwrap();
+    }
+
+    #[test]
+    fn reads_do_not_wait_for_a_held_write_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite3");
+        let store = Store::open(&path).unwrap();
+        let mut r = row();
+        r.id = store.insert(&r).unwrap();
+        let other = Connection::open(&path).unwrap();
+        other.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let started = std::time::Instant::now();
+        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+        assert_eq!(store.list(10).unwrap().len(), 1);
+        assert!(started.elapsed() < Duration::from_secs(1));
+        other.execute_batch("ROLLBACK").unwrap();
     }
 
     #[test]

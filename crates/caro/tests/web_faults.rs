@@ -398,3 +398,75 @@ fn a_read_only_data_folder_stops_the_server_with_a_clear_message() {
         "no clear message: {stderr}"
     );
 }
+
+/// Issue 65, point 10: while writes stall (the database's write lock held,
+/// as a slow disk would hold them), every other request is answered at
+/// once: games in memory, a game read from the store, the list, even the
+/// state of a game whose own write is waiting. A stalled write holds no
+/// worker thread and no lock but its game's turn to write. More writes
+/// stall than the server has worker threads (one a core).
+#[test]
+fn stalled_writes_do_not_stall_other_requests() {
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    let stalled = cores + 2;
+    let dir = tempfile::tempdir().unwrap();
+    let a = agent();
+    let server = Server::start_with(dir.path(), &["--games-per-minute", "1000"]);
+    let ids: Vec<i64> = (0..=stalled)
+        .map(|_| {
+            let (status, view) = post(&a, &server.url("/api/games"), &json!({}));
+            assert_eq!(status, 201, "{view}");
+            view["id"].as_i64().expect("id")
+        })
+        .collect();
+    server.kill();
+    // Restarted: nothing in memory; the last game is left to be read from
+    // the store while the writes stall.
+    let server = Server::start(dir.path());
+    for id in &ids[..stalled] {
+        assert_eq!(get(&a, &server.url(&format!("/api/games/{id}"))).0, 200);
+    }
+    let lock = WriteLock::take(&server);
+    let moves: Vec<_> = ids[..stalled]
+        .iter()
+        .map(|&id| {
+            let url = server.url(&format!("/api/games/{id}/move"));
+            std::thread::spawn(move || post(&agent(), &url, &json!({"ply": 0, "x": 7, "y": 7})))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let quick = |path: String| {
+        let started = Instant::now();
+        let (status, body) = get(&a, &server.url(&path));
+        let took = started.elapsed();
+        assert_eq!(status, 200, "{path}: {body}");
+        assert!(
+            took < Duration::from_millis(1500),
+            "{path} took {took:?} while writes stalled"
+        );
+        body
+    };
+    quick("/api/players".to_string());
+    quick("/api/games?limit=5".to_string());
+    let unloaded = quick(format!("/api/games/{}", ids[stalled]));
+    assert_eq!(unloaded["ply"], 0);
+    let waiting = quick(format!("/api/games/{}", ids[0]));
+    assert_eq!(
+        waiting["ply"], 0,
+        "a move not yet stored is shown: {waiting}"
+    );
+    // The disk comes back: the writes still waiting go through, in turn.
+    drop(lock);
+    for (handle, id) in moves.into_iter().zip(&ids) {
+        let (status, body) = handle.join().expect("a move");
+        let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+        match status {
+            200 => assert_eq!(view["ply"], 1, "{view}"),
+            503 => {
+                assert_eq!(body["code"], "storage", "{body}");
+                assert_eq!(view["ply"], 0, "{view}");
+            }
+            _ => panic!("{status} {body}"),
+        }
+    }
+}
