@@ -160,8 +160,9 @@ pub(crate) struct Entry {
     /// The game as stored: held only briefly, never while the store works.
     game: Mutex<LiveGame>,
     /// A change's turn to be stored: held from a change until its write
-    /// is done, so one game's changes are stored one at a time, in order.
-    writes: tokio::sync::Mutex<()>,
+    /// is done and installed, so one game's changes are stored one at a
+    /// time, in order.
+    writes: Arc<tokio::sync::Mutex<()>>,
     events: broadcast::Sender<Arc<str>>,
 }
 
@@ -169,7 +170,7 @@ impl Entry {
     fn new(live: LiveGame) -> Arc<Entry> {
         Arc::new(Entry {
             game: Mutex::new(live),
-            writes: tokio::sync::Mutex::new(()),
+            writes: Arc::new(tokio::sync::Mutex::new(())),
             events: broadcast::channel(64).0,
         })
     }
@@ -360,23 +361,24 @@ impl App {
         entry: &Arc<Entry>,
         f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
     ) -> Result<(T, Option<Busy>), E> {
-        let turn = entry.writes.lock().await;
-        self.change_in_turn(entry, &turn, f).await
-    }
-
-    /// [`App::change`], in a turn to write the caller already holds.
-    pub(crate) async fn change_in_turn<T, E: From<StoreError>>(
-        self: &Arc<App>,
-        entry: &Arc<Entry>,
-        _turn: &tokio::sync::MutexGuard<'_, ()>,
-        f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
-    ) -> Result<(T, Option<Busy>), E> {
+        let turn = Arc::clone(&entry.writes).lock_owned().await;
         match self.prepare(entry, f)? {
             Prepared::Done(out, busy) => Ok((out, busy)),
             Prepared::Store(out, change) => {
-                let row = change.row.clone();
-                self.store(move |s| s.update(&row)).await?;
-                Ok((out, self.install(entry, change)))
+                // The write and the install happen together, with the turn,
+                // even if the caller stops waiting (a client that hangs
+                // up): the game never differs from what is stored.
+                let app = Arc::clone(self);
+                let entry = Arc::clone(entry);
+                let busy = tokio::task::spawn_blocking(move || {
+                    let _turn = turn;
+                    let Change { row, after } = *change;
+                    app.store.update(&row)?;
+                    Ok::<_, StoreError>(app.install(&entry, after))
+                })
+                .await
+                .map_err(|e| StoreError::Thread(e.to_string()))??;
+                Ok((out, busy))
             }
         }
     }
@@ -391,8 +393,9 @@ impl App {
         match self.prepare(entry, f)? {
             Prepared::Done(out, busy) => Ok((out, busy)),
             Prepared::Store(out, change) => {
-                self.store.update(&change.row)?;
-                Ok((out, self.install(entry, change)))
+                let Change { row, after } = *change;
+                self.store.update(&row)?;
+                Ok((out, self.install(entry, after)))
             }
         }
     }
@@ -432,9 +435,9 @@ impl App {
 
     /// Installs a stored change: the game as `f` left it (the search it
     /// dropped stops), then the clock, the computer and the watchers.
-    fn install(self: &Arc<App>, entry: &Arc<Entry>, change: Box<Change>) -> Option<Busy> {
+    fn install(self: &Arc<App>, entry: &Arc<Entry>, after: Snapshot) -> Option<Busy> {
         let mut g = entry.lock();
-        g.install(change.after);
+        g.install(after);
         online::arm_clock(self, entry, &g);
         let busy = self.schedule(entry, &mut g).err();
         entry.publish(&g);

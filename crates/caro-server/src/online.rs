@@ -425,17 +425,24 @@ async fn apply(
 /// The seat `color` asks for a rematch; once both have, the rematch is
 /// created (colours swapped by the seats' links, see [`rematch_message`]).
 async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, color: Color) -> Result<(), ApiError> {
-    // The turn is held until the rematch exists, so a second ask cannot
-    // create another.
-    let turn = entry.writes.lock().await;
     let (both, _) = app
-        .change_in_turn(entry, &turn, |g| Ok::<_, ApiError>(g.offer_rematch(color)?))
+        .change(entry, |g| Ok::<_, ApiError>(g.offer_rematch(color)?))
         .await?;
     if !both {
         return Ok(());
     }
+    // The turn is held until the rematch exists, so a second ask cannot
+    // create another.
+    let _turn = entry.writes.lock().await;
     let (live, tokens) = {
         let g = entry.lock();
+        if !g
+            .online
+            .as_ref()
+            .is_some_and(|o| o.rematch == [true, true] && o.next.is_none())
+        {
+            return Ok(());
+        }
         let game = Game::new(*g.game.rules(), g.game.first())
             .map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let tokens = new_tokens()?;

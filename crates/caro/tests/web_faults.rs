@@ -470,3 +470,43 @@ fn stalled_writes_do_not_stall_other_requests() {
         }
     }
 }
+
+/// Issue 65, points 1 and 10: a client that hangs up while its move waits
+/// to be stored does not part the game from the store: the move is stored
+/// and shown, or neither.
+#[test]
+fn a_client_that_hangs_up_while_its_move_is_stored_leaves_the_game_as_stored() {
+    use std::io::Write;
+
+    let dir = tempfile::tempdir().unwrap();
+    let a = agent();
+    let server = Server::start(dir.path());
+    let (status, view) = post(&a, &server.url("/api/games"), &json!({}));
+    assert_eq!(status, 201, "{view}");
+    let id = view["id"].as_i64().expect("id");
+    let lock = WriteLock::take(&server);
+    let body = json!({"ply": 0, "x": 7, "y": 7}).to_string();
+    let mut stream = common::connect(&server);
+    write!(
+        stream,
+        "POST /api/games/{id}/move HTTP/1.1\r\nHost: caro\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send the move");
+    std::thread::sleep(Duration::from_millis(500));
+    drop(stream);
+    std::thread::sleep(Duration::from_millis(500));
+    drop(lock);
+    // The write goes through once the lock is gone.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while listed(&a, &server, id)["ply"] != 1 {
+        assert!(Instant::now() < deadline, "the move was not stored");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(view["ply"], 1, "stored but not shown: {view}");
+    server.kill();
+    let server = Server::start(dir.path());
+    let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(view["ply"], 1, "{view}");
+}
