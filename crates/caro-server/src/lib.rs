@@ -243,6 +243,8 @@ pub struct App {
     pool: EnginePool,
     games: Mutex<HashMap<i64, Arc<Entry>>>,
     max_online_per_client: usize,
+    /// How often a game's WebSocket is pinged.
+    ws_ping: std::time::Duration,
 }
 
 impl App {
@@ -265,6 +267,7 @@ impl App {
             catalog: Catalog::new(config.engines.clone()),
             pool: EnginePool::new(config.search_threads, config.queue_limit),
             max_online_per_client: config.max_online_per_client,
+            ws_ping: config.connections.ws_ping,
             games: Mutex::new(HashMap::new()),
         }))
     }

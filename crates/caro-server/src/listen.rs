@@ -46,6 +46,9 @@ pub struct ConnectionLimits {
     pub header_timeout: Duration,
     /// Longest wait for the next piece of a request body.
     pub body_timeout: Duration,
+    /// How often a WebSocket is pinged; one silent for two and a half
+    /// times this is taken for dead and closed.
+    pub ws_ping: Duration,
 }
 
 impl Default for ConnectionLimits {
@@ -55,6 +58,7 @@ impl Default for ConnectionLimits {
             max_per_client: 256,
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(15),
+            ws_ping: crate::online::PING_INTERVAL,
         }
     }
 }

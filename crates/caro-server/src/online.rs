@@ -10,8 +10,8 @@
 //! that is not UTF-8 (1007), or more than [`MAX_RATE`] messages a second,
 //! pings included (1008), is closed with that code and a reason; the server
 //! and the other sockets carry on. The server pings every
-//! [`PING_INTERVAL`] and closes a socket it has heard nothing from for
-//! [`DEAD_PEER_TIMEOUT`].
+//! [`PING_INTERVAL`] (`caro serve --ws-ping`) and closes a socket it has
+//! heard nothing from for two and a half intervals.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -52,11 +52,16 @@ pub const MAX_INCREMENT_SECONDS: u64 = 60;
 /// WebSocket layer before its payload is read, and still answered with
 /// close 1009 before the connection is dropped.
 const HARD_FRAME_LIMIT: usize = 1024 * 1024;
-/// How often the server pings a quiet socket.
+/// How often the server pings a socket, by default (`caro serve
+/// --ws-ping`).
 pub const PING_INTERVAL: Duration = Duration::from_secs(20);
+
 /// A socket from which nothing (not even a pong) arrives for this long is
-/// taken for dead and closed.
-pub const DEAD_PEER_TIMEOUT: Duration = Duration::from_secs(50);
+/// taken for dead and closed: two and a half ping intervals, so one lost
+/// pong is forgiven.
+fn dead_peer_timeout(ping: Duration) -> Duration {
+    ping * 5 / 2
+}
 
 /// A fresh seat token: 128 random bits in hex.
 fn new_token() -> Result<String, ApiError> {
@@ -286,7 +291,7 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
         count: 0,
     };
     let mut heartbeat =
-        tokio::time::interval_at(tokio::time::Instant::now() + PING_INTERVAL, PING_INTERVAL);
+        tokio::time::interval_at(tokio::time::Instant::now() + app.ws_ping, app.ws_ping);
     let mut last_heard = Instant::now();
     loop {
         if !rematch_sent {
@@ -336,7 +341,7 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
                 }
             }
             _ = heartbeat.tick() => {
-                if last_heard.elapsed() >= DEAD_PEER_TIMEOUT {
+                if last_heard.elapsed() >= dead_peer_timeout(app.ws_ping) {
                     close_with(&mut socket, 1001, "no answer to pings").await;
                     return;
                 }

@@ -60,6 +60,11 @@ pub struct ServeArgs {
     /// Longest pause inside a request body before the request fails.
     #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
     pub body_timeout: Duration,
+    /// How often a game's WebSocket is pinged (keep it under a proxy's
+    /// idle timeout); a socket silent for two and a half times this is
+    /// closed.
+    #[arg(long, value_name = "DURATION", default_value = "20s", value_parser = parse_ping)]
+    pub ws_ping: Duration,
     /// Games one client address may create a minute (a burst of N, then one
     /// every minute/N); past it 429 rate_limited. Raise it behind a reverse
     /// proxy, where every player shares one address.
@@ -123,6 +128,7 @@ impl ServeArgs {
             max_connections_per_client: 256,
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(15),
+            ws_ping: caro_server::online::PING_INTERVAL,
             games_per_minute: caro_server::GAMES_PER_MINUTE,
             online_games_per_hour: caro_server::ONLINE_GAMES_PER_HOUR,
             log_format: LogFormat::Text,
@@ -164,6 +170,7 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
             max_per_client: args.max_connections_per_client,
             header_timeout: args.header_timeout,
             body_timeout: args.body_timeout,
+            ws_ping: args.ws_ping,
         },
         requests: caro_server::RequestLimits {
             games_per_minute: args.games_per_minute,
@@ -185,4 +192,15 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
         let _ = std::io::Write::flush(&mut std::io::stdout());
     })
     .map_err(|e| UsageError(e.to_string()))
+}
+
+/// `--ws-ping`: a duration of at least 100 ms.
+fn parse_ping(text: &str) -> Result<Duration, UsageError> {
+    let ping = crate::matchcmd::parse_duration(text)?;
+    if ping < Duration::from_millis(100) {
+        return Err(UsageError(format!(
+            "--ws-ping {text}: pinging more often than every 100 ms would flood the sockets"
+        )));
+    }
+    Ok(ping)
 }

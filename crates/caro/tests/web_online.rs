@@ -395,6 +395,45 @@ fn huge_frames_bad_utf8_and_ping_floods_get_a_close_frame() {
 }
 
 #[test]
+fn sockets_are_pinged_and_a_silent_one_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_with(dir.path(), &["--ws-ping", "200ms"]);
+    let a = agent();
+    let (id, bt, _, _) = online_game(&a, &server);
+
+    // A page that reads answers the pings (tungstenite queues each pong and
+    // sends it on the next read) and stays open well past the timeout.
+    let mut live = Ws::open(&server, id, Some(&bt));
+    live.next();
+    if let MaybeTlsStream::Plain(s) = live.0.get_ref() {
+        s.set_read_timeout(Some(Duration::from_millis(100)))
+            .expect("timeout");
+    }
+    let mut pings = 0;
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(2) {
+        match live.0.read() {
+            Ok(Message::Ping(_)) => pings += 1,
+            Ok(Message::Close(frame)) => panic!("a live socket was closed: {frame:?}"),
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) => panic!("a live socket failed: {e}"),
+        }
+    }
+    assert!(pings >= 3, "{pings} pings in 2 s at one every 200 ms");
+
+    // A page that never reads never answers: it is taken for dead.
+    let mut silent = Ws::open(&server, id, None);
+    std::thread::sleep(Duration::from_millis(1500));
+    let (code, reason) = silent.closed();
+    assert_eq!(code, 1001, "{reason}");
+}
+
+#[test]
 fn takebacks_are_asked_and_answered() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
