@@ -292,11 +292,15 @@ impl Tally {
             + self.losses as f64 * m.powi(2)
             + self.draws as f64 * (0.5 - m).powi(2))
             / n;
-        // A clean sweep (or all draws) has no spread; a floor keeps the
-        // ratio finite and lets such a series decide.
-        let var = var.max(0.01);
         let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
         let (s0, s1) = (expected(elo0), expected(elo1));
+        // A short series can show far less spread than games have (a clean
+        // sweep shows none), which would let three games decide. The
+        // spread is at least a game's variance between the hypotheses with
+        // the draws seen: p(1 - p) - d/4 at p = (s0 + s1) / 2.
+        let draws = self.draws as f64 / n;
+        let mid = (s0 + s1) / 2.0;
+        let var = var.max((mid * (1.0 - mid) - draws / 4.0).max(0.01));
         n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
     }
 }
@@ -408,6 +412,11 @@ mod tests {
         assert!(llr < 0.0 && llr > lower, "{llr}");
         let sweep = tally(30, 0, 0);
         assert!(sweep.sprt_llr(0.0, 50.0) > upper);
+        // Three games decide nothing, however one-sided.
+        for short in [tally(3, 0, 0), tally(0, 3, 0), tally(0, 0, 3)] {
+            let llr = short.sprt_llr(0.0, 30.0);
+            assert!(llr < upper && llr > lower, "{llr}");
+        }
     }
 
     #[test]
