@@ -5,46 +5,16 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::time::Duration;
 
-use common::Server;
-
-/// The server's address.
-fn address(server: &Server) -> SocketAddr {
-    server
-        .base
-        .trim_start_matches("http://")
-        .parse()
-        .expect("the server's address")
-}
+use common::{connect_from, Server};
 
 /// A connection from 127.0.0.1. A read waits at most 20 s: the servers
 /// here are set to close stalled connections after 1 s, so a read that
 /// times out means a connection the server kept.
 fn connect(server: &Server) -> TcpStream {
-    let stream = TcpStream::connect(address(server)).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("read timeout");
-    stream
-}
-
-/// A connection from another loopback address, as another client.
-fn connect_from(source: &str, server: &Server) -> TcpStream {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .build()
-        .expect("a runtime");
-    let stream = runtime.block_on(async {
-        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        socket
-            .bind(format!("{source}:0").parse().expect("an address"))
-            .expect("bind the source address");
-        socket.connect(address(server)).await.expect("connect")
-    });
-    let stream = stream.into_std().expect("a std stream");
-    stream.set_nonblocking(false).expect("blocking");
+    let stream = TcpStream::connect(server.addr()).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .expect("read timeout");
@@ -68,6 +38,18 @@ fn get_status(mut stream: TcpStream, path: &str) -> String {
     .expect("send");
     let answer = read_until_closed(&mut stream).expect("an answer");
     answer.lines().next().unwrap_or_default().to_string()
+}
+
+/// Whether 127.0.0.1 is served again within five seconds: a place is
+/// given back just after its connection closes.
+fn served_again(server: &Server) -> bool {
+    (0..100).any(|_| {
+        let ok = get_status(connect(server), "/api/players") == "HTTP/1.1 200 OK";
+        if !ok {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        ok
+    })
 }
 
 #[test]
@@ -148,16 +130,8 @@ fn connection_caps_refuse_the_excess_and_serve_everyone_else() {
 
     // A closed connection gives its place back.
     held.truncate(2);
-    let mut served = false;
-    for _ in 0..100 {
-        if get_status(connect(&server), "/api/players") == "HTTP/1.1 200 OK" {
-            served = true;
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
     assert!(
-        served,
+        served_again(&server),
         "a place freed by a closed connection is never given back"
     );
 }
@@ -203,13 +177,8 @@ fn a_websocket_keeps_its_place_until_it_closes() {
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
 
     drop(sockets.pop());
-    let mut served = false;
-    for _ in 0..100 {
-        if get_status(connect(&server), "/api/players") == "HTTP/1.1 200 OK" {
-            served = true;
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(served, "a closed socket's place is never given back");
+    assert!(
+        served_again(&server),
+        "a closed socket's place is never given back"
+    );
 }

@@ -49,7 +49,7 @@ fn listed(a: &ureq::Agent, server: &Server, id: i64) -> Value {
         .unwrap_or_else(|| panic!("game {id} is not listed: {list}"))
 }
 
-/// Issue 65, point 2: a clock that was running when the server stopped
+/// A clock that was running when the server stopped
 /// runs again when it is back, from the time it had (the outage is not
 /// charged), and runs out with nobody connected.
 #[test]
@@ -93,7 +93,7 @@ fn a_running_clock_comes_back_after_a_restart_and_flags_with_nobody_connected() 
     assert_eq!(view["clock"]["white_ms"], 0, "{view}");
 }
 
-/// Issue 65, point 6: with one engine thread and no queue, two computers
+/// With one engine thread and no queue, two computers
 /// play on by themselves. Each next move is refused while the search that
 /// found it still holds the thread; the game waits for room and goes on
 /// when it frees, without anyone asking for the game again.
@@ -191,7 +191,7 @@ impl Ws {
     }
 }
 
-/// Issue 65, point 1: a move that cannot be stored is not made. Over HTTP
+/// A move that cannot be stored is not made. Over HTTP
 /// it is answered 503 `storage` and the game stays as it was; over the
 /// WebSocket the seat is told and the opponent sees nothing; once the
 /// database can be written again the game goes on from where it was, and
@@ -250,7 +250,7 @@ fn a_move_that_cannot_be_stored_is_not_made() {
     assert_eq!(view["moves"], json!([[7, 7], [9, 9]]), "{view}");
 }
 
-/// Issue 65, point 1: a computer's move that cannot be stored is not shown
+/// A computer's move that cannot be stored is not shown
 /// either; the game stays as stored and goes on once the database can be
 /// written again.
 #[test]
@@ -294,7 +294,7 @@ fn a_computer_move_that_cannot_be_stored_is_not_shown() {
     }
 }
 
-/// Issue 65, point 1: a flag that cannot be stored is not shown; it falls
+/// A flag that cannot be stored is not shown; it falls
 /// (and is stored) as soon as the database can be written again.
 #[test]
 fn a_flag_that_cannot_be_stored_waits_for_the_database() {
@@ -335,7 +335,7 @@ fn a_flag_that_cannot_be_stored_waits_for_the_database() {
     assert_eq!(view["result"]["reason"], "time", "{view}");
 }
 
-/// Issue 65, point 1: a server that could not store a move does not
+/// A server that could not store a move does not
 /// start. The data folder and its database are made read-only; as root,
 /// whom file modes do not stop, the server runs as `nobody`.
 #[test]
@@ -399,7 +399,7 @@ fn a_read_only_data_folder_stops_the_server_with_a_clear_message() {
     );
 }
 
-/// Issue 65, point 10: while writes stall (the database's write lock held,
+/// While writes stall (the database's write lock held,
 /// as a slow disk would hold them), every other request is answered at
 /// once: games in memory, a game read from the store, the list, even the
 /// state of a game whose own write is waiting. A stalled write holds no
@@ -471,7 +471,7 @@ fn stalled_writes_do_not_stall_other_requests() {
     }
 }
 
-/// Issue 65, points 1 and 10: a client that hangs up while its move waits
+/// A client that hangs up while its move waits
 /// to be stored does not part the game from the store: the move is stored
 /// and shown, or neither.
 #[test]

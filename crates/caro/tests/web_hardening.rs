@@ -6,12 +6,11 @@
 mod common;
 
 use std::io::Write;
-use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use common::{
-    agent, connect, get, post, post_raw, read_answer, read_head, send_in_pieces, Framing,
-    RawAnswer, Server,
+    agent, connect, connect_from, get, post, post_raw, read_answer, read_head, send_in_pieces,
+    Framing, RawAnswer, Server,
 };
 use serde_json::{json, Value};
 use tungstenite::client::IntoClientRequest;
@@ -58,11 +57,7 @@ fn every_api_error_is_the_json_error() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
     let a = agent();
-    let id = post(&a, &server.url("/api/games"), &json!({}))
-        .1
-        .get("id")
-        .and_then(Value::as_i64)
-        .expect("a game");
+    let id = new_game(&a, &server);
 
     let cases: Vec<(String, u16, &str)> = vec![
         // A method the path does not take.
@@ -246,11 +241,7 @@ fn answers_carry_security_headers_and_assets_are_compressed() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
     let a = agent();
-    let id = post(&a, &server.url("/api/games"), &json!({}))
-        .1
-        .get("id")
-        .and_then(Value::as_i64)
-        .expect("a game");
+    let id = new_game(&a, &server);
     for path in ["/", "/app.js", "/style.css", "/api/players", "/api/nothing"] {
         let answer = get_encoded(&server, path, "identity");
         let csp = answer.header("content-security-policy").unwrap_or("");
@@ -458,23 +449,11 @@ fn bodies_must_be_of_the_declared_type() {
     }
 }
 
-/// A connection from another loopback address, as another client.
-fn connect_from(source: &str, server: &Server) -> TcpStream {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .build()
-        .expect("a runtime");
-    let stream = runtime.block_on(async {
-        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        socket
-            .bind(format!("{source}:0").parse().expect("an address"))
-            .expect("bind the source address");
-        socket.connect(server.addr()).await.expect("connect")
-    });
-    let stream = stream.into_std().expect("a std stream");
-    stream.set_nonblocking(false).expect("blocking");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("read timeout");
-    stream
+/// A new game with the default settings: its id.
+fn new_game(a: &ureq::Agent, server: &Server) -> i64 {
+    post(a, &server.url("/api/games"), &json!({}))
+        .1
+        .get("id")
+        .and_then(Value::as_i64)
+        .expect("a game")
 }

@@ -32,12 +32,7 @@ impl LoggedServer {
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut ready)
             .expect("the ready line");
-        let base = ready
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .map(|addr| format!("http://{addr}"))
-            .unwrap_or_else(|| panic!("no address in {ready:?}"));
+        let base = common::base_of_ready_line(&ready);
         let stderr = child.stderr.take().expect("stderr");
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {

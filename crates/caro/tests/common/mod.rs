@@ -47,12 +47,7 @@ impl Server {
         BufReader::new(stdout)
             .read_line(&mut line)
             .expect("read the ready line");
-        let base = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .map(|addr| format!("http://{addr}"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let base = base_of_ready_line(&line);
         Server {
             child,
             base,
@@ -106,6 +101,37 @@ impl RawAnswer {
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap_or(Value::Null)
     }
+}
+
+/// `http://ADDRESS` from the line `caro serve` prints when it is ready.
+pub fn base_of_ready_line(line: &str) -> String {
+    line.split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .map(|addr| format!("http://{addr}"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+}
+
+/// A connection from another loopback address (127.0.0.2, …), as another
+/// client would make; its reads give up after 20 s.
+pub fn connect_from(source: &str, server: &Server) -> TcpStream {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .expect("a runtime");
+    let stream = runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(format!("{source}:0").parse().expect("an address"))
+            .expect("bind the source address");
+        socket.connect(server.addr()).await.expect("connect")
+    });
+    let stream = stream.into_std().expect("a std stream");
+    stream.set_nonblocking(false).expect("blocking");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("read timeout");
+    stream
 }
 
 /// A connection to the server whose reads give up after 10 s.
