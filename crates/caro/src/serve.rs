@@ -105,6 +105,8 @@ fn init_logging(format: LogFormat) {
     };
     let log = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        // Colours for a terminal only, not for a file or a log collector.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
     // A second install (only possible in tests) keeps the first.
     let _ = match format {
