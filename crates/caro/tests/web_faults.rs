@@ -49,23 +49,30 @@ fn listed(a: &ureq::Agent, server: &Server, id: i64) -> Value {
         .unwrap_or_else(|| panic!("game {id} is not listed: {list}"))
 }
 
-/// A clock that was running when the server stopped
-/// runs again when it is back, from the time it had (the outage is not
-/// charged), and runs out with nobody connected.
+/// An online game with `seconds` a side and no increment, after black's
+/// first move: white's clock runs. Its id.
+fn clocked_game_after_black_moved(a: &ureq::Agent, server: &Server, seconds: u64) -> i64 {
+    let (id, black, _white) = online_game(
+        a,
+        server,
+        &json!({"width": 15, "clock_seconds": seconds, "increment_seconds": 0}),
+    );
+    let url = server.url(&format!("/api/games/{id}/move"));
+    let (status, view) = post_as(a, &url, &black, &json!({"ply": 0, "x": 7, "y": 7}));
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["clock"]["running"], "white", "{view}");
+    id
+}
+
+/// A clock that was running when the server stopped runs again when it is
+/// back, from the time it had (the outage is not charged), and runs out
+/// with nobody connected.
 #[test]
 fn a_running_clock_comes_back_after_a_restart_and_flags_with_nobody_connected() {
     let dir = tempfile::tempdir().unwrap();
     let a = agent();
     let server = Server::start(dir.path());
-    let (id, black, _white) = online_game(
-        &a,
-        &server,
-        &json!({"width": 15, "clock_seconds": 2, "increment_seconds": 0}),
-    );
-    let url = server.url(&format!("/api/games/{id}/move"));
-    let (status, view) = post_as(&a, &url, &black, &json!({"ply": 0, "x": 7, "y": 7}));
-    assert_eq!(status, 200, "{view}");
-    assert_eq!(view["clock"]["running"], "white", "{view}");
+    let id = clocked_game_after_black_moved(&a, &server, 2);
     server.kill();
     // Down for longer than white has.
     std::thread::sleep(Duration::from_millis(2500));
@@ -294,24 +301,15 @@ fn a_computer_move_that_cannot_be_stored_is_not_shown() {
     }
 }
 
-/// A flag that cannot be stored is not shown; it falls
-/// (and is stored) as soon as the database can be written again.
+/// A flag that cannot be stored is not shown; it falls (and is stored) as
+/// soon as the database can be written again.
 #[test]
 fn a_flag_that_cannot_be_stored_waits_for_the_database() {
     let dir = tempfile::tempdir().unwrap();
     let a = agent();
     let server = Server::start(dir.path());
-    let (id, black, _white) = online_game(
-        &a,
-        &server,
-        &json!({"width": 15, "clock_seconds": 1, "increment_seconds": 0}),
-    );
-    let url = server.url(&format!("/api/games/{id}/move"));
-    let lock = {
-        let (status, view) = post_as(&a, &url, &black, &json!({"ply": 0, "x": 7, "y": 7}));
-        assert_eq!(status, 200, "{view}");
-        WriteLock::take(&server)
-    };
+    let id = clocked_game_after_black_moved(&a, &server, 1);
+    let lock = WriteLock::take(&server);
     // The flag falls after 1 s; its write fails 5 s later.
     std::thread::sleep(Duration::from_millis(7000));
     let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
