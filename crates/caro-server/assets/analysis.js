@@ -1,0 +1,783 @@
+// analysis.js: the game page's analysis: a live analysis panel (evaluation
+// bar, the engine's best three moves and their lines, drawn on the board as
+// numbered ghost stones), a whole game's analysis (a win-chance graph with
+// the mistakes marked and the better move at each), and hints in games
+// against the computer.
+//
+//   import { mountAnalysis, TEXT } from '/analysis.js';
+//   const analysis = mountAnalysis({ panel, graph, board, getPosition, onJump, lang });
+//   analysis.update();        // after every change of the game or of the move shown
+//   analysis.setLang('vi');   // after a language change
+//   analysis.analyseGame();   // start the game's analysis (the result dialog's "Analyse")
+//   analysis.overlay();       // { ghosts, marks } for the board, if the page sets the board whole
+//   analysis.destroy();       // leaving the game page
+//
+// getPosition() returns { view, ply }: the game's latest view from the server
+// (with `you` set in an online game) and the number of its moves shown (the
+// move browsed to, or all of them). It may also return the view itself.
+// onJump(ply) asks the page to show the position after `ply` moves.
+// The module draws into `panel` and `graph` itself; the board gets the ghost
+// stones and marks through board.set({ ghosts, marks }).
+
+const STYLE_HREF = "/analysis.css";
+
+/** Every word this module shows, in English and Tiếng Việt. */
+export const TEXT = {
+  en: {
+    an_title: "Analysis",
+    an_live: "Live analysis",
+    an_live_players: "Live analysis is off for the two players while the game is on.",
+    an_bar: "Black's win chance",
+    an_black_pct: "Black {p}%",
+    an_white_pct: "White {p}%",
+    an_black: "Black",
+    an_white: "White",
+    an_wins_now: "{c} wins with this move",
+    an_wins_in: "{c} wins in {n} moves",
+    an_wins: "{c} wins",
+    an_chance: "black {p}%",
+    an_depth: "depth {d}",
+    an_speed: "{k}k nodes/s",
+    an_nodes: "{n} nodes",
+    an_waiting: "Thinking…",
+    an_stopped: "The engine has stopped at this depth.",
+    an_over: "The game is over in this position.",
+    an_lines: "The engine's best moves",
+    an_line_label: "{i}. {m}: {s}, black's win chance {p}%. Line: {l}",
+    an_game: "Analyse game",
+    an_again: "Analyse again",
+    an_progress: "Analysing: {d} of {n} positions",
+    an_graph: "Black's win chance over the game",
+    an_graph_at: "Move {n}: black's win chance {p}%",
+    an_graph_start: "Start: black's win chance {p}%",
+    an_blunder: "blunder",
+    an_mistake: "mistake",
+    an_inaccuracy: "inaccuracy",
+    an_count: "{n} {w}",
+    an_n_blunder: "blunders",
+    an_n_mistake: "mistakes",
+    an_n_inaccuracy: "inaccuracies",
+    an_move: "Move {n}, {c} {m}",
+    an_good: "good",
+    an_lost: "win chance lost: {p} points",
+    an_better: "Better: {m}",
+    an_line: "Line: {l}",
+    an_pick: "Click the graph or step through the moves to see each one.",
+    an_stale: "The game has moves the analysis has not seen.",
+    an_hint: "Hint",
+    an_hint_is: "Hint: {m} ({s})",
+    an_hints: "Hints used in this game: {n}. The count is kept with the game.",
+    an_hint_wait: "Looking for a move…",
+    an_e_no_hint: "A hint is only for a person's turn in a game against the computer.",
+    an_e_busy: "The engine is busy; try again in a moment.",
+    an_e_network: "Cannot reach the server.",
+    an_e_rate_limited: "Too many requests from here; wait a little and try again.",
+    an_e_too_many_connections: "The server has too many connections; try again in a moment.",
+    an_e_not_found: "This game is not on the server.",
+    an_e_game_over: "The game is over.",
+    an_e_stale: "The game has moved on; try again.",
+    an_e_storage: "The server could not save that; try again in a moment.",
+    an_e_other: "The analysis is not available ({c}).",
+    an_closed: "Connection to the analysis lost; reconnecting…",
+  },
+  vi: {
+    an_title: "Phân tích",
+    an_live: "Phân tích trực tiếp",
+    an_live_players: "Hai người chơi không dùng được phân tích trực tiếp khi ván đang diễn ra.",
+    an_bar: "Khả năng thắng của Đen",
+    an_black_pct: "Đen {p}%",
+    an_white_pct: "Trắng {p}%",
+    an_black: "Đen",
+    an_white: "Trắng",
+    an_wins_now: "{c} thắng ngay với nước này",
+    an_wins_in: "{c} thắng sau {n} nước",
+    an_wins: "{c} thắng",
+    an_chance: "Đen {p}%",
+    an_depth: "độ sâu {d}",
+    an_speed: "{k} nghìn nút/giây",
+    an_nodes: "{n} nút",
+    an_waiting: "Đang tính…",
+    an_stopped: "Máy đã dừng ở độ sâu này.",
+    an_over: "Ở thế cờ này ván đã kết thúc.",
+    an_lines: "Các nước tốt nhất của máy",
+    an_line_label: "{i}. {m}: {s}, khả năng thắng của Đen {p}%. Biến: {l}",
+    an_game: "Phân tích ván cờ",
+    an_again: "Phân tích lại",
+    an_progress: "Đang phân tích: {d} / {n} thế cờ",
+    an_graph: "Khả năng thắng của Đen qua ván cờ",
+    an_graph_at: "Nước {n}: khả năng thắng của Đen {p}%",
+    an_graph_start: "Đầu ván: khả năng thắng của Đen {p}%",
+    an_blunder: "sai lầm nghiêm trọng",
+    an_mistake: "sai lầm",
+    an_inaccuracy: "thiếu chính xác",
+    an_count: "{n} {w}",
+    an_n_blunder: "sai lầm nghiêm trọng",
+    an_n_mistake: "sai lầm",
+    an_n_inaccuracy: "thiếu chính xác",
+    an_move: "Nước {n}, {c} {m}",
+    an_good: "tốt",
+    an_lost: "khả năng thắng mất đi: {p} điểm",
+    an_better: "Nên đi: {m}",
+    an_line: "Biến: {l}",
+    an_pick: "Bấm vào biểu đồ hoặc xem lại từng nước để thấy đánh giá của mỗi nước.",
+    an_stale: "Ván cờ có những nước mà lần phân tích chưa xem.",
+    an_hint: "Gợi ý",
+    an_hint_is: "Gợi ý: {m} ({s})",
+    an_hints: "Số lần gợi ý trong ván này: {n}. Số lần được lưu cùng ván cờ.",
+    an_hint_wait: "Đang tìm nước đi…",
+    an_e_no_hint: "Chỉ có gợi ý khi đến lượt người chơi trong ván với máy.",
+    an_e_busy: "Máy đang bận; hãy thử lại sau giây lát.",
+    an_e_network: "Không kết nối được máy chủ.",
+    an_e_rate_limited: "Có quá nhiều yêu cầu từ đây; hãy đợi một chút rồi thử lại.",
+    an_e_too_many_connections: "Máy chủ có quá nhiều kết nối; hãy thử lại sau giây lát.",
+    an_e_not_found: "Máy chủ không có ván cờ này.",
+    an_e_game_over: "Ván cờ đã kết thúc.",
+    an_e_stale: "Ván cờ đã thay đổi; hãy thử lại.",
+    an_e_storage: "Máy chủ chưa lưu được; hãy thử lại sau giây lát.",
+    an_e_other: "Không phân tích được ({c}).",
+    an_closed: "Mất kết nối với phần phân tích; đang kết nối lại…",
+  },
+};
+
+/** A point's name for people: column letters and the row from the bottom (`h8`). */
+export function pointName(x, y, height) {
+  let s = "";
+  let n = x + 1;
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(97 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s + String(height - y);
+}
+
+const other = (c) => (c === "black" ? "white" : "black");
+const pct = (f) => Math.round(Math.max(0, Math.min(1, Number(f) || 0)) * 100);
+
+/**
+ * Puts the analysis into the page (see the top of this file).
+ * @returns {{update: Function, setLang: Function, analyseGame: Function, overlay: Function, destroy: Function}}
+ */
+export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }) {
+  let langNow = typeof lang === "function" ? null : lang || "en";
+  const currentLang = () => (typeof lang === "function" ? lang() : langNow) || "en";
+  const t = (key, args) => {
+    const table = TEXT[currentLang()] || TEXT.en;
+    let s = table[key] || TEXT.en[key] || key;
+    for (const [k, v] of Object.entries(args || {})) s = s.split("{" + k + "}").join(String(v));
+    return s;
+  };
+  const colorName = (c) => t(c === "black" ? "an_black" : "an_white");
+
+  ensureStyle();
+
+  // ------------------------------------------------------------ the panel
+  panel.classList.add("an-panel");
+  panel.setAttribute("aria-labelledby", "an-title");
+  panel.innerHTML = `
+    <h2 id="an-title" class="an-title"></h2>
+    <div class="an-row">
+      <button type="button" id="an-toggle" class="an-toggle" aria-pressed="false"></button>
+      <button type="button" id="an-hint" class="an-hint" hidden></button>
+      <button type="button" id="an-game" class="an-game" hidden></button>
+    </div>
+    <p id="an-live-note" class="an-note" hidden></p>
+    <div id="an-live" class="an-live" hidden>
+      <div id="an-bar" class="an-bar" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="50">
+        <div class="an-bar-black"></div>
+        <span class="an-bar-text an-bar-b"></span><span class="an-bar-text an-bar-w"></span>
+      </div>
+      <ol id="an-lines" class="an-lines"></ol>
+      <p id="an-stats" class="an-stats"></p>
+    </div>
+    <p id="an-hint-text" class="an-hint-text" role="status" aria-live="polite"></p>
+    <div id="an-job" class="an-job" hidden>
+      <label id="an-progress-label" class="an-progress-label" for="an-progress"></label>
+      <progress id="an-progress" class="an-progress" max="1" value="0"></progress>
+    </div>
+    <p id="an-summary" class="an-summary"></p>
+    <p id="an-detail" class="an-detail" aria-live="polite"></p>
+    <p id="an-message" class="an-message" role="alert"></p>`;
+  const el = (id) => panel.querySelector("#" + id);
+  const toggle = el("an-toggle"), hintButton = el("an-hint"), gameButton = el("an-game");
+  const liveBox = el("an-live"), liveNote = el("an-live-note"), bar = el("an-bar");
+  const linesBox = el("an-lines"), stats = el("an-stats"), hintText = el("an-hint-text");
+  const job = el("an-job"), progress = el("an-progress"), progressLabel = el("an-progress-label");
+  const summary = el("an-summary"), detail = el("an-detail"), messageBox = el("an-message");
+
+  if (graph) {
+    graph.classList.add("an-graph");
+    graph.hidden = true;
+  }
+
+  // ------------------------------------------------------------ state
+  let view = null;          // the latest view
+  let shown = 0;            // moves shown
+  let gameId = null;
+  let live = false;         // the live panel is on
+  let socket = null;
+  let reconnect = null;     // timer
+  let sentKey = null;       // the position the engine works on
+  let sentPly = -1;
+  let liveData = null;      // the latest "analysis" message for sentKey
+  let liveState = "idle";   // idle | thinking | done | over | error
+  let sendTimer = null;
+  let hint = null;          // { ply, move, score, win_chance, pv, hints }
+  let hintBusy = false;
+  let jobState = null;      // the latest GET /analysis answer
+  let pollTimer = null;
+  let lastOverlay = "";
+  let destroyed = false;
+  let errorCode = null;     // the last error's code, translated at each render
+
+  function read() {
+    let p = getPosition ? getPosition() : null;
+    if (p && !("view" in p) && Array.isArray(p.moves)) p = { view: p, ply: p.moves.length };
+    const v = p && p.view ? p.view : null;
+    const ply = v ? Math.max(0, Math.min(v.moves.length, Number.isInteger(p.ply) ? p.ply : v.moves.length)) : 0;
+    return { v, ply };
+  }
+
+  const seated = (v) => !!v && v.online && (v.you === "black" || v.you === "white");
+  const liveAllowed = (v) => !!v && !(seated(v) && !v.result);
+  const personVsComputer = (v) => !!v && !v.online && [v.black, v.white].filter((s) => s === "human").length === 1;
+  const moverAt = (v, ply) => (ply % 2 === 0 ? v.first : other(v.first));
+  const name = (m) => (view && m ? pointName(m[0], m[1], view.height) : "");
+  const lineText = (pv, max = 12) => {
+    const names = (pv || []).slice(0, max).map(name);
+    return names.join(" ") + ((pv || []).length > max ? " …" : "");
+  };
+
+  // A score's words. The engine's score is the mover's: "+W7" (wins in 7
+  // plies, the winning move counted), "-L4", "+W" or a number (hundredths,
+  // shown from black's side as +0.4 / −1.2).
+  function scoreWords(score, mover) {
+    const s = String(score ?? "");
+    let m;
+    if ((m = s.match(/^\+W(\d*)$/))) {
+      const plies = m[1] === "" ? null : Number(m[1]);
+      if (plies === null) return t("an_wins", { c: colorName(mover) });
+      const moves = Math.ceil(plies / 2);
+      return moves <= 1 ? t("an_wins_now", { c: colorName(mover) }) : t("an_wins_in", { c: colorName(mover), n: moves });
+    }
+    if ((m = s.match(/^-L(\d*)$/))) {
+      const plies = m[1] === "" ? null : Number(m[1]);
+      if (plies === null) return t("an_wins", { c: colorName(other(mover)) });
+      return t("an_wins_in", { c: colorName(other(mover)), n: Math.max(1, Math.ceil(plies / 2)) });
+    }
+    const n = Number(s);
+    if (!Number.isFinite(n)) return s;
+    const black = mover === "black" ? n : -n;
+    const text = (Math.abs(black) / 100).toFixed(1);
+    return (black > 0 ? "+" : black < 0 ? "−" : "") + text;
+  }
+
+  // ------------------------------------------------------------ rendering
+  function renderText() {
+    el("an-title").textContent = t("an_title");
+    toggle.textContent = t("an_live");
+    hintButton.textContent = t("an_hint");
+    gameButton.textContent = jobStale() ? t("an_again") : t("an_game");
+    liveNote.textContent = t("an_live_players");
+    bar.setAttribute("aria-label", t("an_bar"));
+    linesBox.setAttribute("aria-label", t("an_lines"));
+    if (graph) graph.setAttribute("aria-label", t("an_graph"));
+  }
+
+  function renderLive() {
+    liveBox.hidden = !live;
+    toggle.setAttribute("aria-pressed", String(live));
+    const d = liveData;
+    const chance = d ? pct(d.win_chance) : 50;
+    bar.setAttribute("aria-valuenow", String(chance));
+    bar.setAttribute("aria-valuetext", t("an_black_pct", { p: chance }));
+    bar.querySelector(".an-bar-black").style.width = chance + "%";
+    bar.querySelector(".an-bar-b").textContent = t("an_black_pct", { p: chance });
+    bar.querySelector(".an-bar-w").textContent = t("an_white_pct", { p: 100 - chance });
+    bar.dataset.state = d ? "ready" : "waiting";
+    linesBox.innerHTML = "";
+    const mover = view ? moverAt(view, sentPly < 0 ? shown : sentPly) : "black";
+    if (d && Array.isArray(d.lines)) {
+      d.lines.forEach((line, i) => {
+        const li = document.createElement("li");
+        li.className = "an-line";
+        li.dataset.move = name(line.move);
+        const rank = document.createElement("span");
+        rank.className = "an-rank an-rank-" + mover;
+        rank.textContent = String(i + 1);
+        rank.setAttribute("aria-hidden", "true");
+        const move = document.createElement("b");
+        move.className = "an-move";
+        move.textContent = name(line.move);
+        const score = document.createElement("span");
+        score.className = "an-score";
+        const words = scoreWords(line.score, mover);
+        score.textContent = words;
+        const chanceText = document.createElement("span");
+        chanceText.className = "an-chance";
+        chanceText.textContent = t("an_chance", { p: pct(line.win_chance) });
+        const pv = document.createElement("span");
+        pv.className = "an-pv";
+        pv.textContent = lineText(line.pv);
+        li.setAttribute("aria-label", t("an_line_label", {
+          i: i + 1, m: name(line.move), s: words, p: pct(line.win_chance), l: lineText(line.pv),
+        }));
+        li.append(rank, move, score, chanceText, pv);
+        linesBox.appendChild(li);
+      });
+    }
+    linesBox.dataset.count = String(d && Array.isArray(d.lines) ? d.lines.length : 0);
+    const parts = [];
+    if (liveState === "over") parts.push(t("an_over"));
+    else if (d) {
+      parts.push(t("an_depth", { d: d.depth }));
+      parts.push(t("an_speed", { k: Math.round((Number(d.nps) || 0) / 1000).toLocaleString(currentLang()) }));
+      parts.push(t("an_nodes", { n: Number(d.nodes || 0).toLocaleString(currentLang()) }));
+      if (liveState === "done") parts.push(t("an_stopped"));
+    } else if (live && liveState === "thinking") parts.push(t("an_waiting"));
+    stats.textContent = parts.join(" · ");
+  }
+
+  function renderHint() {
+    const v = view;
+    const canHint = !!v && personVsComputer(v) && !v.result && shown === v.moves.length &&
+      v[v.to_move] === "human" && !(v.turn && v.turn.kind && v.turn.kind !== "move") && !v.busy;
+    hintButton.hidden = !(v && personVsComputer(v) && !v.result);
+    hintButton.disabled = !canHint || hintBusy;
+    if (hintBusy) { hintText.textContent = t("an_hint_wait"); return; }
+    if (hint && v && hint.ply === v.moves.length && shown === v.moves.length) {
+      const count = Math.max(Number(v.hints) || 0, hint.hints);
+      hintText.textContent = t("an_hint_is", { m: name(hint.move), s: scoreWords(hint.score, moverAt(v, hint.ply)) }) +
+        " " + t("an_hints", { n: count });
+      hintText.dataset.hints = String(count);
+      hintText.dataset.move = name(hint.move);
+    } else {
+      const used = v ? Number(v.hints) || 0 : 0;
+      hintText.textContent = used && personVsComputer(v) ? t("an_hints", { n: used }) : "";
+      hintText.dataset.hints = String(used);
+      delete hintText.dataset.move;
+    }
+  }
+
+  function canAnalyseGame(v) {
+    return !!v && v.moves.length > 0 && !(seated(v) && !v.result);
+  }
+  // A finished analysis of fewer (or other) moves than the game has now.
+  function jobStale() {
+    return !!jobState && jobState.state === "done" && !!view &&
+      (jobState.points || []).length !== view.moves.length + 1;
+  }
+
+  function renderJob() {
+    const v = view;
+    const s = jobState;
+    gameButton.hidden = !canAnalyseGame(v) || (!!s && s.state === "done" && !jobStale());
+    const running = !!s && s.state === "running";
+    gameButton.disabled = running;
+    job.hidden = !running;
+    if (running) {
+      const total = Math.max(1, Number(s.total) || 1);
+      progress.max = total;
+      progress.value = Math.min(total, Number(s.done) || 0);
+      progressLabel.textContent = t("an_progress", { d: Number(s.done) || 0, n: total });
+    }
+    const points = s && Array.isArray(s.points) ? s.points : [];
+    const moves = s && Array.isArray(s.moves) ? s.moves : [];
+    if (s && s.state === "done" && moves.length) {
+      const count = (color, mark) => moves.filter((m) => m.color === color && m.mark === mark).length;
+      summary.textContent = "";
+      for (const c of ["black", "white"]) {
+        const row = document.createElement("div");
+        row.append(colorName(c) + ":");
+        for (const mark of ["blunder", "mistake", "inaccuracy"]) {
+          const dot = document.createElement("span");
+          dot.className = "an-sum-dot an-pt-" + mark;
+          dot.setAttribute("aria-hidden", "true");
+          row.append(dot, t("an_count", { n: count(c, mark), w: t("an_n_" + mark) }));
+        }
+        summary.appendChild(row);
+      }
+    } else summary.textContent = "";
+    drawGraph(points, moves, s);
+    renderDetail(moves, s);
+  }
+
+  function renderDetail(moves, s) {
+    detail.textContent = "";
+    if (!s || !moves.length || !view) return;
+    if (shown === 0) { detail.textContent = t("an_pick"); return; }
+    const m = moves.find((mv) => mv.ply === shown);
+    if (!m) { if (s.state === "done") detail.textContent = t("an_stale"); return; }
+    const head = document.createElement("strong");
+    head.textContent = t("an_move", { n: m.ply, c: colorName(m.color), m: name(m.move) });
+    const mark = document.createElement("span");
+    mark.className = "an-mark an-mark-" + (m.mark || "good");
+    mark.textContent = m.mark ? t("an_" + m.mark) : t("an_good");
+    detail.append(head, " ", mark);
+    if (m.mark) {
+      detail.append(" · " + t("an_lost", { p: pct(m.loss) }));
+    }
+    if (m.best && !(m.best[0] === m.move[0] && m.best[1] === m.move[1]) && m.mark) {
+      const better = document.createElement("div");
+      better.className = "an-better";
+      better.textContent = t("an_better", { m: name(m.best) });
+      detail.appendChild(better);
+      if (m.best_line && m.best_line.length) {
+        const line = document.createElement("div");
+        line.className = "an-pv";
+        line.textContent = t("an_line", { l: lineText(m.best_line) });
+        detail.appendChild(line);
+      }
+    }
+    detail.dataset.ply = String(m.ply);
+  }
+
+  // The graph: one point per position, black's chance upwards, the 50% line,
+  // the marks as coloured dots and the position shown as a vertical line.
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const W = 600, H = 150, PAD = 6;
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+    return e;
+  }
+  function drawGraph(points, moves, s) {
+    if (!graph) return;
+    if (!points.length || !s || s.state === "none") { graph.hidden = true; graph.innerHTML = ""; return; }
+    graph.hidden = false;
+    const n = Math.max(1, (s.state === "done" ? points.length : Number(s.total) || points.length) - 1);
+    const x = (ply) => PAD + (ply / n) * (W - 2 * PAD);
+    const y = (f) => PAD + (1 - Math.max(0, Math.min(1, Number(f) || 0))) * (H - 2 * PAD);
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", class: "an-svg", "aria-hidden": "true" });
+    root.appendChild(svg("rect", { x: 0, y: 0, width: W, height: H, class: "an-g-white" }));
+    const sorted = points.slice().sort((a, b) => a.ply - b.ply);
+    const path = sorted.map((p, i) => (i ? "L" : "M") + x(p.ply).toFixed(1) + " " + y(p.win_chance).toFixed(1)).join(" ");
+    const last = sorted[sorted.length - 1];
+    root.appendChild(svg("path", {
+      d: `${path} L${x(last.ply).toFixed(1)} ${H} L${x(sorted[0].ply).toFixed(1)} ${H} Z`, class: "an-g-black",
+    }));
+    root.appendChild(svg("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: "an-g-half" }));
+    root.appendChild(svg("path", { d: path, class: "an-g-curve" }));
+    if (shown <= n) {
+      root.appendChild(svg("line", { x1: x(shown), x2: x(shown), y1: 0, y2: H, class: "an-g-now" }));
+    }
+    graph.innerHTML = "";
+    graph.appendChild(root);
+    // The dots are HTML over the SVG so they stay round when it stretches.
+    const dots = document.createElement("div");
+    dots.className = "an-dots";
+    const byPly = new Map(moves.map((m) => [m.ply, m]));
+    for (const p of sorted) {
+      const dot = document.createElement("span");
+      const mark = byPly.get(p.ply) && byPly.get(p.ply).mark;
+      dot.className = "an-pt" + (mark ? " an-pt-" + mark : "") + (p.ply === shown ? " an-pt-now" : "");
+      dot.dataset.ply = String(p.ply);
+      dot.style.left = (x(p.ply) / W * 100) + "%";
+      dot.style.top = (y(p.win_chance) / H * 100) + "%";
+      dots.appendChild(dot);
+    }
+    graph.appendChild(dots);
+    graph.dataset.points = String(sorted.length);
+    graph.dataset.ply = String(shown);
+    graph.tabIndex = 0;
+    graph.setAttribute("role", "slider");
+    graph.setAttribute("aria-valuemin", "0");
+    graph.setAttribute("aria-valuemax", String(n));
+    graph.setAttribute("aria-valuenow", String(Math.min(shown, n)));
+    const at = sorted.find((p) => p.ply === shown);
+    graph.setAttribute("aria-valuetext", at
+      ? (shown === 0 ? t("an_graph_start", { p: pct(at.win_chance) }) : t("an_graph_at", { n: shown, p: pct(at.win_chance) }))
+      : String(shown));
+    graph._an = { n, count: sorted.length };
+  }
+
+  function jumpTo(ply) {
+    if (!view || !onJump) return;
+    onJump(Math.max(0, Math.min(view.moves.length, ply)));
+  }
+  if (graph) {
+    graph.addEventListener("click", (ev) => {
+      const info = graph._an;
+      if (!info) return;
+      const rect = graph.getBoundingClientRect();
+      const f = (ev.clientX - rect.left) / Math.max(1, rect.width);
+      const px = f * W;
+      const ply = Math.round(((px - PAD) / (W - 2 * PAD)) * info.n);
+      jumpTo(Math.max(0, Math.min(info.count - 1, ply)));
+    });
+    graph.addEventListener("keydown", (ev) => {
+      const info = graph._an;
+      if (!info || !view) return;
+      let next = null;
+      if (ev.key === "ArrowLeft" || ev.key === "ArrowDown") next = shown - 1;
+      else if (ev.key === "ArrowRight" || ev.key === "ArrowUp") next = shown + 1;
+      else if (ev.key === "Home") next = 0;
+      else if (ev.key === "End") next = info.count - 1;
+      else if (ev.key === "PageUp") next = shown + 10;
+      else if (ev.key === "PageDown") next = shown - 10;
+      if (next === null) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      jumpTo(Math.max(0, Math.min(info.count - 1, next)));
+    });
+  }
+
+  // ------------------------------------------------------------ the board's overlay
+  function overlay() {
+    const ghosts = [];
+    const marks = [];
+    if (!view) return { ghosts, marks };
+    if (live && liveData && Array.isArray(liveData.lines) && sentPly === shown) {
+      const color = moverAt(view, shown);
+      liveData.lines.slice(0, 5).forEach((line, i) => {
+        if (line.move) ghosts.push({ x: line.move[0], y: line.move[1], label: String(i + 1), color });
+      });
+    }
+    const moves = jobState && Array.isArray(jobState.moves) ? jobState.moves : [];
+    const m = moves.find((mv) => mv.ply === shown);
+    if (m && m.mark && shown === Number(m.ply)) {
+      marks.push({ x: m.move[0], y: m.move[1], kind: "mistake" });
+      if (m.best && !(m.best[0] === m.move[0] && m.best[1] === m.move[1])) {
+        marks.push({ x: m.best[0], y: m.best[1], kind: "best" });
+      }
+    }
+    if (hint && hint.ply === view.moves.length && shown === view.moves.length && hint.move) {
+      marks.push({ x: hint.move[0], y: hint.move[1], kind: "hint" });
+    }
+    return { ghosts, marks };
+  }
+  function pushOverlay() {
+    const o = overlay();
+    const key = JSON.stringify(o);
+    if (key === lastOverlay) return;
+    lastOverlay = key;
+    if (board && typeof board.set === "function") board.set(o);
+    panel.dataset.ghosts = String(o.ghosts.length);
+    panel.dataset.marks = o.marks.map((mk) => mk.kind).join(" ");
+  }
+
+  function render() {
+    if (destroyed) return;
+    renderText();
+    const allowed = liveAllowed(view);
+    toggle.hidden = !allowed;
+    liveNote.hidden = allowed || !view;
+    renderLive();
+    renderHint();
+    renderJob();
+    messageBox.textContent = errorCode ? errorText(errorCode) : "";
+    pushOverlay();
+  }
+
+  function errorText(code) {
+    const key = "an_e_" + code;
+    if (TEXT.en[key]) return t(key);
+    return t("an_e_other", { c: code });
+  }
+  function showError(e) {
+    errorCode = (e && e.code) || "network";
+    messageBox.textContent = errorText(errorCode);
+  }
+
+  // ------------------------------------------------------------ live analysis
+  function positionKey() {
+    if (!view) return null;
+    return JSON.stringify([view.id, view.width, view.height, view.k, view.rule, view.first, view.moves.slice(0, shown)]);
+  }
+  function openSocket() {
+    if (socket || destroyed) return;
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/analysis/ws";
+    let ws;
+    try { ws = new WebSocket(url); } catch (_) { scheduleReconnect(); return; }
+    socket = ws;
+    ws.onopen = () => { sentKey = null; sendPosition(); };
+    ws.onmessage = (ev) => {
+      if (socket !== ws) return;
+      let m;
+      try { m = JSON.parse(ev.data); } catch (_) { return; }
+      if (m.type === "analysis") {
+        if (m.ply !== sentPly) return;
+        liveData = m;
+        liveState = "thinking";
+        if (errorCode) errorCode = null;
+      } else if (m.type === "done") {
+        if (liveState === "thinking") liveState = "done";
+      } else if (m.type === "error") {
+        liveState = "error";
+        showError(m);
+      }
+      render();
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      if (live && !destroyed) {
+        messageBox.textContent = t("an_closed");
+        scheduleReconnect();
+      }
+    };
+  }
+  function scheduleReconnect() {
+    if (reconnect) return;
+    reconnect = setTimeout(() => { reconnect = null; if (live && !destroyed) openSocket(); }, 1500);
+  }
+  function closeSocket() {
+    if (reconnect) { clearTimeout(reconnect); reconnect = null; }
+    if (sendTimer) { clearTimeout(sendTimer); sendTimer = null; }
+    if (socket) {
+      const ws = socket;
+      socket = null;
+      try { if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "stop" })); } catch (_) { /* closing anyway */ }
+      ws.close();
+    }
+    sentKey = null;
+    sentPly = -1;
+    liveData = null;
+    liveState = "idle";
+  }
+  // Sends the shown position if it changed (a burst of changes, such as
+  // holding an arrow key, sends only the last).
+  function sendPosition() {
+    if (!live || !view) return;
+    const key = positionKey();
+    if (key === sentKey) return;
+    if (sendTimer) clearTimeout(sendTimer);
+    sendTimer = setTimeout(() => {
+      sendTimer = null;
+      if (!live || !view || !socket || socket.readyState !== WebSocket.OPEN) return;
+      const k2 = positionKey();
+      if (k2 === sentKey) return;
+      sentKey = k2;
+      sentPly = shown;
+      liveData = null;
+      errorCode = null;
+      if (view.result && shown === view.moves.length) {
+        liveState = "over";
+        socket.send(JSON.stringify({ type: "stop" }));
+      } else {
+        liveState = "thinking";
+        socket.send(JSON.stringify({
+          type: "analyse", width: view.width, height: view.height, k: view.k, rule: view.rule,
+          first: view.first, moves: view.moves.slice(0, shown), lines: 3,
+        }));
+      }
+      render();
+    }, 80);
+  }
+  function setLive(on) {
+    if (on === live) return;
+    live = on;
+    if (live) { liveState = "thinking"; openSocket(); sendPosition(); }
+    else closeSocket();
+    render();
+  }
+  toggle.addEventListener("click", () => setLive(!live));
+
+  // ------------------------------------------------------------ game analysis
+  async function request(method, path, body) {
+    const opts = { method, headers: {} };
+    if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+    let res;
+    try { res = await fetch(path, opts); } catch (_) { throw { code: "network" }; }
+    const data = await res.json().catch(() => ({ code: "bad_response" }));
+    if (!res.ok) throw data;
+    return data;
+  }
+  function stopPolling() { if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; } }
+  async function poll(id) {
+    stopPolling();
+    let s;
+    try { s = await request("GET", "/api/games/" + id + "/analysis"); } catch (e) {
+      if (gameId === id && !destroyed) { showError(e); if (e.code !== "not_found") pollTimer = setTimeout(() => poll(id), 2000); }
+      return;
+    }
+    if (gameId !== id || destroyed) return;
+    jobState = s;
+    if (s.state === "running") pollTimer = setTimeout(() => poll(id), 400);
+    render();
+  }
+  async function analyseGame() {
+    if (!view || !canAnalyseGame(view)) return;
+    const id = view.id;
+    errorCode = null;
+    gameButton.disabled = true;
+    try {
+      const s = await request("POST", "/api/games/" + id + "/analysis", {});
+      if (gameId !== id) return;
+      if (s && s.state) jobState = s;
+      else jobState = { state: "running", done: 0, total: view.moves.length + 1, points: [], moves: [] };
+      render();
+      poll(id);
+    } catch (e) { if (gameId === id) { showError(e); render(); } }
+  }
+  gameButton.addEventListener("click", analyseGame);
+
+  // ------------------------------------------------------------ hints
+  async function askHint() {
+    const v = view;
+    if (!v || hintBusy) return;
+    const id = v.id, ply = v.moves.length;
+    hintBusy = true;
+    errorCode = null;
+    render();
+    try {
+      const h = await request("POST", "/api/games/" + id + "/hint", { ply });
+      if (gameId !== id) return;
+      hint = { ply, move: h.move, score: h.score, win_chance: h.win_chance, pv: h.pv || [], hints: (Number(v.hints) || 0) + 1 };
+    } catch (e) {
+      if (gameId === id) showError(e);
+    } finally {
+      hintBusy = false;
+      render();
+    }
+  }
+  hintButton.addEventListener("click", askHint);
+
+  // ------------------------------------------------------------ the page's calls
+  function update() {
+    if (destroyed) return;
+    const { v, ply } = read();
+    if (!v) return;
+    const newGame = v.id !== gameId;
+    view = v;
+    shown = ply;
+    if (newGame) {
+      gameId = v.id;
+      hint = null;
+      jobState = null;
+      errorCode = null;
+      stopPolling();
+      // The panel stays on from game to game; the new position is sent below.
+      liveData = null;
+      if (v.moves.length) poll(v.id);
+    }
+    if (hint && hint.ply !== v.moves.length) hint = null;
+    if (live && !liveAllowed(v)) { live = false; closeSocket(); }
+    if (live) sendPosition();
+    render();
+  }
+  function setLang(l) {
+    langNow = l;
+    render();
+  }
+  function destroy() {
+    destroyed = true;
+    stopPolling();
+    closeSocket();
+    live = false;
+    panel.innerHTML = "";
+    if (graph) { graph.innerHTML = ""; graph.hidden = true; }
+    if (board && typeof board.set === "function") board.set({ ghosts: [], marks: [] });
+  }
+
+  update();
+  return { update, setLang, analyseGame, overlay, destroy };
+}
+
+function ensureStyle() {
+  if (document.querySelector(`link[href="${STYLE_HREF}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = STYLE_HREF;
+  document.head.appendChild(link);
+}
