@@ -53,8 +53,7 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .route("/games", get(assets::index))
         .route("/game/{id}", get(assets::index))
         .route("/p/{code}", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
+        .merge(assets::files())
         .route("/api/players", get(players))
         .route(
             "/api/games",

@@ -1,13 +1,33 @@
-//! The page, embedded in the binary: one HTML shell, one script, one style
-//! sheet. The script routes `/`, `/games`, `/game/ID` and `/p/CODE` itself.
+//! The page, embedded in the binary: one HTML shell, its ES modules, style
+//! sheet and icon. The script routes `/`, `/games`, `/game/ID` and `/p/CODE`
+//! itself; every other file is one line of [`FILES`].
 
 use axum::http::header;
 use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
 
 const INDEX: &str = include_str!("../assets/index.html");
-const SCRIPT: &str = include_str!("../assets/app.js");
-const STYLE: &str = include_str!("../assets/style.css");
 
+/// JavaScript (ES modules are served as this too).
+const JS: &str = "text/javascript; charset=utf-8";
+/// Style sheets.
+const CSS: &str = "text/css; charset=utf-8";
+/// SVG images.
+const SVG: &str = "image/svg+xml";
+
+/// Every embedded file besides the HTML shell: its path, its content and its
+/// content type. A new module under `assets/` is one more line here.
+const FILES: &[(&str, &str, &str)] = &[
+    ("/app.js", include_str!("../assets/app.js"), JS),
+    ("/board.js", include_str!("../assets/board.js"), JS),
+    ("/style.css", include_str!("../assets/style.css"), CSS),
+    ("/favicon.svg", include_str!("../assets/favicon.svg"), SVG),
+    ("/analysis.js", include_str!("../assets/analysis.js"), JS),
+    ("/analysis.css", include_str!("../assets/analysis.css"), CSS),
+];
+
+/// The HTML shell, for every page route.
 pub(crate) async fn index() -> impl IntoResponse {
     (
         [
@@ -18,22 +38,40 @@ pub(crate) async fn index() -> impl IntoResponse {
     )
 }
 
-pub(crate) async fn script() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        SCRIPT,
-    )
+/// A route for each of [`FILES`], revalidated on every load (`no-cache`) so a
+/// new binary's page never mixes with an old one's modules.
+pub(crate) fn files<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    FILES
+        .iter()
+        .fold(Router::new(), |router, &(path, content, kind)| {
+            router.route(
+                path,
+                get(move || async move {
+                    (
+                        [
+                            (header::CONTENT_TYPE, kind),
+                            (header::CACHE_CONTROL, "no-cache"),
+                        ],
+                        content,
+                    )
+                }),
+            )
+        })
 }
 
-pub(crate) async fn style() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        STYLE,
-    )
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+
+    #[test]
+    fn paths_are_unique_and_absolute() {
+        for (i, (path, content, _)) in FILES.iter().enumerate() {
+            assert!(path.starts_with('/'), "{path}");
+            assert!(!content.is_empty(), "{path} is empty");
+            assert!(
+                FILES[i + 1..].iter().all(|(p, _, _)| p != path),
+                "{path} twice"
+            );
+        }
+    }
 }

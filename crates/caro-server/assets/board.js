@@ -1,0 +1,2 @@
+// board.js: the game board (work in progress).
+export class Board {}
