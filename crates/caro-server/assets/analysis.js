@@ -53,7 +53,7 @@ export const TEXT = {
     an_blunder: "blunder",
     an_mistake: "mistake",
     an_inaccuracy: "inaccuracy",
-    an_count: "{n} {w}",
+    an_count: "{w}: {n}",
     an_n_blunder: "blunders",
     an_n_mistake: "mistakes",
     an_n_inaccuracy: "inaccuracies",
@@ -110,7 +110,7 @@ export const TEXT = {
     an_blunder: "sai lầm nghiêm trọng",
     an_mistake: "sai lầm",
     an_inaccuracy: "thiếu chính xác",
-    an_count: "{n} {w}",
+    an_count: "{w}: {n}",
     an_n_blunder: "sai lầm nghiêm trọng",
     an_n_mistake: "sai lầm",
     an_n_inaccuracy: "thiếu chính xác",
@@ -251,8 +251,15 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
   // A score's words. The engine's score is the mover's: "+W7" (wins in 7
   // plies, the winning move counted), "-L4", "+W" or a number (hundredths,
   // shown from black's side as +0.4 / −1.2).
-  function scoreWords(score, mover) {
+  // A forced result names its winner from black's win chance when it is
+  // given (1 or 0 then), so the words hold whichever side the score is from.
+  function scoreWords(score, mover, chance) {
     const s = String(score ?? "");
+    const c = Number(chance);
+    if (/^[+-][WL]/.test(s) && Number.isFinite(c) && c !== 0.5) {
+      const winner = c > 0.5 ? "black" : "white";
+      mover = s[1] === "W" ? winner : other(winner);
+    }
     let m;
     if ((m = s.match(/^\+W(\d*)$/))) {
       const plies = m[1] === "" ? null : Number(m[1]);
@@ -311,7 +318,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
         move.textContent = name(line.move);
         const score = document.createElement("span");
         score.className = "an-score";
-        const words = scoreWords(line.score, mover);
+        const words = scoreWords(line.score, mover, line.win_chance);
         score.textContent = words;
         const chanceText = document.createElement("span");
         chanceText.className = "an-chance";
@@ -347,7 +354,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     if (hintBusy) { hintText.textContent = t("an_hint_wait"); return; }
     if (hint && v && hint.ply === v.moves.length && shown === v.moves.length) {
       const count = Math.max(Number(v.hints) || 0, hint.hints);
-      hintText.textContent = t("an_hint_is", { m: name(hint.move), s: scoreWords(hint.score, moverAt(v, hint.ply)) }) +
+      hintText.textContent = t("an_hint_is", { m: name(hint.move), s: scoreWords(hint.score, moverAt(v, hint.ply), hint.win_chance) }) +
         " " + t("an_hints", { n: count });
       hintText.dataset.hints = String(count);
       hintText.dataset.move = name(hint.move);
@@ -386,14 +393,29 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     if (s && s.state === "done" && moves.length) {
       const count = (color, mark) => moves.filter((m) => m.color === color && m.mark === mark).length;
       summary.textContent = "";
+      const marks = ["blunder", "mistake", "inaccuracy"];
+      const legend = document.createElement("div");
+      legend.className = "an-legend";
+      for (const mark of marks) {
+        const dot = document.createElement("span");
+        dot.className = "an-sum-dot an-pt-" + mark;
+        dot.setAttribute("aria-hidden", "true");
+        legend.append(dot, t("an_" + mark));
+      }
+      summary.appendChild(legend);
       for (const c of ["black", "white"]) {
         const row = document.createElement("div");
+        row.dataset.color = c;
         row.append(colorName(c) + ":");
-        for (const mark of ["blunder", "mistake", "inaccuracy"]) {
+        for (const mark of marks) {
           const dot = document.createElement("span");
           dot.className = "an-sum-dot an-pt-" + mark;
           dot.setAttribute("aria-hidden", "true");
-          row.append(dot, t("an_count", { n: count(c, mark), w: t("an_n_" + mark) }));
+          const n = document.createElement("span");
+          n.textContent = String(count(c, mark));
+          n.title = t("an_count", { n: count(c, mark), w: t("an_n_" + mark) });
+          n.setAttribute("aria-label", n.title);
+          row.append(dot, n);
         }
         summary.appendChild(row);
       }
