@@ -10,177 +10,16 @@
 mod common;
 
 use std::error::Error;
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use common::browser::{
+    browser_or_skip, click_point, connect, failure_shot, find_browser, js, play, ply, text, until,
+    wait_ply, TestResult,
+};
 use common::{agent, post, Server};
-use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{json, Value};
-
-type TestResult = Result<(), Box<dyn Error>>;
-
-/// The browser and its driver, found on this machine.
-struct Browser {
-    chromium: PathBuf,
-    driver: PathBuf,
-}
-
-fn find_browser() -> Option<Browser> {
-    let pick = |var: &str, paths: &[&str]| {
-        std::env::var_os(var)
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(paths.iter().map(PathBuf::from))
-            .find(|p| p.is_file())
-    };
-    Some(Browser {
-        chromium: pick(
-            "CARO_CHROMIUM",
-            &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
-        )?,
-        driver: pick("CARO_CHROMEDRIVER", &["/usr/bin/chromedriver"])?,
-    })
-}
-
-/// ChromeDriver on a free port, killed when dropped.
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-async fn connect(browser: &Browser, profile: &Path) -> (Driver, Client) {
-    let port = free_port();
-    let driver = Driver(
-        Command::new(&browser.driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver"),
-    );
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".to_string(),
-        json!({
-            "binary": browser.chromium,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-dev-shm-usage", "--mute-audio", "--window-size=1280,1000",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
-    let start = Instant::now();
-    loop {
-        let attempt = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps.clone())
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await;
-        match attempt {
-            Ok(client) => return (driver, client),
-            Err(e) if start.elapsed() < Duration::from_secs(30) => {
-                let _ = e;
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            Err(e) => panic!("cannot start a browser session: {e}"),
-        }
-    }
-}
-
-/// Runs JavaScript in the page and returns its value.
-async fn js(c: &Client, script: &str) -> Result<Value, Box<dyn Error>> {
-    Ok(c.execute(script, vec![]).await?)
-}
-
-/// Waits until the script returns `true`.
-async fn until(c: &Client, what: &str, script: &str) -> TestResult {
-    let start = Instant::now();
-    loop {
-        if js(c, script).await? == Value::Bool(true) {
-            return Ok(());
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let status = js(c, "return document.getElementById('status').textContent").await?;
-            let message = js(c, "return document.getElementById('message').textContent").await?;
-            return Err(format!(
-                "timed out waiting for {what} (status {status}, message {message})"
-            )
-            .into());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn ply(c: &Client) -> Result<i64, Box<dyn Error>> {
-    Ok(js(
-        c,
-        "return Number(document.getElementById('board').dataset.ply || -1)",
-    )
-    .await?
-    .as_i64()
-    .unwrap_or(-1))
-}
-
-async fn wait_ply(c: &Client, n: i64) -> TestResult {
-    until(
-        c,
-        &format!("ply {n}"),
-        &format!("return document.getElementById('board').dataset.ply === '{n}'"),
-    )
-    .await
-}
-
-/// Clicks the board at point (x, y) with a real pointer.
-async fn click_point(c: &Client, x: u8, y: u8) -> TestResult {
-    let at = js(c, &format!("return window.caroPointCenter({x}, {y})")).await?;
-    let (px, py) = (
-        at["x"].as_f64().ok_or("no x")?.round(),
-        at["y"].as_f64().ok_or("no y")?.round(),
-    );
-    let mouse = MouseActions::new("mouse".to_string())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x: px,
-            y: py,
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        });
-    c.perform_actions(mouse).await?;
-    Ok(())
-}
-
-/// Clicks a point and waits for the server's answer to be drawn (a
-/// computer may answer at once, so at least one more move).
-async fn play(c: &Client, x: u8, y: u8) -> TestResult {
-    let before = ply(c).await?;
-    click_point(c, x, y).await?;
-    until(
-        c,
-        &format!("ply {}", before + 1),
-        &format!("return Number(document.getElementById('board').dataset.ply) > {before}"),
-    )
-    .await
-}
+use fantoccini::{Client, Locator};
+use serde_json::json;
 
 async fn choose_mode(c: &Client, mode: &str) -> TestResult {
     c.find(Locator::Css(&format!("input[name=mode][value={mode}]")))
@@ -188,10 +27,6 @@ async fn choose_mode(c: &Client, mode: &str) -> TestResult {
         .click()
         .await?;
     Ok(())
-}
-
-async fn text(c: &Client, id: &str) -> Result<String, Box<dyn Error>> {
-    Ok(c.find(Locator::Id(id)).await?.text().await?)
 }
 
 async fn open_home(c: &Client, base: &str) -> TestResult {
@@ -576,11 +411,7 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
     }
     .await;
     if outcome.is_err() {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../browser-failures");
-        let _ = std::fs::create_dir_all(&dir);
-        if let Ok(png) = w.screenshot().await {
-            let _ = std::fs::write(dir.join("two_windows_white.png"), png);
-        }
+        failure_shot(&w, "two_windows_white").await;
     }
     let _ = w.close().await;
     outcome
@@ -588,13 +419,7 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_web_app_in_a_real_browser() {
-    let required = std::env::var("CARO_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-    let Some(browser) = find_browser() else {
-        assert!(
-            !required,
-            "CARO_REQUIRE_BROWSER=1 but chromium or chromedriver is missing (apt-get install chromium chromium-driver)"
-        );
-        eprintln!("browser tests skipped: chromium and chromedriver not found (set CARO_REQUIRE_BROWSER=1 to require them)");
+    let Some(browser) = browser_or_skip() else {
         return;
     };
     let data = tempfile::tempdir().unwrap();
@@ -603,7 +428,6 @@ async fn the_web_app_in_a_real_browser() {
     let started = Instant::now();
     let (_driver, client) = connect(&browser, profile.path()).await;
     eprintln!("browser session started in {:?}", started.elapsed());
-    let failures_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../browser-failures");
     let mut failures = Vec::new();
     macro_rules! scenario {
         ($name:ident) => {
@@ -611,11 +435,7 @@ async fn the_web_app_in_a_real_browser() {
             let outcome = $name(&client, &server.base).await;
             eprintln!("{}: {:?}", stringify!($name), started.elapsed());
             if let Err(e) = outcome {
-                let _ = std::fs::create_dir_all(&failures_dir);
-                let shot = failures_dir.join(concat!(stringify!($name), ".png"));
-                if let Ok(png) = client.screenshot().await {
-                    let _ = std::fs::write(&shot, png);
-                }
+                let shot = failure_shot(&client, stringify!($name)).await;
                 failures.push(format!(
                     "{}: {e} (screenshot {})",
                     stringify!($name),

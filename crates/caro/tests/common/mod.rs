@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+pub mod browser;
+
 /// A running server.
 pub struct Server {
     child: Child,

@@ -1,0 +1,366 @@
+//! Real headless Chromium for the browser tests, driven through
+//! ChromeDriver: find the browser, open a session (desktop or phone),
+//! run scripts in the page, wait for a condition, click and type with a
+//! real pointer and keyboard, and save screenshots.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
+//! them). [`browser_or_skip`] says a test was skipped without them,
+//! unless `CARO_REQUIRE_BROWSER=1`, when it fails.
+//!
+//! The page's hooks used here: the board's container `#board` carries
+//! `data-ply` (moves on the board shown live) and `data-zoom`;
+//! `window.caroPointCenter(x, y)` gives a point's centre in client
+//! coordinates; `#status` and `#message` are the page's status lines.
+
+use std::error::Error;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, MOUSE_BUTTON_LEFT,
+};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+/// What a scenario returns.
+pub type TestResult = Result<(), Box<dyn Error>>;
+
+/// The browser and its driver, found on this machine.
+pub struct Browser {
+    /// The Chromium binary.
+    pub chromium: PathBuf,
+    /// The ChromeDriver binary.
+    pub driver: PathBuf,
+}
+
+/// Chromium and ChromeDriver, from `CARO_CHROMIUM` / `CARO_CHROMEDRIVER`
+/// or Debian's paths.
+pub fn find_browser() -> Option<Browser> {
+    let pick = |var: &str, paths: &[&str]| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .into_iter()
+            .chain(paths.iter().map(PathBuf::from))
+            .find(|p| p.is_file())
+    };
+    Some(Browser {
+        chromium: pick(
+            "CARO_CHROMIUM",
+            &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
+        )?,
+        driver: pick("CARO_CHROMEDRIVER", &["/usr/bin/chromedriver"])?,
+    })
+}
+
+/// The browser, or `None` after saying the test is skipped; panics when
+/// `CARO_REQUIRE_BROWSER=1` and there is none.
+pub fn browser_or_skip() -> Option<Browser> {
+    let required = std::env::var("CARO_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
+    let found = find_browser();
+    if found.is_none() {
+        assert!(
+            !required,
+            "CARO_REQUIRE_BROWSER=1 but chromium or chromedriver is missing (apt-get install chromium chromium-driver)"
+        );
+        eprintln!("browser tests skipped: chromium and chromedriver not found (set CARO_REQUIRE_BROWSER=1 to require them)");
+    }
+    found
+}
+
+/// ChromeDriver on a free port, killed when dropped.
+pub struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A free TCP port on the loopback interface.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// The size of the browser's viewport, and whether it is a phone (touch,
+/// a device pixel ratio of 3, a mobile user agent).
+#[derive(Clone, Copy, Debug)]
+pub struct Window {
+    /// Viewport width in CSS pixels.
+    pub width: u32,
+    /// Viewport height in CSS pixels.
+    pub height: u32,
+    /// Phone emulation.
+    pub phone: bool,
+}
+
+/// A desktop window, 1366×900.
+pub const DESKTOP: Window = Window {
+    width: 1366,
+    height: 900,
+    phone: false,
+};
+
+/// A phone, 390×844 (touch, device pixel ratio 3).
+pub const PHONE: Window = Window {
+    width: 390,
+    height: 844,
+    phone: true,
+};
+
+/// A desktop browser session with its own profile folder.
+pub async fn connect(browser: &Browser, profile: &Path) -> (Driver, Client) {
+    connect_window(browser, profile, DESKTOP).await
+}
+
+/// A browser session of the given window with its own profile folder.
+pub async fn connect_window(browser: &Browser, profile: &Path, window: Window) -> (Driver, Client) {
+    let port = free_port();
+    let driver = Driver(
+        Command::new(&browser.driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let mut options = json!({
+        "binary": browser.chromium,
+        "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--disable-dev-shm-usage", "--mute-audio",
+            "--hide-scrollbars",
+            format!("--window-size={},{}", window.width, window.height),
+            format!("--user-data-dir={}", profile.display()),
+        ],
+    });
+    if window.phone {
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": { "width": window.width, "height": window.height, "pixelRatio": 3.0, "touch": true },
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
+        });
+    }
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".to_string(), options);
+    let start = Instant::now();
+    loop {
+        let attempt = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match attempt {
+            Ok(client) => {
+                if !window.phone {
+                    // The window's outer size; the viewport is set below.
+                    let _ = client.set_window_size(window.width, window.height).await;
+                    fit_viewport(&client, window).await;
+                }
+                return (driver, client);
+            }
+            Err(e) if start.elapsed() < Duration::from_secs(30) => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("cannot start a browser session: {e}"),
+        }
+    }
+}
+
+/// Grows the window until the page's viewport is the asked size (a
+/// headless window's frame takes a few pixels in some versions).
+async fn fit_viewport(c: &Client, window: Window) {
+    let Ok(inner) = c
+        .execute("return [window.innerWidth, window.innerHeight]", vec![])
+        .await
+    else {
+        return;
+    };
+    let w = inner[0].as_u64().unwrap_or(u64::from(window.width)) as u32;
+    let h = inner[1].as_u64().unwrap_or(u64::from(window.height)) as u32;
+    if w != window.width || h != window.height {
+        let _ = c
+            .set_window_size(
+                window.width + window.width.saturating_sub(w),
+                window.height + window.height.saturating_sub(h),
+            )
+            .await;
+    }
+}
+
+/// Runs JavaScript in the page and returns its value.
+pub async fn js(c: &Client, script: &str) -> Result<Value, Box<dyn Error>> {
+    Ok(c.execute(script, vec![]).await?)
+}
+
+/// Waits (up to a minute) until the script returns `true`.
+pub async fn until(c: &Client, what: &str, script: &str) -> TestResult {
+    until_within(c, what, script, Duration::from_secs(60)).await
+}
+
+/// Waits until the script returns `true`, at most `limit`.
+pub async fn until_within(c: &Client, what: &str, script: &str, limit: Duration) -> TestResult {
+    let start = Instant::now();
+    loop {
+        if js(c, script).await? == Value::Bool(true) {
+            return Ok(());
+        }
+        if start.elapsed() > limit {
+            let seen = js(
+                c,
+                "const s = document.getElementById('status'), m = document.getElementById('message');
+                 return [location.pathname, s ? s.textContent : null, m ? m.textContent : null]",
+            )
+            .await?;
+            return Err(
+                format!("timed out waiting for {what} (path, status, message: {seen})").into(),
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Clicks client coordinates with a real pointer.
+pub async fn click_at(c: &Client, x: f64, y: f64) -> TestResult {
+    let mouse = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x.round(),
+            y: y.round(),
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await?;
+    c.release_actions().await?;
+    Ok(())
+}
+
+/// Where the board draws point (x, y), in client coordinates.
+pub async fn point_center(c: &Client, x: u8, y: u8) -> Result<(f64, f64), Box<dyn Error>> {
+    let at = js(c, &format!("return window.caroPointCenter({x}, {y})")).await?;
+    Ok((
+        at["x"].as_f64().ok_or("no x")?,
+        at["y"].as_f64().ok_or("no y")?,
+    ))
+}
+
+/// Clicks the board at point (x, y) with a real pointer.
+pub async fn click_point(c: &Client, x: u8, y: u8) -> TestResult {
+    let (px, py) = point_center(c, x, y).await?;
+    click_at(c, px, py).await
+}
+
+/// Clicks the element the CSS selector names.
+pub async fn click(c: &Client, css: &str) -> TestResult {
+    c.find(Locator::Css(css)).await?.click().await?;
+    Ok(())
+}
+
+/// Chooses a value in the `<select>` the CSS selector names.
+pub async fn select(c: &Client, css: &str, value: &str) -> TestResult {
+    c.find(Locator::Css(css))
+        .await?
+        .select_by_value(value)
+        .await?;
+    Ok(())
+}
+
+/// Presses keys on the focused element (`fantoccini::key::Key` values
+/// convert to `char` for the special keys).
+pub async fn press(c: &Client, keys: &[char]) -> TestResult {
+    let mut actions = KeyActions::new("keyboard".to_string());
+    for &k in keys {
+        actions = actions
+            .then(KeyAction::Down { value: k })
+            .then(KeyAction::Up { value: k });
+    }
+    c.perform_actions(actions).await?;
+    c.release_actions().await?;
+    Ok(())
+}
+
+/// The text of the element with this id.
+pub async fn text(c: &Client, id: &str) -> Result<String, Box<dyn Error>> {
+    Ok(c.find(Locator::Id(id)).await?.text().await?)
+}
+
+/// The number of moves on the board (`data-ply` of `#board`), or -1.
+pub async fn ply(c: &Client) -> Result<i64, Box<dyn Error>> {
+    Ok(js(
+        c,
+        "const b = document.getElementById('board'); return Number(b && b.dataset.ply !== undefined && b.dataset.ply !== '' ? b.dataset.ply : -1)",
+    )
+    .await?
+    .as_i64()
+    .unwrap_or(-1))
+}
+
+/// Waits until the board shows `n` moves.
+pub async fn wait_ply(c: &Client, n: i64) -> TestResult {
+    until(
+        c,
+        &format!("ply {n}"),
+        &format!(
+            "const b = document.getElementById('board'); return !!b && b.dataset.ply === '{n}'"
+        ),
+    )
+    .await
+}
+
+/// Clicks a point and waits for the server's answer to be drawn (a
+/// computer may answer at once, so at least one more move).
+pub async fn play(c: &Client, x: u8, y: u8) -> TestResult {
+    let before = ply(c).await?;
+    click_point(c, x, y).await?;
+    until(
+        c,
+        &format!("ply {}", before + 1),
+        &format!("return Number(document.getElementById('board').dataset.ply) > {before}"),
+    )
+    .await
+}
+
+/// Where a failing scenario leaves its screenshot: `target/browser-failures/`.
+pub fn failures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../browser-failures")
+}
+
+/// Saves a screenshot of the page as `target/browser-failures/NAME.png`
+/// and returns its path.
+pub async fn failure_shot(c: &Client, name: &str) -> PathBuf {
+    let dir = failures_dir();
+    let _ = std::fs::create_dir_all(&dir);
+    let shot = dir.join(format!("{name}.png"));
+    if let Ok(png) = c.screenshot().await {
+        let _ = std::fs::write(&shot, png);
+    }
+    shot
+}
+
+/// The folder of the documentation's images, `docs/images/`.
+pub fn docs_images() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/images")
+}
+
+/// With `CARO_UPDATE_SCREENSHOTS=1`, saves the page as
+/// `docs/images/NAME.png` (the README's pictures); otherwise nothing.
+pub async fn doc_screenshot(c: &Client, name: &str) -> TestResult {
+    if !std::env::var("CARO_UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1") {
+        return Ok(());
+    }
+    let dir = docs_images();
+    std::fs::create_dir_all(&dir)?;
+    let png = c.screenshot().await?;
+    std::fs::write(dir.join(format!("{name}.png")), png)?;
+    eprintln!("screenshot docs/images/{name}.png");
+    Ok(())
+}
