@@ -426,6 +426,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
 
   function renderDetail(moves, s) {
     detail.textContent = "";
+    delete detail.dataset.ply;
     if (!s || !moves.length || !view) return;
     if (shown === 0) { detail.textContent = t("an_pick"); return; }
     const m = moves.find((mv) => mv.ply === shown);
