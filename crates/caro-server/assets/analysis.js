@@ -183,9 +183,9 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     </div>
     <p id="an-live-note" class="an-note" hidden></p>
     <div id="an-live" class="an-live" hidden>
+      <div class="an-bar-labels" aria-hidden="true"><span class="an-bar-b"></span><span class="an-bar-w"></span></div>
       <div id="an-bar" class="an-bar" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="50">
         <div class="an-bar-black"></div>
-        <span class="an-bar-text an-bar-b"></span><span class="an-bar-text an-bar-w"></span>
       </div>
       <ol id="an-lines" class="an-lines"></ol>
       <p id="an-stats" class="an-stats"></p>
@@ -299,8 +299,8 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     bar.setAttribute("aria-valuenow", String(chance));
     bar.setAttribute("aria-valuetext", t("an_black_pct", { p: chance }));
     bar.querySelector(".an-bar-black").style.width = chance + "%";
-    bar.querySelector(".an-bar-b").textContent = t("an_black_pct", { p: chance });
-    bar.querySelector(".an-bar-w").textContent = t("an_white_pct", { p: 100 - chance });
+    liveBox.querySelector(".an-bar-b").textContent = t("an_black_pct", { p: chance });
+    liveBox.querySelector(".an-bar-w").textContent = t("an_white_pct", { p: 100 - chance });
     bar.dataset.state = d ? "ready" : "waiting";
     linesBox.innerHTML = "";
     const mover = view ? moverAt(view, sentPly < 0 ? shown : sentPly) : "black";
@@ -464,8 +464,12 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
     return e;
   }
+  let graphKey = null;
   function drawGraph(points, moves, s) {
     if (!graph) return;
+    const key = [s, shown, currentLang()];
+    if (graphKey && key.every((k, i) => k === graphKey[i])) return;
+    graphKey = key;
     if (!points.length || !s || s.state === "none") { graph.hidden = true; graph.innerHTML = ""; return; }
     graph.hidden = false;
     const n = Math.max(1, (s.state === "done" ? points.length : Number(s.total) || points.length) - 1);
