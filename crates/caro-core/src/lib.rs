@@ -13,6 +13,8 @@
 //!   untrusted positions come in through [`GameSetup`].
 //! - [`opening`]: free, swap1 and swap2 as a state machine; [`matchplay`]:
 //!   first to N wins with alternating colours.
+//! - [`table`]: a seated game — who sits where, whose turn, undo to the
+//!   person's turn, resigning, swap decisions, endings and match series.
 //! - [`notation`], [`psq`], [`code`]: `h8` coordinates, Gomocup `x,y`,
 //!   Piskvork's PSQ files and a compact position code for URLs.
 //!
@@ -39,6 +41,7 @@ pub mod opening;
 pub mod pos;
 pub mod psq;
 pub mod rule;
+pub mod table;
 pub mod zobrist;
 
 pub use board::{Board, Cell, Dir, Line};
