@@ -1,0 +1,167 @@
+//! An online game's clock.
+
+use std::time::{Duration, Instant};
+
+use caro_core::Color;
+
+use super::{seat_index, LiveGame};
+
+/// An online game's clock: each side's time, with an increment added
+/// after each of its moves. It starts with the first move; the side to
+/// move loses when its time runs out.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    /// Each side's time at the start, in milliseconds.
+    pub initial_ms: u64,
+    /// Added to a side's time after each of its moves.
+    pub increment_ms: u64,
+    /// Time left (black, white), as of when the running side's turn began.
+    pub left_ms: [u64; 2],
+    /// The side whose time runs, and since when. `None` before the first
+    /// move and once the game is over.
+    pub running: Option<(Color, Instant)>,
+}
+
+impl Clock {
+    /// A clock of `initial_ms` a side plus `increment_ms` a move.
+    #[must_use]
+    pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
+        Clock {
+            initial_ms,
+            increment_ms,
+            left_ms: [initial_ms; 2],
+            running: None,
+        }
+    }
+
+    /// The time `color` has left at `now`.
+    #[must_use]
+    pub fn left(&self, color: Color, now: Instant) -> u64 {
+        let base = self.left_ms[seat_index(color)];
+        match self.running {
+            Some((side, since)) if side == color => {
+                base.saturating_sub(now.saturating_duration_since(since).as_millis() as u64)
+            }
+            _ => base,
+        }
+    }
+
+    /// The stored form: `initial,increment,black,white` in milliseconds.
+    #[must_use]
+    pub fn to_text(&self, now: Instant) -> String {
+        format!(
+            "{},{},{},{}",
+            self.initial_ms,
+            self.increment_ms,
+            self.left(Color::Black, now),
+            self.left(Color::White, now)
+        )
+    }
+
+    /// Reads [`Clock::to_text`] (stopped; the game restarts it).
+    #[must_use]
+    pub fn from_text(text: &str) -> Option<Clock> {
+        let v: Vec<u64> = text
+            .split(',')
+            .map(|n| n.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        match v[..] {
+            [initial_ms, increment_ms, black, white] => Some(Clock {
+                initial_ms,
+                increment_ms,
+                left_ms: [black, white],
+                running: None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl LiveGame {
+    /// Charges the running side for its time (adding the increment if it
+    /// is the side that just moved) and starts the clock of the side to
+    /// move; stops it before the first move and once the game is over.
+    pub fn settle_clock(&mut self, mover: Option<Color>, now: Instant) {
+        let running = !self.is_over() && !self.game.moves().is_empty();
+        let to_move = self.game.to_move();
+        let Some(clock) = self.online.as_mut().and_then(|o| o.clock.as_mut()) else {
+            return;
+        };
+        if let Some((side, _)) = clock.running {
+            let mut left = clock.left(side, now);
+            if mover == Some(side) {
+                left += clock.increment_ms;
+            }
+            clock.left_ms[seat_index(side)] = left;
+        }
+        clock.running = running.then_some((to_move, now));
+    }
+
+    /// When the side to move has run out of time at `now`, it loses.
+    /// Returns whether that happened.
+    pub fn flag_if_out_of_time(&mut self, now: Instant) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let Some((side, _)) = self
+            .online
+            .as_ref()
+            .and_then(|o| o.clock.as_ref())
+            .and_then(|c| c.running.filter(|&(side, _)| c.left(side, now) == 0))
+        else {
+            return false;
+        };
+        self.timed_out = Some(side);
+        self.settle_clock(None, now);
+        self.clear_offers();
+        self.touch();
+        true
+    }
+
+    /// How long until the running side's time is out, if a clock runs.
+    #[must_use]
+    pub fn time_to_flag(&self, now: Instant) -> Option<Duration> {
+        let clock = self.online.as_ref()?.clock.as_ref()?;
+        let (side, _) = clock.running?;
+        Some(Duration::from_millis(clock.left(side, now)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::online_game;
+    use super::super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_side_to_move_loses_on_time_and_moves_add_the_increment() {
+        let mut g = online_game();
+        if let Some(o) = &mut g.online {
+            o.clock = Some(Clock::new(60_000, 2_000));
+        }
+        let now = Instant::now();
+        assert!(
+            !g.flag_if_out_of_time(now + Duration::from_secs(3600)),
+            "not started"
+        );
+        g.online_move(Color::Black, 0, Pos::new(0, 0)).unwrap();
+        let clock = g.online.as_ref().and_then(|o| o.clock.clone()).unwrap();
+        assert_eq!(
+            clock.left_ms,
+            [60_000, 60_000],
+            "the first move costs nothing"
+        );
+        assert_eq!(clock.running.map(|r| r.0), Some(Color::White));
+        g.online_move(Color::White, 1, Pos::new(1, 1)).unwrap();
+        let clock = g.online.as_ref().and_then(|o| o.clock.clone()).unwrap();
+        assert!(clock.left_ms[1] > 60_000, "white gained its increment");
+        let later = Instant::now() + Duration::from_secs(61);
+        assert!(!g.flag_if_out_of_time(Instant::now()));
+        assert!(g.flag_if_out_of_time(later));
+        assert_eq!(g.result_view().unwrap().winner, Some("white"));
+        assert_eq!(g.result_view().unwrap().reason, "time");
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert_eq!(back.timed_out, Some(Color::Black));
+        assert_eq!(back.view().clock.unwrap().black_ms, 0);
+    }
+}
