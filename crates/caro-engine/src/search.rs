@@ -1945,6 +1945,9 @@ pub struct CaroPlayer {
     rng: StdRng,
     /// Whether the levels that look for forced wins at the root do.
     root_threats: bool,
+    /// Root moves the search leaves out (multi-line analysis: the lines
+    /// already found); empty in play.
+    excluded: Vec<Pos>,
 }
 
 impl CaroPlayer {
@@ -1957,7 +1960,16 @@ impl CaroPlayer {
             tt: Tt::new(DEFAULT_HASH_MB),
             rng: StdRng::seed_from_u64(seed),
             root_threats: true,
+            excluded: Vec::new(),
         }
+    }
+
+    /// Root moves the next searches leave out, as if they were not there
+    /// (multi-line analysis searches again without the lines found so
+    /// far). Empty by default, and then play is untouched. A point off the
+    /// board is ignored.
+    pub fn set_excluded_root_moves(&mut self, moves: &[Pos]) {
+        self.excluded = moves.to_vec();
     }
 
     /// Whether the search first looks for forced wins by threats at the
@@ -2029,9 +2041,19 @@ impl CaroPlayer {
             elapsed: s.started.elapsed(),
             pv: pv.iter().map(|&i| s.state.pos(i)).collect(),
         };
+        let excluded: Vec<usize> = self
+            .excluded
+            .iter()
+            .filter(|&&p| game.size().contains(p))
+            .map(|&p| s.state.index(p))
+            .collect();
+        let mut generated = s.generate(0, None);
+        if !excluded.is_empty() {
+            generated = without_excluded(&mut s, generated, &excluded);
+        }
         // Whether the root's moves are the stops of the other side's five.
         let root_forced;
-        let mut root_moves = match s.generate(0, None) {
+        let mut root_moves = match generated {
             Gen::Win(i) => {
                 let report = info(&s, 1, WIN - 1, &[i]);
                 (ctx.progress)(&report);
@@ -2066,7 +2088,10 @@ impl CaroPlayer {
         if root_moves.is_empty() {
             // Every nearby point is forbidden: fall back on any legal move.
             let legal = game.legal_moves();
-            let best = *legal.first().ok_or(EngineError::GameOver)?;
+            let best = *legal
+                .iter()
+                .find(|&&p| !self.excluded.contains(&p))
+                .ok_or(EngineError::GameOver)?;
             return Ok(Decision { best, info: None });
         }
         // An only move is played at once, but at full strength only after
@@ -2121,7 +2146,7 @@ impl CaroPlayer {
             {
                 s.abort = Abort::None;
             }
-            if let Some(m) = found {
+            if let Some(m) = found.filter(|m| !excluded.contains(m)) {
                 s.deadline = saved_deadline;
                 let fours = Searcher::vcf_line_fours(five_ply + 1);
                 let line = s.winning_line(m, None, fours);
@@ -2162,7 +2187,7 @@ impl CaroPlayer {
             s.node_limit = saved;
             s.deadline = saved_deadline;
             s.abort = Abort::None;
-            if let Some(m) = found.win() {
+            if let Some(m) = found.win().filter(|m| !excluded.contains(m)) {
                 let (score, pv) = s.root_win(m, line, RootWin::Vct(plies));
                 let report = info(&s, 1, score, &pv);
                 (ctx.progress)(&report);
@@ -2339,6 +2364,34 @@ impl CaroPlayer {
             best: s.state.pos(choice),
             info,
         })
+    }
+}
+
+/// The root's moves without the `excluded` points: the candidates left,
+/// or, where none is left (the only stop of a five, the winning point, an
+/// open four's point were excluded, or every move loses), every legal
+/// point near the stones but the excluded, each then searched for what it
+/// is worth (a loss, most often).
+fn without_excluded(s: &mut Searcher<'_>, generated: Gen, excluded: &[usize]) -> Gen {
+    match generated {
+        Gen::Win(i) if !excluded.contains(&i) => return Gen::Win(i),
+        Gen::Moves { mut moves, forced } => {
+            moves.retain(|(m, _)| !excluded.contains(m));
+            if !moves.is_empty() {
+                return Gen::Moves { moves, forced };
+            }
+        }
+        Gen::Win(_) | Gen::Lost => {}
+    }
+    let mut moves = Vec::new();
+    for i in s.area_points() {
+        if !excluded.contains(&i) && s.state.is_legal(i) {
+            moves.push((i, s.order_score(i, 0, None)));
+        }
+    }
+    Gen::Moves {
+        moves,
+        forced: false,
     }
 }
 
