@@ -7,7 +7,9 @@
 //! - [`random`]: a uniformly random legal move;
 //! - [`scoremap`], [`quintuple`], [`minimax`]: the computer players of the
 //!   articles caro was asked to implement, reproduced faithfully;
-//! - [`search`]: caro's own threat-space alpha-beta search, levels 1..=10.
+//! - [`search`]: caro's own threat-space alpha-beta search, levels 1..=10;
+//! - [`analysis`]: win chances, the best few moves of a position, and a
+//!   game reviewed move by move.
 //!
 //! ```
 //! use caro_core::{BoardSize, Color, Game, Rule, Rules};
@@ -23,6 +25,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod arena;
 mod failcache;
 mod keymap;
