@@ -13,7 +13,7 @@ use caro_core::opening::{Choice, Opening, Seat};
 use caro_core::{Color, Game};
 
 use crate::session::{PlayError, Session, SessionEvent, Turn};
-use crate::text::{board_text, info_text, outcome_text, parse_cell, stone};
+use crate::text::{board_text, info_text, parse_cell, stone};
 use crate::TuiError;
 
 /// How long the plain mode waits for one engine answer before checking
@@ -152,6 +152,9 @@ fn run<R: BufRead, W: Write>(
             session.player(Seat::Second).name()
         )?;
     }
+    if let Some(text) = session.match_text() {
+        writeln!(out, "{text}; colours alternate game by game")?;
+    }
     writeln!(out, "type a move such as {}, or help", {
         caro_core::notation::format_pos(rules.size.center(), rules.size)
     })?;
@@ -163,10 +166,23 @@ fn run<R: BufRead, W: Write>(
             write!(out, "{}", board_text(session.game()))?;
             show_board = false;
         }
-        if let Some(outcome) = session.game().outcome() {
+        if let Some(sentence) = session.ending_sentence() {
             if !announced {
-                writeln!(out, "result: {}", outcome_text(outcome, rules.size))?;
+                writeln!(out, "result: {sentence}")?;
+                if let Some(text) = session.match_text() {
+                    writeln!(out, "{text}")?;
+                }
+                if let Some(text) = session.match_result() {
+                    writeln!(out, "{text}")?;
+                }
                 announced = true;
+            }
+            if session.series().is_some() && !session.match_over() {
+                // The next game of the match starts by itself.
+                session.new_game();
+                writeln!(out, "{}", session.notice().unwrap_or_default())?;
+                show_board = true;
+                continue;
             }
             if !session.has_human() {
                 return Ok(());
@@ -208,6 +224,10 @@ fn run<R: BufRead, W: Write>(
                             writeln!(out, "{text}")?;
                             show_board = true;
                         }
+                        SessionEvent::NextGame => {
+                            writeln!(out, "{}", session.notice().unwrap_or_default())?;
+                            show_board = true;
+                        }
                         SessionEvent::EngineFailed { color, error } => {
                             return Err(TuiError::Engine(format!(
                                 "{} could not move: {error}",
@@ -222,6 +242,7 @@ fn run<R: BufRead, W: Write>(
         }
         let turn = session.turn();
         let prompt = match turn {
+            Turn::Over if session.match_over() => "match over: new or quit".to_string(),
             Turn::Over => "game over: undo, new or quit".to_string(),
             Turn::Choose { seat, options } => {
                 format!(
@@ -263,15 +284,14 @@ fn run<R: BufRead, W: Write>(
             Command::Board => show_board = true,
             Command::Resign => match session.resign() {
                 Ok(_) => show_board = true,
-                Err(PlayError::Move(caro_core::MoveError::GameOver)) => {
+                Err(PlayError::GameOver) => {
                     writeln!(out, "the game is over: type undo, new or quit")?;
                 }
                 Err(e) => writeln!(out, "{e}")?,
             },
             Command::New => {
-                session.new_game();
-                writeln!(out, "new game")?;
-                show_board = true;
+                show_board = session.new_game();
+                writeln!(out, "{}", session.notice().unwrap_or_default())?;
             }
             Command::Undo | Command::Redo => {
                 let n = if command(&line) == Command::Undo {
@@ -299,7 +319,7 @@ fn run<R: BufRead, W: Write>(
                 Ok(pos) => match session.play(pos) {
                     // The board is shown again before the next person's turn.
                     Ok(_) => show_board = session.human_to_move() || session.game().is_over(),
-                    Err(PlayError::Move(caro_core::MoveError::GameOver)) => {
+                    Err(PlayError::GameOver) => {
                         writeln!(out, "the game is over: type undo, new or quit")?;
                     }
                     Err(e) => writeln!(out, "{e}")?,
@@ -328,7 +348,10 @@ mod tests {
     #[test]
     fn cell_numbers_win_on_three_by_three() {
         let out = play(3, Rule::Freestyle, "1\n4\n2\n5\n3\n");
-        assert!(out.contains("result: black wins: a3 b3 c3"), "{out}");
+        assert!(
+            out.contains("result: black wins with 3 in a row: a3 b3 c3"),
+            "{out}"
+        );
         assert!(
             out.contains("3[X]X X 3") || out.contains("3 X X[X]3"),
             "{out}"
@@ -378,7 +401,7 @@ mod tests {
     #[test]
     fn resigning_ends_the_game_for_the_person_to_move() {
         let out = play(15, Rule::Freestyle, "h8\nresign\nresign\nh9\n");
-        assert!(out.contains("result: black wins by resignation"), "{out}");
+        assert!(out.contains("result: black wins: white resigned"), "{out}");
         assert!(out.contains("the game is over"), "{out}");
     }
 

@@ -31,7 +31,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::{Frame, Terminal};
 
 use crate::session::{PlayError, Session, Turn};
-use crate::text::{info_text, outcome_text, stone};
+use crate::text::{info_text, stone};
 use crate::TuiError;
 
 /// Columns one board point takes on screen: `" X "`, or `"[X]"` under the
@@ -112,9 +112,14 @@ impl App {
         self.session.set_cursor(pos);
         match self.session.play(pos) {
             Ok(_) => {}
-            Err(PlayError::Move(caro_core::MoveError::GameOver)) => self
-                .session
-                .set_notice("the game is over: n new game, u undo, q quit"),
+            Err(PlayError::GameOver) => {
+                let text = if self.session.series().is_some() {
+                    "the game is over: n next game, q quit"
+                } else {
+                    "the game is over: n new game, u undo, q quit"
+                };
+                self.session.set_notice(text);
+            }
             Err(e) => self.session.set_notice(e.to_string()),
         }
     }
@@ -149,7 +154,9 @@ impl App {
             KeyCode::Char('r') => {
                 self.session.redo();
             }
-            KeyCode::Char('n') => self.session.new_game(),
+            KeyCode::Char('n') => {
+                self.session.new_game();
+            }
             KeyCode::Char('R') => {
                 if let Err(e) = self.session.resign() {
                     self.session.set_notice(e.to_string());
@@ -376,6 +383,24 @@ impl App {
                 )));
             }
         }
+        if let Some(series) = session.series() {
+            let score = series.score();
+            let game = series.games_played() + usize::from(!session.table().is_over());
+            lines.push(Line::from(format!(
+                "  match, first to {}, game {}",
+                series.first_to(),
+                game.max(1)
+            )));
+            for (player, wins) in score.iter().enumerate() {
+                lines.push(Line::from(format!(
+                    "  {}: {wins}",
+                    session.player_label(player)
+                )));
+            }
+            if series.draws() > 0 {
+                lines.push(Line::from(format!("  drawn: {}", series.draws())));
+            }
+        }
         lines.push(Line::from(format!(
             "  moves: {}{}",
             game.moves().len(),
@@ -428,12 +453,17 @@ impl App {
     fn render_status(&self, frame: &mut Frame<'_>, area: Rect) {
         let session = &self.session;
         let game = session.game();
-        let first = if let Some(outcome) = game.outcome() {
-            Span::styled(
-                format!(
-                    "{} — n new game, u undo, q quit",
-                    outcome_text(outcome, session.rules().size)
+        let first = if let Some(sentence) = session.ending_sentence() {
+            let keys = match (session.series().is_some(), session.match_over()) {
+                (false, _) => "n new game, u undo, q quit".to_string(),
+                (true, false) => "n next game, q quit".to_string(),
+                (true, true) => format!(
+                    "{}; n new match, q quit",
+                    session.match_result().unwrap_or_default()
                 ),
+            };
+            Span::styled(
+                format!("{sentence} — {keys}"),
                 Style::default().add_modifier(Modifier::BOLD),
             )
         } else if let Turn::Choose { seat, options } = session.turn() {

@@ -1,6 +1,8 @@
-//! A game in progress, independent of any screen: the game, who sits on
-//! each side, the cursor, undo and redo the way a person expects them
-//! against a computer, and the engines thinking on background threads.
+//! A game in progress, independent of any screen: the [`Table`] (the
+//! rules of the seated game: seats, turns, undo and redo the way a person
+//! expects, resigning, swap decisions, endings), a match of several games
+//! when one is played, the cursor, and the engines thinking on background
+//! threads.
 //!
 //! Both front ends (the full-screen board and the plain line mode) drive a
 //! [`Session`]: they hand it the human's moves and commands, and call
@@ -11,13 +13,20 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use caro_core::opening::{Choice, Opening, OpeningError, OpeningState, OpeningStep, Seat};
-use caro_core::{Color, Game, MoveError, Outcome, Pos, Rules};
+use caro_core::opening::{Choice, Opening, OpeningState, Seat};
+use caro_core::table::{Actor, Ending, Series, Sitter, Table};
+use caro_core::{Color, Game, Pos, Rules};
 use caro_engine::{
     Context, Decision, EngineError, Limits, Player, PlayerSource, Score, SearchInfo, StopFlag,
 };
 
 use crate::TuiError;
+
+pub use caro_core::table::{TableError, Turn};
+
+/// Why a person's move or decision was refused (the table's error, with
+/// its machine code). The game is unchanged.
+pub type PlayError = TableError;
 
 /// Who sits on one side of the board.
 #[derive(Clone)]
@@ -37,6 +46,21 @@ impl SeatKind {
             SeatKind::Computer(source) => source.name(),
         }
     }
+
+    /// Whether a person sits here.
+    #[must_use]
+    pub fn is_human(&self) -> bool {
+        matches!(self, SeatKind::Human)
+    }
+
+    /// The table's view of this seat: a person, or a computer by name.
+    #[must_use]
+    pub fn sitter(&self) -> Sitter {
+        match self {
+            SeatKind::Human => Sitter::Human,
+            SeatKind::Computer(source) => Sitter::Computer(source.name()),
+        }
+    }
 }
 
 impl std::fmt::Debug for SeatKind {
@@ -54,9 +78,10 @@ pub struct SessionConfig {
     /// the first stones and colours are chosen.
     pub opening: Opening,
     /// Who plays black (moves first), or with a swap opening the first
-    /// seat (who opens).
+    /// seat (who opens). In a match: player 1, who opens game 1.
     pub black: SeatKind,
-    /// Who plays white, or with a swap opening the second seat.
+    /// Who plays white, or with a swap opening the second seat. In a
+    /// match: player 2, who opens game 2.
     pub white: SeatKind,
     /// Limits of each computer move.
     pub limits: Limits,
@@ -65,11 +90,14 @@ pub struct SessionConfig {
     /// Pause between two computer moves when both sides are computers, so
     /// a person can follow the game.
     pub computer_delay: Duration,
+    /// A match: first to this many wins (colours alternate game by game);
+    /// `None` for single games.
+    pub first_to: Option<u32>,
 }
 
 impl SessionConfig {
     /// A configuration with these rules and seats, a second per computer
-    /// move, no delay and seed 1.
+    /// move, no delay, seed 1 and no match.
     #[must_use]
     pub fn new(rules: Rules, black: SeatKind, white: SeatKind) -> SessionConfig {
         SessionConfig {
@@ -80,38 +108,9 @@ impl SessionConfig {
             limits: Limits::time(Duration::from_secs(1)),
             seed: 1,
             computer_delay: Duration::ZERO,
+            first_to: None,
         }
     }
-}
-
-/// Why a human's move was not played. The game is unchanged.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PlayError {
-    /// The side to move is a computer.
-    #[error("not your turn: {color} ({player}) is to move")]
-    NotYourTurn {
-        /// The side to move.
-        color: Color,
-        /// Its player's name.
-        player: String,
-    },
-    /// The rules refuse the move (occupied, forbidden, game over…).
-    #[error(transparent)]
-    Move(#[from] MoveError),
-    /// A swap decision is due, not a stone.
-    #[error("the {seat} player chooses now: {}", options.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))]
-    MustChoose {
-        /// Who chooses.
-        seat: Seat,
-        /// What may be chosen.
-        options: &'static [Choice],
-    },
-    /// No swap decision is due.
-    #[error("there is nothing to choose now")]
-    NoChoice,
-    /// The opening refuses the decision.
-    #[error(transparent)]
-    Opening(#[from] OpeningError),
 }
 
 /// Something that happened while the session was polled.
@@ -127,8 +126,8 @@ pub enum SessionEvent {
         pos: Pos,
         /// Its last search report, for players that search.
         info: Option<SearchInfo>,
-        /// The result, if the move ended the game.
-        outcome: Option<Outcome>,
+        /// How the game ended, if the move ended it.
+        ending: Option<Ending>,
     },
     /// A computer made a swap decision.
     ComputerChose {
@@ -145,6 +144,8 @@ pub enum SessionEvent {
         /// What went wrong.
         error: String,
     },
+    /// The next game of the match started by itself (two computers).
+    NextGame,
 }
 
 /// A request to an engine thread.
@@ -231,9 +232,9 @@ impl Worker {
     }
 }
 
-/// One side of the board: a seat of the opening (the first seat is given
-/// by `--black`, the second by `--white`; with the free opening the first
-/// seat plays black).
+/// One player of the session: `--black` (player 1) or `--white` (player
+/// 2). Without a match player 1 sits in the first seat; in a match the
+/// players take turns to open.
 struct Chair {
     kind: SeatKind,
     worker: Option<Worker>,
@@ -257,27 +258,6 @@ struct Job {
     stop: StopFlag,
 }
 
-/// Who must do what now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Turn {
-    /// `seat` places a stone of `color`: an opening stone or a move.
-    Move {
-        /// Who places it.
-        seat: Seat,
-        /// Its colour.
-        color: Color,
-    },
-    /// `seat` makes a swap decision among `options`.
-    Choose {
-        /// Who chooses.
-        seat: Seat,
-        /// What may be chosen.
-        options: &'static [Choice],
-    },
-    /// The game is over.
-    Over,
-}
-
 /// Whether a score (from the side to move's point of view) is at least
 /// even.
 fn at_least_even(score: Score) -> bool {
@@ -294,8 +274,13 @@ pub struct Session {
     rules: Rules,
     limits: Limits,
     computer_delay: Duration,
-    game: Game,
-    opening: OpeningState,
+    table: Table,
+    /// The match, when one is played.
+    series: Option<Series>,
+    /// The player (0 or 1) in the first seat of this game.
+    opener: usize,
+    /// Whether this game's result is in the match already.
+    recorded: bool,
     cursor: Pos,
     chairs: [Chair; 2],
     replies: Receiver<Reply>,
@@ -313,10 +298,19 @@ impl Session {
     ///
     /// # Errors
     /// [`TuiError::Engine`] when a computer player cannot be built (an
-    /// external engine that does not start).
+    /// external engine that does not start) or the rules, opening or match
+    /// do not make a game.
     pub fn new(config: SessionConfig) -> Result<Session, TuiError> {
-        let game = Game::new(config.rules, Color::Black)
-            .map_err(|e| TuiError::Engine(format!("bad rules: {e}")))?;
+        let sitters = [config.black.sitter(), config.white.sitter()];
+        let series = match config.first_to {
+            Some(n) => Some(
+                Series::new(n, sitters.clone())
+                    .map_err(|e| TuiError::Engine(format!("bad match: {e}")))?,
+            ),
+            None => None,
+        };
+        let table = Table::new(config.rules, Color::Black, config.opening, sitters)
+            .map_err(|e| TuiError::Engine(e.to_string()))?;
         let (reply_tx, replies) = mpsc::channel();
         let make_chair = |kind: SeatKind, seed: u64| -> Result<Chair, TuiError> {
             let worker = match &kind {
@@ -337,8 +331,10 @@ impl Session {
             limits: config.limits,
             computer_delay: config.computer_delay,
             cursor: config.rules.size.center(),
-            game,
-            opening: OpeningState::new(config.opening),
+            table,
+            series,
+            opener: 0,
+            recorded: false,
             chairs: [first, second],
             replies,
             job: None,
@@ -353,7 +349,13 @@ impl Session {
     /// The game.
     #[must_use]
     pub fn game(&self) -> &Game {
-        &self.game
+        self.table.game()
+    }
+
+    /// The table: the game with its seats, turn and ending.
+    #[must_use]
+    pub fn table(&self) -> &Table {
+        &self.table
     }
 
     /// The rules of the game.
@@ -365,7 +367,7 @@ impl Session {
     /// Where the opening has got to.
     #[must_use]
     pub fn opening(&self) -> &OpeningState {
-        &self.opening
+        self.table.opening()
     }
 
     /// The point under the cursor.
@@ -390,20 +392,27 @@ impl Session {
         }
     }
 
+    /// The player (0 = `--black`, 1 = `--white`) sitting in `seat` in this
+    /// game.
+    #[must_use]
+    pub fn player_index(&self, seat: Seat) -> usize {
+        match seat {
+            Seat::First => self.opener,
+            Seat::Second => 1 - self.opener,
+        }
+    }
+
     /// Who sits in `seat`.
     #[must_use]
     pub fn player(&self, seat: Seat) -> &SeatKind {
-        &self.chairs[seat.index()].kind
+        &self.chairs[self.player_index(seat)].kind
     }
 
     /// The seat that plays `color`: once a swap opening has decided, the
     /// seat that took it; before, the first seat for black.
     #[must_use]
     pub fn seat_of(&self, color: Color) -> Seat {
-        self.opening.seat_of(color).unwrap_or(match color {
-            Color::Black => Seat::First,
-            Color::White => Seat::Second,
-        })
+        self.table.seat_of(color)
     }
 
     /// Who plays `color` (see [`Session::seat_of`]).
@@ -415,47 +424,111 @@ impl Session {
     /// Whether a person plays `color`.
     #[must_use]
     pub fn is_human(&self, color: Color) -> bool {
-        matches!(self.seat(color), SeatKind::Human)
+        self.table.is_human(color)
     }
 
     /// Whether a person sits in `seat`.
     #[must_use]
     pub fn is_human_seat(&self, seat: Seat) -> bool {
-        matches!(self.player(seat), SeatKind::Human)
+        self.table.is_human_seat(seat)
     }
 
     /// Whether a person plays either side.
     #[must_use]
     pub fn has_human(&self) -> bool {
-        Seat::ALL.into_iter().any(|s| self.is_human_seat(s))
+        self.table.has_human()
     }
 
     /// Who must do what now.
     #[must_use]
     pub fn turn(&self) -> Turn {
-        if self.game.is_over() {
-            return Turn::Over;
-        }
-        match self.opening.step() {
-            OpeningStep::Place { seat, color } => Turn::Move { seat, color },
-            OpeningStep::Choose { seat, options } => Turn::Choose { seat, options },
-            OpeningStep::Done { .. } => {
-                let color = self.game.to_move();
-                Turn::Move {
-                    seat: self.seat_of(color),
-                    color,
-                }
-            }
-        }
+        self.table.turn()
+    }
+
+    /// How the game ended, if it has.
+    #[must_use]
+    pub fn ending(&self) -> Option<Ending> {
+        self.table.ending()
+    }
+
+    /// The sentence saying how the game ended, if it has.
+    #[must_use]
+    pub fn ending_sentence(&self) -> Option<String> {
+        self.table.ending_sentence()
     }
 
     /// Whether the game goes on and a person must act (move or choose).
     #[must_use]
     pub fn human_to_move(&self) -> bool {
-        match self.turn() {
-            Turn::Move { seat, .. } | Turn::Choose { seat, .. } => self.is_human_seat(seat),
-            Turn::Over => false,
+        self.table.person_to_act()
+    }
+
+    /// The match, when one is played.
+    #[must_use]
+    pub fn series(&self) -> Option<&Series> {
+        self.series.as_ref()
+    }
+
+    /// `player 1 (human)`: a player of the match by index.
+    #[must_use]
+    pub fn player_label(&self, player: usize) -> String {
+        format!(
+            "player {} ({})",
+            player + 1,
+            self.chairs[player].kind.name()
+        )
+    }
+
+    /// The match score in words: `match, first to 2: player 1 (human) 1,
+    /// player 2 (caro:5) 0`, with the draws when there are some and
+    /// `(game 2)` while it goes on; `None` without a match.
+    #[must_use]
+    pub fn match_text(&self) -> Option<String> {
+        let series = self.series.as_ref()?;
+        let [a, b] = series.score();
+        let mut text = format!(
+            "match, first to {}: {} {a}, {} {b}",
+            series.first_to(),
+            self.player_label(0),
+            self.player_label(1)
+        );
+        if series.draws() > 0 {
+            text.push_str(&format!(", {} drawn", series.draws()));
         }
+        if !series.is_over() {
+            let game = series.games_played() + usize::from(!self.recorded);
+            text.push_str(&format!(" (game {game})"));
+        }
+        Some(text)
+    }
+
+    /// Once the match is over, its result in words: `match over: player 1
+    /// (human) wins 2-1` or `match over: drawn 1-1`.
+    #[must_use]
+    pub fn match_result(&self) -> Option<String> {
+        let series = self.series.as_ref().filter(|s| s.is_over())?;
+        let [a, b] = series.score();
+        Some(match series.winner() {
+            Some(w) => format!(
+                "match over: {} wins {}-{}",
+                self.player_label(w),
+                a.max(b),
+                a.min(b)
+            ),
+            None => format!("match over: drawn {a}-{b}"),
+        })
+    }
+
+    /// Whether a match is played and it is over.
+    #[must_use]
+    pub fn match_over(&self) -> bool {
+        self.series.as_ref().is_some_and(Series::is_over)
+    }
+
+    /// Whether computer moves are paused.
+    #[must_use]
+    pub fn is_paused(&self) -> bool {
+        self.paused
     }
 
     /// Whether a computer is thinking now, and for which colour's stone.
@@ -469,12 +542,6 @@ impl Session {
     #[must_use]
     pub fn info(&self) -> Option<&(Color, SearchInfo)> {
         self.info.as_ref()
-    }
-
-    /// Whether computer moves are paused.
-    #[must_use]
-    pub fn is_paused(&self) -> bool {
-        self.paused
     }
 
     /// The last notice for the person: a refused move, what undo did…
@@ -493,67 +560,40 @@ impl Session {
         self.notice = None;
     }
 
-    /// Plays `pos` for the person to move (an opening stone or a move).
-    ///
-    /// # Errors
-    /// [`PlayError::NotYourTurn`] when a computer is to act,
-    /// [`PlayError::MustChoose`] when a swap decision is due,
-    /// [`PlayError::Move`] when the rules refuse the move; the game is
-    /// unchanged.
-    pub fn play(&mut self, pos: Pos) -> Result<Option<Outcome>, PlayError> {
-        let (seat, color) = match self.turn() {
-            Turn::Over => return Err(PlayError::Move(MoveError::GameOver)),
-            Turn::Choose { seat, options } if self.is_human_seat(seat) => {
-                return Err(PlayError::MustChoose { seat, options })
-            }
-            Turn::Choose { seat, .. } => {
-                return Err(PlayError::NotYourTurn {
-                    color: self.game.to_move(),
-                    player: self.player(seat).name(),
-                })
-            }
-            Turn::Move { seat, color } => (seat, color),
-        };
-        if !self.is_human_seat(seat) {
-            return Err(PlayError::NotYourTurn {
-                color,
-                player: self.player(seat).name(),
-            });
+    /// Records a finished game in the match, once.
+    fn settle(&mut self) {
+        if self.recorded || !self.table.is_over() {
+            return;
         }
-        let outcome = self.game.try_play(pos)?;
-        self.stone_placed(color);
-        self.cursor = pos;
-        self.notice = None;
-        Ok(outcome)
+        if let Some(series) = &mut self.series {
+            if series.record(&self.table).is_ok() {
+                self.recorded = true;
+            }
+        }
     }
 
-    /// Tells the opening a stone was placed, while it goes on.
-    fn stone_placed(&mut self, color: Color) {
-        if !self.opening.is_done() {
-            if let Err(e) = self.opening.stone_placed(color) {
-                self.notice = Some(e.to_string());
-            }
-        }
+    /// Plays `pos` for the person to move (an opening stone or a move).
+    /// Returns how the game ended, if the move ended it.
+    ///
+    /// # Errors
+    /// [`TableError`]: not the person's turn, a swap decision due, the
+    /// rules refuse the move, the game is over; the game is unchanged.
+    pub fn play(&mut self, pos: Pos) -> Result<Option<Ending>, PlayError> {
+        let ending = self.table.play(Actor::Person, pos)?;
+        self.cursor = pos;
+        self.notice = None;
+        self.settle();
+        Ok(ending)
     }
 
     /// Makes the swap decision due now for the person whose turn it is.
     ///
     /// # Errors
-    /// [`PlayError::NoChoice`] when no decision is due,
-    /// [`PlayError::NotYourTurn`] when a computer decides now,
-    /// [`PlayError::Opening`] when `choice` is not offered.
+    /// [`TableError`]: no decision due, a computer decides now, `choice` is
+    /// not offered.
     pub fn choose(&mut self, choice: Choice) -> Result<(), PlayError> {
-        let seat = match self.turn() {
-            Turn::Choose { seat, .. } => seat,
-            _ => return Err(PlayError::NoChoice),
-        };
-        if !self.is_human_seat(seat) {
-            return Err(PlayError::NotYourTurn {
-                color: self.game.to_move(),
-                player: self.player(seat).name(),
-            });
-        }
-        self.opening.choose(seat, choice)?;
+        let seat = self.turn().seat().unwrap_or(Seat::Second);
+        self.table.choose(Actor::Person, choice)?;
         self.notice = Some(format!("the {seat} player chose {choice}"));
         Ok(())
     }
@@ -566,71 +606,85 @@ impl Session {
         }
     }
 
-    /// Takes back moves: against a computer, back to the person's previous
-    /// turn (the computer's reply goes too); with two people, one move;
-    /// with two computers, one move, and the game pauses. The stones of a
-    /// swap opening are not taken back (`n` starts again). A search running
-    /// now is stopped. Returns how many moves were taken back.
+    /// Refuses to change a game the match has counted.
+    fn counted(&mut self) -> bool {
+        if self.recorded {
+            self.notice = Some(if self.match_over() {
+                "the match is over: n starts a new match".to_string()
+            } else {
+                "this game counts in the match: n starts the next game".to_string()
+            });
+        }
+        self.recorded
+    }
+
+    /// Takes back moves (the table's rule): against a computer, back to the
+    /// person's previous turn (the computer's reply goes too); with two
+    /// people, one move; with two computers, one move, and the game pauses.
+    /// The stones of a swap opening are not taken back (`n` starts again).
+    /// A resignation is taken back first. A game the match has counted is
+    /// not taken back. A search running now is stopped. Returns how many
+    /// moves were taken back.
     pub fn undo(&mut self) -> usize {
-        self.cancel();
-        self.not_before = None;
-        if !self.opening.is_done() {
-            self.notice = Some("the opening cannot be taken back: n starts a new game".to_string());
+        if self.counted() {
             return 0;
         }
-        let floor = self.opening.stones_placed();
+        self.cancel();
+        self.not_before = None;
         if !self.has_human() {
             self.paused = true;
-            let n = if self.game.moves().len() > floor {
-                usize::from(self.game.undo().is_some())
-            } else {
-                0
-            };
-            self.after_history_change(n, "took back");
-            return n;
         }
-        let mut n = 0;
-        while self.game.moves().len() > floor && self.game.undo().is_some() {
-            n += 1;
-            if self.human_to_move() {
+        let ended = self.table.ending();
+        match self.table.undo() {
+            Ok(0) => {
+                self.notice = Some(match ended {
+                    Some(Ending::Resign { winner }) => {
+                        format!("took back {}'s resignation", winner.opponent())
+                    }
+                    _ => "took back the end of the game".to_string(),
+                });
+                0
+            }
+            Ok(n) => {
                 self.after_history_change(n, "took back");
-                return n;
+                n
+            }
+            Err(e) => {
+                self.notice = Some(match e {
+                    TableError::OpeningUndo => {
+                        "the opening cannot be taken back: n starts a new game".to_string()
+                    }
+                    other => other.to_string(),
+                });
+                0
             }
         }
-        // No earlier turn of a person: put everything back.
-        for _ in 0..n {
-            self.game.redo();
-        }
-        self.notice = Some("nothing to undo".to_string());
-        0
     }
 
     /// Replays moves taken back: up to the person's next turn (or one move
     /// with two people or two computers). A search running now is stopped.
     /// Returns how many moves were replayed.
     pub fn redo(&mut self) -> usize {
+        if self.counted() {
+            return 0;
+        }
         self.cancel();
         self.not_before = None;
-        let mut n = 0;
-        while self.game.redo().is_some() {
-            n += 1;
-            if !self.has_human() || self.game.is_over() || self.human_to_move() {
-                break;
+        match self.table.redo() {
+            Ok(n) => {
+                self.after_history_change(n, "replayed");
+                self.settle();
+                n
+            }
+            Err(e) => {
+                self.notice = Some(e.to_string());
+                0
             }
         }
-        self.after_history_change(n, "replayed");
-        n
     }
 
     fn after_history_change(&mut self, n: usize, verb: &str) {
-        if n == 0 {
-            self.notice = Some(format!(
-                "nothing to {}",
-                if verb == "replayed" { "redo" } else { "undo" }
-            ));
-            return;
-        }
-        if let Some(last) = self.game.last_move() {
+        if let Some(last) = self.game().last_move() {
             self.cursor = last;
         }
         let plural = if n == 1 { "move" } else { "moves" };
@@ -641,40 +695,59 @@ impl Session {
     /// playing. A search running now is stopped.
     ///
     /// # Errors
-    /// [`PlayError::Move`] with `GameOver` when the game has ended,
-    /// [`PlayError::NotYourTurn`] when no person plays.
-    pub fn resign(&mut self) -> Result<Outcome, PlayError> {
-        if self.game.is_over() {
-            return Err(PlayError::Move(MoveError::GameOver));
-        }
-        let to_move = self.game.to_move();
-        let color = if self.is_human(to_move) {
-            to_move
-        } else if self.is_human(to_move.opponent()) {
-            to_move.opponent()
-        } else {
-            return Err(PlayError::NotYourTurn {
-                color: to_move,
-                player: self.seat(to_move).name(),
-            });
-        };
+    /// [`TableError::GameOver`] when the game has ended,
+    /// [`TableError::NobodyToResign`] when no person plays.
+    pub fn resign(&mut self) -> Result<Ending, PlayError> {
+        let seat = self.table.resigner(None)?;
         self.cancel();
         self.not_before = None;
-        let outcome = self.game.resign_side(color)?;
-        self.notice = Some(format!("{color} resigned"));
-        Ok(outcome)
+        let ending = self.table.resign(Some(seat))?;
+        self.notice = Some(format!("{} resigned", self.table.color_of(seat)));
+        self.settle();
+        Ok(ending)
     }
 
     /// Starts a new game with the same seats and opening (a search running
-    /// now is stopped).
-    pub fn new_game(&mut self) {
+    /// now is stopped). In a match: the next game once this one has ended,
+    /// the players taking turns to open; once the match is over, a new
+    /// match. Returns whether a game started (in a match, a game under way
+    /// must end first).
+    pub fn new_game(&mut self) -> bool {
+        let mut notice = "new game".to_string();
+        if let Some(series) = &mut self.series {
+            if !self.recorded && !self.table.game().moves().is_empty() {
+                self.notice = Some(
+                    "the match game goes on: finish it first (R resigns), or q quits".to_string(),
+                );
+                return false;
+            }
+            let mut head = "";
+            if series.is_over() {
+                if let Ok(fresh) = Series::new(series.first_to(), series.players().clone()) {
+                    *series = fresh;
+                }
+                head = "new match; ";
+            }
+            self.opener = series.opener().unwrap_or(0);
+            notice = format!(
+                "{head}game {}: player {} ({}) opens",
+                series.games_played() + 1,
+                self.opener + 1,
+                self.chairs[self.opener].kind.name()
+            );
+        }
         self.cancel();
         self.not_before = None;
         self.paused = false;
-        if let Ok(game) = Game::new(self.rules, Color::Black) {
-            self.game = game;
+        self.recorded = false;
+        let sitters = [
+            self.chairs[self.opener].kind.sitter(),
+            self.chairs[1 - self.opener].kind.sitter(),
+        ];
+        let opening = self.table.opening().opening();
+        if let Ok(table) = Table::new(self.rules, Color::Black, opening, sitters) {
+            self.table = table;
         }
-        self.opening = OpeningState::new(self.opening.opening());
         for chair in &self.chairs {
             if let Some(w) = &chair.worker {
                 w.send(Request::NewGame);
@@ -682,7 +755,8 @@ impl Session {
         }
         self.cursor = self.rules.size.center();
         self.info = None;
-        self.notice = Some("new game".to_string());
+        self.notice = Some(notice);
+        true
     }
 
     /// Pauses or resumes computer moves (a search running now is stopped
@@ -696,7 +770,8 @@ impl Session {
         self.paused
     }
 
-    /// Starts a search if a computer must act and none is running.
+    /// Starts a search if a computer must act and none is running; with two
+    /// computers in a match, starts the next game once one has ended.
     fn maybe_start(&mut self, now: Instant) -> Option<SessionEvent> {
         if self.job.is_some() || self.paused {
             return None;
@@ -705,18 +780,22 @@ impl Session {
             return None;
         }
         let (seat, purpose) = match self.turn() {
+            Turn::Over if self.recorded && !self.match_over() && !self.has_human() => {
+                self.new_game();
+                return Some(SessionEvent::NextGame);
+            }
             Turn::Over => return None,
             Turn::Move { seat, .. } => (seat, Purpose::Move),
             Turn::Choose { seat, .. } => (seat, Purpose::Choose),
         };
-        let color = self.game.to_move();
-        let worker = self.chairs[seat.index()].worker.as_ref()?;
+        let color = self.game().to_move();
+        let worker = self.chairs[self.player_index(seat)].worker.as_ref()?;
         self.next_id += 1;
         let id = self.next_id;
         let stop = StopFlag::new();
         let sent = worker.send(Request::Think {
             id,
-            game: Box::new(self.game.clone()),
+            game: Box::new(self.game().clone()),
             limits: self.limits,
             stop: stop.clone(),
         });
@@ -743,26 +822,6 @@ impl Session {
         SessionEvent::EngineFailed { color, error }
     }
 
-    /// A computer's swap decision: the colour the search finds at least
-    /// even for, the side to move when it cannot tell.
-    fn decide(&self, options: &[Choice], decision: &Decision) -> Choice {
-        let to_move = self.game.to_move();
-        let good = decision
-            .info
-            .as_ref()
-            .is_none_or(|info| at_least_even(info.score));
-        let color = if good { to_move } else { to_move.opponent() };
-        let wanted = match color {
-            Color::Black => Choice::TakeBlack,
-            Color::White => Choice::TakeWhite,
-        };
-        if options.contains(&wanted) {
-            wanted
-        } else {
-            options.first().copied().unwrap_or(wanted)
-        }
-    }
-
     /// Takes one answer from an engine thread into account.
     fn handle(&mut self, reply: Reply, now: Instant) -> Option<SessionEvent> {
         match reply {
@@ -777,7 +836,7 @@ impl Session {
                 }
                 let job = self.job.take()?;
                 let (seat, color) = (job.seat, job.color);
-                let decision = match result {
+                let decision: Decision = match result {
                     Ok(d) => d,
                     Err(e) => return Some(self.failed(seat, color, e.to_string())),
                 };
@@ -785,12 +844,13 @@ impl Session {
                     self.info = Some((color, info.clone()));
                 }
                 if job.purpose == Purpose::Choose {
-                    let options = match self.opening.step() {
-                        OpeningStep::Choose { options, .. } => options,
-                        _ => return None,
-                    };
-                    let choice = self.decide(options, &decision);
-                    if let Err(e) = self.opening.choose(seat, choice) {
+                    // When the search cannot tell, the side to move is taken.
+                    let good = decision
+                        .info
+                        .as_ref()
+                        .is_none_or(|info| at_least_even(info.score));
+                    let choice = self.table.computer_choice(good)?;
+                    if let Err(e) = self.table.choose(Actor::Seat(seat), choice) {
                         return Some(self.failed(seat, color, e.to_string()));
                     }
                     self.notice = Some(format!(
@@ -799,21 +859,27 @@ impl Session {
                     ));
                     return Some(SessionEvent::ComputerChose { seat, choice });
                 }
-                let outcome = match self.game.try_play(decision.best) {
-                    Ok(o) => o,
+                let ending = match self.table.play(Actor::Seat(seat), decision.best) {
+                    Ok(e) => e,
                     Err(e) => return Some(self.failed(seat, color, format!("illegal move: {e}"))),
                 };
-                self.stone_placed(color);
                 self.cursor = decision.best;
+                self.settle();
                 if !self.has_human() && !self.computer_delay.is_zero() {
-                    self.not_before = Some(now + self.computer_delay);
+                    // A little longer after the end of a match game.
+                    let pause = if ending.is_some() {
+                        self.computer_delay * 4
+                    } else {
+                        self.computer_delay
+                    };
+                    self.not_before = Some(now + pause);
                 }
                 Some(SessionEvent::ComputerMoved {
                     seat,
                     color,
                     pos: decision.best,
                     info: decision.info,
-                    outcome,
+                    ending,
                 })
             }
         }
@@ -950,13 +1016,7 @@ mod tests {
     fn a_computer_to_move_refuses_the_person() {
         let mut s = session(3, computer("minimax:4"), SeatKind::Human);
         let err = s.play(at(&s, "b2")).unwrap_err();
-        assert!(matches!(
-            err,
-            PlayError::NotYourTurn {
-                color: Color::Black,
-                ..
-            }
-        ));
+        assert!(matches!(err, PlayError::NotYourTurn { .. }));
         assert!(err.to_string().starts_with("not your turn"), "{err}");
         computer_moves(&mut s);
         assert_eq!(s.game().moves().len(), 1);
@@ -991,7 +1051,7 @@ mod tests {
         let mut s = session(3, computer("minimax:4"), computer("minimax:4"));
         let events = computer_moves(&mut s);
         assert_eq!(events.len(), 9, "perfect play fills the board");
-        assert_eq!(s.game().outcome(), Some(&Outcome::Draw));
+        assert_eq!(s.ending(), Some(Ending::Draw { full: true }));
         assert_eq!(s.undo(), 1);
         assert!(s.is_paused());
         assert!(s.poll(Instant::now()).is_empty());
@@ -1060,7 +1120,7 @@ mod tests {
         }
         assert!(matches!(
             s.choose(Choice::PlaceTwo),
-            Err(PlayError::Opening(_))
+            Err(PlayError::NotOffered { .. })
         ));
         s.choose(Choice::TakeWhite).unwrap();
         assert_eq!(s.seat_of(Color::White), Seat::First);

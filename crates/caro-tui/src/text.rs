@@ -1,8 +1,9 @@
-//! Words and pictures both front ends share: the result, the engine's
+//! Words and pictures both front ends share (the result's sentence is the
+//! table's: [`caro_core::table::Ending::sentence`]): the engine's
 //! thinking, the board as text, and reading a point typed by a person.
 
 use caro_core::notation::{column_name, format_pos, parse_pos, NotationError};
-use caro_core::{BoardSize, Color, Game, Outcome, Pos};
+use caro_core::{BoardSize, Color, Game, Pos};
 use caro_engine::SearchInfo;
 
 /// `X` for black, `O` for white.
@@ -11,28 +12,6 @@ pub fn stone(color: Color) -> char {
     match color {
         Color::Black => 'X',
         Color::White => 'O',
-    }
-}
-
-/// The result in words: `black wins: h8 i8 j8 k8 l8`, `draw: nobody can
-/// win any more`, `white wins by resignation`, or `white wins: black played
-/// the double-three at h8`.
-#[must_use]
-pub fn outcome_text(outcome: &Outcome, size: BoardSize) -> String {
-    match outcome {
-        Outcome::Five { winner, line } => format!(
-            "{winner} wins: {}",
-            line.points()
-                .map(|p| format_pos(p, size))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        Outcome::Draw => "draw: nobody can win any more".to_string(),
-        Outcome::Resigned { winner } => format!("{winner} wins by resignation"),
-        Outcome::Foul { winner, at, foul } => format!(
-            "{winner} wins: black played the {foul} at {}",
-            format_pos(*at, size)
-        ),
     }
 }
 

@@ -172,7 +172,10 @@ fn a_win_is_announced_and_its_line_highlighted() {
     keys(&mut app, "\n^\nvh\nvl\n^l\n");
     let b = screen.draw(&mut app);
     let all = text(&b);
-    assert!(all.contains("black wins: a2 b2 c2"), "{all}");
+    assert!(
+        all.contains("black wins with 3 in a row: a2 b2 c2"),
+        "{all}"
+    );
     for point in ["a2", "b2", "c2"] {
         let (x, y) = screen_cell(&b, point, size);
         assert_eq!(b[(x, y)].symbol(), "X");
@@ -345,7 +348,7 @@ fn shift_r_resigns_for_the_person_to_move() {
     let mut screen = Screen::new(100, 30);
     keys(&mut app, "\nR");
     let all = text(&screen.draw(&mut app));
-    assert!(all.contains("black wins by resignation"), "{all}");
+    assert!(all.contains("black wins: white resigned"), "{all}");
     assert!(app.session().game().is_over());
     keys(&mut app, "R");
     assert!(text(&screen.draw(&mut app)).contains("the game is over"));

@@ -85,7 +85,10 @@ fn renju_forbidden_points_and_game_over_are_refused() {
         &["--size", "3", "--white", "human"],
         "1\n4\n2\n5\n3\n6\nnew\n5\n",
     );
-    assert!(out.contains("result: black wins: a3 b3 c3"), "{out}");
+    assert!(
+        out.contains("result: black wins with 3 in a row: a3 b3 c3"),
+        "{out}"
+    );
     assert!(
         out.contains("the game is over: type undo, new or quit"),
         "{out}"
