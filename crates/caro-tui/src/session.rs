@@ -1188,4 +1188,68 @@ mod tests {
             assert!(s.human_to_move() || s.game().moves().len() == 4);
         }
     }
+
+    #[test]
+    fn a_match_alternates_openers_and_keeps_the_score() {
+        let size = BoardSize::square(3);
+        let rules = Rules::new(size, 3, Rule::Freestyle).unwrap();
+        let mut config = SessionConfig::new(rules, SeatKind::Human, computer("random"));
+        config.first_to = Some(2);
+        let mut s = Session::new(config).unwrap();
+        assert_eq!(
+            s.match_text().as_deref(),
+            Some("match, first to 2: player 1 (human) 0, player 2 (random) 0 (game 1)")
+        );
+        // Game 1: the person is black and resigns.
+        assert_eq!(s.player(Seat::First).name(), "human");
+        s.resign().unwrap();
+        assert_eq!(s.undo(), 0, "a counted game is not taken back");
+        assert!(s.notice().unwrap().contains("n starts the next game"));
+        assert_eq!(s.series().unwrap().score(), [0, 1]);
+        // Game 2: the computer opens and plays black.
+        assert!(s.new_game());
+        assert_eq!(s.notice(), Some("game 2: player 2 (random) opens"));
+        assert_eq!(s.player(Seat::First).name(), "random");
+        assert!(!s.is_human(Color::Black));
+        computer_moves(&mut s);
+        assert_eq!(s.game().moves().len(), 1);
+        assert!(!s.new_game(), "a match game under way is finished first");
+        s.resign().unwrap();
+        assert!(s.match_over());
+        assert_eq!(
+            s.match_result().as_deref(),
+            Some("match over: player 2 (random) wins 2-0")
+        );
+        assert_eq!(
+            s.match_text().as_deref(),
+            Some("match, first to 2: player 1 (human) 0, player 2 (random) 2")
+        );
+        // Then n starts a new match.
+        assert!(s.new_game());
+        assert_eq!(
+            s.notice(),
+            Some("new match; game 1: player 1 (human) opens")
+        );
+        assert_eq!(s.series().unwrap().score(), [0, 0]);
+    }
+
+    #[test]
+    fn two_computers_play_a_match_to_its_end() {
+        let size = BoardSize::square(3);
+        let rules = Rules::new(size, 3, Rule::Freestyle).unwrap();
+        let mut config = SessionConfig::new(rules, computer("random"), computer("random"));
+        config.first_to = Some(2);
+        config.limits = Limits::depth(1);
+        let mut s = Session::new(config).unwrap();
+        let mut next_games = 0;
+        while !s.match_over() {
+            for event in s.wait(Duration::from_secs(60)) {
+                next_games += usize::from(event == SessionEvent::NextGame);
+            }
+        }
+        let series = s.series().unwrap();
+        assert_eq!(next_games + 1, series.games_played());
+        assert!(series.games_played() <= 3);
+        assert!(s.match_result().unwrap().starts_with("match over: "));
+    }
 }

@@ -354,3 +354,41 @@ fn shift_r_resigns_for_the_person_to_move() {
     assert!(text(&screen.draw(&mut app)).contains("the game is over"));
     assert_eq!(app.session().game().moves().len(), 1);
 }
+
+#[test]
+fn a_match_shows_the_score_and_n_starts_the_next_game() {
+    let size = BoardSize::square(3);
+    let rules = Rules::new(size, 3, Rule::Freestyle).unwrap();
+    let mut config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
+    config.first_to = Some(2);
+    let mut app = App::new(Session::new(config).unwrap());
+    let mut screen = Screen::new(100, 24);
+    let all = text(&screen.draw(&mut app));
+    assert!(all.contains("match, first to 2, game 1"), "{all}");
+    assert!(all.contains("player 1 (human): 0"), "{all}");
+    // Black (player 1) resigns game 1.
+    keys(&mut app, "R");
+    let all = text(&screen.draw(&mut app));
+    assert!(
+        all.contains("white wins: black resigned — n next game"),
+        "{all}"
+    );
+    assert!(all.contains("player 2 (human): 1"), "{all}");
+    keys(&mut app, "u");
+    let all = text(&screen.draw(&mut app));
+    assert!(all.contains("this game counts in the match"), "{all}");
+    keys(&mut app, "n");
+    let all = text(&screen.draw(&mut app));
+    assert!(all.contains("game 2: player 2 (human) opens"), "{all}");
+    assert!(all.contains("match, first to 2, game 2"), "{all}");
+    // Black is player 2 now, and resigns too: player 1 has one win.
+    keys(&mut app, "R");
+    let all = text(&screen.draw(&mut app));
+    assert!(all.contains("player 1 (human): 1"), "{all}");
+    keys(&mut app, "nR");
+    let all = text(&screen.draw(&mut app));
+    assert!(
+        all.contains("match over: player 2 (human) wins 2-1; n new match"),
+        "{all}"
+    );
+}
