@@ -563,7 +563,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     const moves = jobState && Array.isArray(jobState.moves) ? jobState.moves : [];
     const m = moves.find((mv) => mv.ply === shown);
     if (m && m.mark && shown === Number(m.ply)) {
-      marks.push({ x: m.move[0], y: m.move[1], kind: "mistake" });
+      marks.push({ x: m.move[0], y: m.move[1], kind: m.mark });
       if (m.best && !(m.best[0] === m.move[0] && m.best[1] === m.move[1])) {
         marks.push({ x: m.best[0], y: m.best[1], kind: "best" });
       }
