@@ -195,8 +195,8 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       <label id="an-progress-label" class="an-progress-label" for="an-progress"></label>
       <progress id="an-progress" class="an-progress" max="1" value="0"></progress>
     </div>
-    <p id="an-summary" class="an-summary"></p>
-    <p id="an-detail" class="an-detail" aria-live="polite"></p>
+    <div id="an-summary" class="an-summary"></div>
+    <div id="an-detail" class="an-detail" aria-live="polite"></div>
     <p id="an-message" class="an-message" role="alert"></p>`;
   const el = (id) => panel.querySelector("#" + id);
   const toggle = el("an-toggle"), hintButton = el("an-hint"), gameButton = el("an-game");
@@ -623,7 +623,8 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       let m;
       try { m = JSON.parse(ev.data); } catch (_) { return; }
       if (m.type === "analysis") {
-        if (m.ply !== sentPly) return;
+        // A report on the position before (a new one was sent since) is dropped.
+        if (m.ply !== sentPly || !fitsShown(m)) return;
         liveData = m;
         liveState = "thinking";
         if (errorCode) errorCode = null;
@@ -661,6 +662,12 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     sentPly = -1;
     liveData = null;
     liveState = "idle";
+  }
+  // Whether a report's moves are all on empty points of the position sent.
+  function fitsShown(m) {
+    if (!view || sentPly !== shown) return false;
+    const taken = new Set(view.moves.slice(0, shown).map(([x, y]) => y * view.width + x));
+    return (m.lines || []).every((l) => !l.move || !taken.has(l.move[1] * view.width + l.move[0]));
   }
   // Sends the shown position if it changed (a burst of changes, such as
   // holding an arrow key, sends only the last).
