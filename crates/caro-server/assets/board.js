@@ -6,6 +6,8 @@
 //   const board = new Board(container, {
 //     onPlay(x, y) {},    // a click, a tap or Enter/Space on an empty point of an interactive board
 //     onCursor(x, y) {},  // the keyboard cursor moved
+//     onView(zoom) {},    // the zoom changed (by wheel, pinch, keys or a method): e.g. show
+//                         // a reset-view button while zoom > 1
 //   });
 //   board.set({ ... });   // any subset of the state below; the rest is kept
 //
@@ -88,7 +90,7 @@ const PALETTES = {
       black: ["#707070", "#1c1c1c", "#000000"], white: ["#ffffff", "#ecebe6", "#bdbab0"],
       blackEdge: null, whiteEdge: "rgba(60,45,20,0.45)", stoneShadow: "rgba(40,25,5,0.45)",
       numOnBlack: "#ffffff", numOnWhite: "#1a1a1a", x: "#b3261e", o: "#0d47a1",
-      accent: "#e8291c", win: "rgba(220,32,20,0.82)", lastCell: "rgba(255,230,120,0.55)",
+      accent: "#e8291c", winCells: "rgba(27,127,42,0.8)", win: "rgba(220,32,20,0.82)", lastCell: "rgba(255,230,120,0.55)",
       cellNum: "#5a4120", cursor: "#0b57d0", cursorHalo: "rgba(255,255,255,0.85)", forbidden: "#c62828",
       hint: "#1565c0", best: "#1b7f2a", mistake: "#ef6c00", blunder: "#c62828", inaccuracy: "#b58900",
     },
@@ -98,7 +100,7 @@ const PALETTES = {
       black: ["#6a6a6a", "#1a1a1a", "#000000"], white: ["#f4f4f2", "#dcdbd6", "#a9a69c"],
       blackEdge: null, whiteEdge: "rgba(40,28,10,0.5)", stoneShadow: "rgba(20,10,0,0.5)",
       numOnBlack: "#ffffff", numOnWhite: "#1a1a1a", x: "#9e1c14", o: "#0b3d8c",
-      accent: "#ff3b2f", win: "rgba(230,30,20,0.85)", lastCell: "rgba(255,225,110,0.5)",
+      accent: "#ff3b2f", winCells: "rgba(102,214,125,0.82)", win: "rgba(230,30,20,0.85)", lastCell: "rgba(255,225,110,0.5)",
       cellNum: "#2e1f08", cursor: "#0842a0", cursorHalo: "rgba(255,255,255,0.85)", forbidden: "#b71c1c",
       hint: "#0d47a1", best: "#145c20", mistake: "#e65100", blunder: "#b71c1c", inaccuracy: "#8a6a00",
     },
@@ -110,7 +112,7 @@ const PALETTES = {
       black: ["#22262c", "#22262c", "#22262c"], white: ["#ffffff", "#ffffff", "#ffffff"],
       blackEdge: null, whiteEdge: "#4b5563", stoneShadow: null,
       numOnBlack: "#ffffff", numOnWhite: "#1f2328", x: "#d32f2f", o: "#1565c0",
-      accent: "#e53935", win: "rgba(229,57,53,0.8)", lastCell: "rgba(255,213,79,0.45)",
+      accent: "#e53935", winCells: "rgba(27,127,42,0.8)", win: "rgba(229,57,53,0.8)", lastCell: "rgba(255,213,79,0.45)",
       cellNum: "#6b7785", cursor: "#1a73e8", cursorHalo: "rgba(255,255,255,0.9)", forbidden: "#d32f2f",
       hint: "#1a73e8", best: "#188038", mistake: "#e8710a", blunder: "#d93025", inaccuracy: "#b58900",
     },
@@ -120,7 +122,7 @@ const PALETTES = {
       black: ["#0b0d10", "#0b0d10", "#0b0d10"], white: ["#e9eef3", "#e9eef3", "#e9eef3"],
       blackEdge: "#8b97a6", whiteEdge: null, stoneShadow: null,
       numOnBlack: "#f2f5f8", numOnWhite: "#111418", x: "#ff6b6b", o: "#5eb1ff",
-      accent: "#ff5a52", win: "rgba(255,90,82,0.85)", lastCell: "rgba(255,213,79,0.2)",
+      accent: "#ff5a52", winCells: "rgba(102,214,125,0.82)", win: "rgba(255,90,82,0.85)", lastCell: "rgba(255,213,79,0.2)",
       cellNum: "#9aa6b5", cursor: "#8ab4f8", cursorHalo: "rgba(0,0,0,0.8)", forbidden: "#ff6b6b",
       hint: "#8ab4f8", best: "#5bd27a", mistake: "#fbad50", blunder: "#ff6b6b", inaccuracy: "#f2cc60",
     },
@@ -132,7 +134,7 @@ const PALETTES = {
       black: ["#22262c", "#22262c", "#22262c"], white: ["#ffffff", "#ffffff", "#ffffff"],
       blackEdge: null, whiteEdge: "#4b5563", stoneShadow: null,
       numOnBlack: "#ffffff", numOnWhite: "#1f2328", x: "#d32f2f", o: "#1565c0",
-      accent: "#e53935", win: "rgba(27,127,42,0.78)", lastCell: "rgba(255,204,64,0.38)",
+      accent: "#e53935", winCells: "rgba(27,127,42,0.8)", win: "rgba(27,127,42,0.78)", lastCell: "rgba(255,204,64,0.38)",
       cellNum: "#59636e", cursor: "#1a73e8", cursorHalo: "rgba(255,255,255,0.9)", forbidden: "#d32f2f",
       hint: "#1a73e8", best: "#188038", mistake: "#e8710a", blunder: "#d93025", inaccuracy: "#b58900",
     },
@@ -142,7 +144,7 @@ const PALETTES = {
       black: ["#0b0d10", "#0b0d10", "#0b0d10"], white: ["#e9eef3", "#e9eef3", "#e9eef3"],
       blackEdge: "#8b97a6", whiteEdge: null, stoneShadow: null,
       numOnBlack: "#f2f5f8", numOnWhite: "#111418", x: "#ff6b6b", o: "#5eb1ff",
-      accent: "#ff5a52", win: "rgba(102,214,125,0.8)", lastCell: "rgba(255,204,64,0.3)",
+      accent: "#ff5a52", winCells: "rgba(102,214,125,0.82)", win: "rgba(102,214,125,0.8)", lastCell: "rgba(255,204,64,0.3)",
       cellNum: "#a3aebd", cursor: "#8ab4f8", cursorHalo: "rgba(0,0,0,0.8)", forbidden: "#ff6b6b",
       hint: "#8ab4f8", best: "#5bd27a", mistake: "#fbad50", blunder: "#ff6b6b", inaccuracy: "#f2cc60",
     },
@@ -209,12 +211,14 @@ function starPoints(w, h) {
 export class Board {
   /**
    * @param {HTMLElement} container the element the board fills
-   * @param {{onPlay?: (x:number, y:number) => void, onCursor?: (x:number, y:number) => void}} callbacks
+   * @param {{onPlay?: (x:number, y:number) => void, onCursor?: (x:number, y:number) => void, onView?: (zoom:number) => void}} callbacks
    */
   constructor(container, callbacks = {}) {
     this.container = container;
     this.onPlay = callbacks.onPlay || (() => {});
     this.onCursor = callbacks.onCursor || (() => {});
+    this.onView = callbacks.onView || (() => {});
+    this._reportedZoom = 1;
     this.state = { ...DEFAULTS };
     this._occ = new Map();
     this._zoom = 1;
@@ -341,7 +345,6 @@ export class Board {
       this._userView = false;
       this._cursor = null;
       this._hover = null;
-      this._aspectSet = false;
     }
     if (this._cursor) {
       this._cursor.x = clamp(this._cursor.x, 0, next.width - 1);
@@ -464,6 +467,7 @@ export class Board {
     const spanH = cellsMode ? s.height : s.height - 1;
     if (availW < 8) {
       this._geom = null;
+      this._updateData();
       return;
     }
     const fitFor = (W, H) => {
@@ -476,7 +480,7 @@ export class Board {
       }
       return cell;
     };
-    if (availH < 8) {
+    if (availH < 8 || this._aspectSet) {
       // No height from the page: take the board's own proportions.
       const cell = fitFor(availW, 0);
       const m = this._margins(cell, cellsMode, coords);
@@ -484,7 +488,7 @@ export class Board {
       const bh = m.top + m.bottom + spanH * cell;
       c.style.aspectRatio = `${bw.toFixed(1)} / ${bh.toFixed(1)}`;
       this._aspectSet = true;
-      availH = Math.round((availW * bh) / bw);
+      availH = c.clientHeight || Math.round((availW * bh) / bw);
     }
     const fit = fitFor(availW, availH);
     const initZoom = this._isTouch() && fit < MIN_TOUCH_CELL ? MIN_TOUCH_CELL / fit : 1;
@@ -599,6 +603,10 @@ export class Board {
     d.ply = String(this.state.moves.length);
     d.zoom = this._zoom.toFixed(3);
     d.cellPx = this._geom ? this._geom.cell.toFixed(2) : "0";
+    if (Math.abs(this._zoom - this._reportedZoom) > 0.0005) {
+      this._reportedZoom = this._zoom;
+      this.onView(this._zoom);
+    }
   }
 
   _updateLabel() {
@@ -933,7 +941,8 @@ export class Board {
       ctx.strokeStyle = pal.forbidden;
       ctx.lineWidth = Math.max(1.5, cell * 0.07);
       ctx.lineCap = "round";
-      const d = cell * 0.14;
+      const d = cell * (cellsMode ? 0.09 : 0.14);
+      if (cellsMode) ctx.lineWidth = Math.max(1.5, cell * 0.035);
       ctx.beginPath();
       for (const [x, y] of s.forbidden) {
         if (!visible(x, y) || this._occupied(x, y)) continue;
@@ -989,14 +998,20 @@ export class Board {
       const ext = cell * (cellsMode ? 0.38 : 0.3);
       const ux = ((sx1 - sx0) / len) * ext;
       const uy = ((sy1 - sy0) / len) * ext;
-      ctx.strokeStyle = pal.win;
-      ctx.lineWidth = Math.max(3, cell * (cellsMode ? 0.1 : 0.13));
+      ctx.strokeStyle = cellsMode ? pal.winCells : pal.win;
+      ctx.lineWidth = clamp(cell * (cellsMode ? 0.09 : 0.13), 3, 12);
       ctx.lineCap = "round";
       ctx.beginPath();
       ctx.moveTo(sx0 - ux, sy0 - uy);
       ctx.lineTo(sx1 + ux, sy1 + uy);
       ctx.stroke();
       ctx.lineCap = "butt";
+    }
+
+    // Analysis marks: rings with a badge.
+    for (const mk of s.marks) {
+      if (!visible(mk.x, mk.y)) continue;
+      this._mark(ctx, mk, pal);
     }
 
     // Move numbers.
@@ -1046,12 +1061,6 @@ export class Board {
           this._text(ctx, label, X(gh.x), Y(gh.y) + size * 0.04, fg, null, size);
         }
       }
-    }
-
-    // Analysis marks: rings with a badge.
-    for (const mk of s.marks) {
-      if (!visible(mk.x, mk.y)) continue;
-      this._mark(ctx, mk, pal);
     }
 
     // The last move.
@@ -1215,7 +1224,7 @@ export class Board {
         const amp = (0.004 + rnd() * 0.012) * g.boardH;
         const phase = rnd() * Math.PI * 2;
         const freq = 1.5 + rnd() * 2.5;
-        ctx.lineWidth = (0.6 + rnd() * 1.8) * Math.max(1, g.boardH / 700);
+        ctx.lineWidth = (0.6 + rnd() * 1.8) * clamp(g.boardH / 700, 1, 1.6);
         ctx.beginPath();
         for (let k = 0; k <= 24; k++) {
           const fx = k / 24;
