@@ -319,7 +319,16 @@ export class Board {
   set(state = {}) {
     const old = this.state;
     const next = { ...old, ...state };
-    for (const key of ["moves", "forbidden", "ghosts", "marks"]) if (!Array.isArray(next[key])) next[key] = [];
+    // Points off the board or malformed are left out rather than break the drawing.
+    const W = Number(next.width) || 0;
+    const H = Number(next.height) || 0;
+    const onBoard = (x, y) => Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < W && y < H;
+    const list = (v) => (Array.isArray(v) ? v : []);
+    next.moves = list(next.moves).filter((p) => Array.isArray(p) && onBoard(p[0], p[1]));
+    next.forbidden = list(next.forbidden).filter((p) => Array.isArray(p) && onBoard(p[0], p[1]));
+    next.winLine = Array.isArray(next.winLine) ? next.winLine.filter((p) => Array.isArray(p) && onBoard(p[0], p[1])) : null;
+    next.ghosts = list(next.ghosts).filter((g) => g && onBoard(g.x, g.y));
+    next.marks = list(next.marks).filter((m) => m && onBoard(m.x, m.y));
     const shape = (s) => [s.width, s.height, this._cellsOf(s), this._coordsOf(s)].join();
     const reshaped = shape(old) !== shape(next);
     this.state = next;
@@ -1016,7 +1025,7 @@ export class Board {
 
     // Move numbers.
     const n = s.moves.length;
-    const shown = s.showNumbers === true ? n : typeof s.showNumbers === "number" ? Math.max(0, s.showNumbers) : 0;
+    const shown = s.showNumbers === true ? n : typeof s.showNumbers === "number" ? clamp(Math.floor(s.showNumbers), 0, n) : 0;
     // Numbers only where the longest one is readable.
     const longest = String(n).length;
     const numberSize = (len) => cell * (len >= 4 ? 0.27 : len === 3 ? 0.33 : 0.42);
