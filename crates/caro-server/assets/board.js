@@ -85,7 +85,7 @@ export function pointName(x, y, height) {
 const PALETTES = {
   wood: {
     light: {
-      board: ["#e8c680", "#d8ab58"], grain: "rgba(110,70,20,0.09)", line: "#5a4120", star: "#3d2b0f",
+      board: ["#e8c680", "#d8ab58"], grain: "rgba(110,70,20,0.07)", line: "#5a4120", star: "#3d2b0f",
       coord: "#4a3515", coordBg: "rgba(226,189,115,0.92)", shadow: "rgba(60,40,10,0.35)",
       black: ["#707070", "#1c1c1c", "#000000"], white: ["#ffffff", "#ecebe6", "#bdbab0"],
       blackEdge: null, whiteEdge: "rgba(60,45,20,0.45)", stoneShadow: "rgba(40,25,5,0.45)",
@@ -95,7 +95,7 @@ const PALETTES = {
       hint: "#1565c0", best: "#1b7f2a", mistake: "#ef6c00", blunder: "#c62828", inaccuracy: "#b58900",
     },
     dark: {
-      board: ["#b98f52", "#a47a3f"], grain: "rgba(60,35,5,0.12)", line: "#3a2810", star: "#2a1c08",
+      board: ["#b98f52", "#a47a3f"], grain: "rgba(60,35,5,0.09)", line: "#3a2810", star: "#2a1c08",
       coord: "#2e1f08", coordBg: "rgba(178,136,76,0.92)", shadow: "rgba(0,0,0,0.6)",
       black: ["#6a6a6a", "#1a1a1a", "#000000"], white: ["#f4f4f2", "#dcdbd6", "#a9a69c"],
       blackEdge: null, whiteEdge: "rgba(40,28,10,0.5)", stoneShadow: "rgba(20,10,0,0.5)",
@@ -1117,6 +1117,9 @@ export class Board {
     }
 
     this._drawCoords(ctx, g, pal, x0, x1, y0, y1);
+    const gst = this._gesture;
+    const pointer = gst && gst.moved && this._zoom > 1 ? "grabbing" : s.interactive ? "pointer" : this._zoom > 1 ? "grab" : "default";
+    if (this.canvas.style.cursor !== pointer) this.canvas.style.cursor = pointer;
     if (this._anim) this._schedule();
   }
 
@@ -1233,7 +1236,7 @@ export class Board {
         const amp = (0.004 + rnd() * 0.012) * g.boardH;
         const phase = rnd() * Math.PI * 2;
         const freq = 1.5 + rnd() * 2.5;
-        ctx.lineWidth = (0.6 + rnd() * 1.8) * clamp(g.boardH / 700, 1, 1.6);
+        ctx.lineWidth = (0.5 + rnd() * 1.4) * clamp(g.boardH / 700, 1, 1.6);
         ctx.beginPath();
         for (let k = 0; k <= 24; k++) {
           const fx = k / 24;
