@@ -15,19 +15,24 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use caro_core::code::PositionCode;
+use caro_core::opening::{Choice, Opening};
 use caro_core::psq::{read_psq, write_psq, PsqRecord};
+use caro_core::table::Table;
 use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
 use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::json;
 use tokio_stream::wrappers::BroadcastStream;
 
-use crate::live::{parse_color, ActionError, LiveGame, Seat, DEFAULT_TIME_MS, MAX_TIME_MS};
+use crate::live::{
+    parse_color, ActionError, LiveGame, Sitter, DEFAULT_TIME_MS, MAX_FIRST_TO, MAX_TIME_MS,
+};
 use crate::pool::Busy;
-use crate::store::StoreError;
+use crate::store::{MatchRow, StoreError};
 use crate::{assets, online, App, Entry};
 
 mod guard;
+mod hint;
 pub use guard::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};
 
 /// The header that carries a seat token on HTTP intents to an online game.
@@ -76,7 +81,13 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .route("/api/games/{id}/pause", post(pause))
         .route("/api/games/{id}/step", post(step))
         .route("/api/games/{id}/speed", post(speed))
-        .route("/api/games/{id}/rematch", post(rematch.layer(games)))
+        .route(
+            "/api/games/{id}/rematch",
+            post(rematch.layer(games.clone())),
+        )
+        .route("/api/games/{id}/choose", post(choose))
+        .route("/api/games/{id}/next", post(next_game.layer(games)))
+        .route("/api/games/{id}/hint", post(hint::hint))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -222,8 +233,14 @@ impl IntoResponse for ApiError {
 
 pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
-async fn not_found() -> ApiError {
-    ApiError::NotFound
+/// An unknown path: the JSON 404 under `/api`, elsewhere the app's page
+/// with status 404 (the page shows its own "not found").
+async fn not_found(OriginalUri(uri): OriginalUri) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        return ApiError::NotFound.into_response();
+    }
+    (StatusCode::NOT_FOUND, assets::index().await).into_response()
 }
 
 async fn method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> ApiError {
@@ -283,20 +300,48 @@ async fn list_games(
 ) -> ApiResult<Response> {
     let Query(q) = q?;
     let limit = q.limit.unwrap_or(200).min(1000);
-    let rows = app.store(move |s| s.list(limit)).await?;
-    let list: Vec<_> = rows
-        .iter()
-        .map(|r| {
-            json!({
-                "id": r.id, "black": r.black, "white": r.white, "rule": r.rule,
-                "width": r.width, "height": r.height, "k": r.k,
-                "ply": r.moves.split_whitespace().count(),
-                "result": if r.result.is_empty() { None } else { Some(&r.result) },
-                "ending": r.ending, "created": r.created, "updated": r.updated,
-            })
-        })
-        .collect();
+    let abandoned_before = crate::live::now_secs() - ABANDONED_AFTER_SECS;
+    let rows = app.store(move |s| s.list(limit, abandoned_before)).await?;
+    let list: Vec<_> = rows.iter().map(list_row).collect();
     Ok(Json(list).into_response())
+}
+
+/// An empty game nobody touched for this long (an online rematch nobody
+/// came to, a game opened and left) is left out of the games list.
+const ABANDONED_AFTER_SECS: i64 = 5 * 60;
+
+/// A game in the games list: who played (an imported game's names when
+/// its file has them), the board, the result with its reason, whether it
+/// was played online, and its match.
+fn list_row(r: &crate::store::GameRow) -> serde_json::Value {
+    // Under a swap opening the stored seats are first and second: the
+    // colours come from the game's choices.
+    let (mut black, mut white) = (r.black.clone(), r.white.clone());
+    let mut opening_stones = 0;
+    if r.opening != "free" {
+        if let Ok(live) = LiveGame::from_row(r) {
+            let view = live.view();
+            (black, white) = (view.black, view.white);
+            opening_stones = view.opening_stones;
+        }
+    }
+    if let Some((b, w)) = r.names.split_once('\n') {
+        (black, white) = (b.to_string(), w.to_string());
+    }
+    let reason = r.ending.split([' ', ':']).next().filter(|w| !w.is_empty());
+    json!({
+        "id": r.id, "black": black, "white": white, "rule": r.rule,
+        "width": r.width, "height": r.height, "k": r.k,
+        "ply": r.moves.split_whitespace().count(),
+        "result": if r.result.is_empty() { None } else { Some(&r.result) },
+        "reason": reason,
+        "ending": r.ending, "created": r.created, "updated": r.updated,
+        "online": !r.black_token.is_empty(),
+        "opening": r.opening, "opening_stones": opening_stones,
+        "match": (r.match_id != 0).then_some(r.match_id),
+        "game_no": (r.match_id != 0).then_some(r.game_no),
+        "hints": r.hints,
+    })
 }
 
 /// The home page's form.
@@ -313,6 +358,8 @@ pub(crate) struct NewGame {
     opening: Option<String>,
     first: Option<String>,
     time_ms: Option<u64>,
+    /// A match: first to this many wins (1 to 10); none: a single game.
+    pub(crate) first_to: Option<u32>,
     /// Start from a position code's moves (its board and rule win).
     code: Option<String>,
     /// Online games: each side's time, in seconds (none: no clock).
@@ -321,14 +368,14 @@ pub(crate) struct NewGame {
     pub(crate) increment_seconds: Option<u64>,
 }
 
-fn seat(app: &App, name: Option<&str>, color: &str) -> ApiResult<Seat> {
+fn seat(app: &App, name: Option<&str>, color: &str) -> ApiResult<Sitter> {
     let name = name.map_or("human", str::trim);
     if name.is_empty() || name.eq_ignore_ascii_case("human") {
-        return Ok(Seat::Human);
+        return Ok(Sitter::Human);
     }
     app.catalog
         .resolve(name)
-        .map(|(canonical, _)| Seat::Computer(canonical))
+        .map(|(canonical, _)| Sitter::Computer(canonical))
         .map_err(|e| ApiError::BadRequest(format!("{color}: {e}")))
 }
 
@@ -340,6 +387,63 @@ fn dimension(value: Option<u32>, default: u32, what: &str) -> ApiResult<u8> {
         )));
     }
     Ok(v as u8)
+}
+
+/// The opening a request names: `free` (the default), `swap1` or `swap2`.
+pub(crate) fn opening(req: &NewGame) -> ApiResult<Opening> {
+    match req.opening.as_deref().map(str::trim) {
+        None | Some("") => Ok(Opening::Free),
+        Some(name) => name.parse().map_err(|_| {
+            ApiError::BadRequest(format!(
+                "opening must be free, swap1 or swap2, not {name:?}"
+            ))
+        }),
+    }
+}
+
+/// The match a request asks for: first to `first_to` wins, or none.
+pub(crate) fn first_to(req: &NewGame) -> ApiResult<Option<u32>> {
+    match req.first_to {
+        None => Ok(None),
+        Some(n) if (1..=MAX_FIRST_TO).contains(&n) => Ok(Some(n)),
+        Some(n) => Err(ApiError::BadRequest(format!(
+            "first_to must be from 1 to {MAX_FIRST_TO}, not {n}"
+        ))),
+    }
+}
+
+/// The table a request sets up: its board and rule, opening and sitters
+/// (first seat, second seat: under a swap opening `black` opens). A
+/// position code's game starts from its moves, with a free opening.
+pub(crate) fn build_table(req: &NewGame, sitters: [Sitter; 2]) -> ApiResult<Table> {
+    let opening = opening(req)?;
+    let game = build_game(req)?;
+    let coded = req.code.as_deref().is_some_and(|c| !c.trim().is_empty());
+    if coded {
+        if opening != Opening::Free || req.first_to.is_some() {
+            return Err(ApiError::BadRequest(
+                "a position code's game has a free opening and no match".to_string(),
+            ));
+        }
+        let moves = game.moves().to_vec();
+        return Table::replay(
+            *game.rules(),
+            game.first(),
+            Opening::Free,
+            sitters,
+            &moves,
+            &[],
+            &[],
+        )
+        .map_err(|e| ApiError::BadRequest(format!("position code: {e}")));
+    }
+    if opening != Opening::Free && game.first() != Color::Black {
+        return Err(ApiError::BadRequest(format!(
+            "under the {opening} opening black moves first"
+        )));
+    }
+    Table::new(*game.rules(), game.first(), opening, sitters)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))
 }
 
 pub(crate) fn build_game(req: &NewGame) -> ApiResult<Game> {
@@ -369,14 +473,6 @@ pub(crate) fn build_game(req: &NewGame) -> ApiResult<Game> {
         Some(k) => k as u8,
     };
     let rules = Rules::new(size, k, rule).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    match req.opening.as_deref().map(str::trim) {
-        None | Some("") | Some("free") => {}
-        Some(other) => {
-            return Err(ApiError::BadRequest(format!(
-                "opening {other:?} is not offered by the web app yet: use free (swap2 is played through caro brain)"
-            )))
-        }
-    }
     let first = match req.first.as_deref() {
         None | Some("") => Color::Black,
         Some(f) => parse_color(f).ok_or_else(|| {
@@ -401,24 +497,31 @@ async fn new_game(
             "clocks are for online games (POST /api/online)".to_string(),
         ));
     }
-    let game = build_game(&req)?;
     let seats = [
         seat(&app, req.black.as_deref(), "black")?,
         seat(&app, req.white.as_deref(), "white")?,
     ];
+    let first_to = first_to(&req)?;
+    let table = build_table(&req, seats.clone())?;
     let time_ms = req.time_ms.unwrap_or(DEFAULT_TIME_MS);
     if !(10..=MAX_TIME_MS).contains(&time_ms) {
         return Err(ApiError::BadRequest(format!(
             "time_ms must be from 10 to {MAX_TIME_MS}, not {time_ms}"
         )));
     }
-    if seats.iter().any(Seat::is_computer) && !app.pool.has_room() {
+    if seats.iter().any(Sitter::is_computer) && !app.pool.has_room() {
         return Err(Busy {
             queued: app.pool.queued(),
         }
         .into());
     }
-    let live = LiveGame::new(game, seats, time_ms);
+    let live = match first_to {
+        None => LiveGame::new(table, time_ms),
+        Some(n) => {
+            let id = new_match(&app, n, &seats).await?;
+            LiveGame::start_match(table, time_ms, id, n)
+        }
+    };
     let entry = app.insert(live).await?;
     let view = {
         let mut g = entry.lock();
@@ -436,16 +539,20 @@ async fn import_psq(
     require_text(&headers)?;
     let body = body?;
     let record = read_psq(&body).map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
-    let game = record
-        .to_game()
-        .map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
-    let entry = app
-        .insert(LiveGame::new(
-            game,
-            [Seat::Human, Seat::Human],
-            DEFAULT_TIME_MS,
-        ))
-        .await?;
+    let table = Table::replay(
+        caro_core::Rules::new(record.size, record.k, record.rule)
+            .map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?,
+        record.first,
+        Opening::Free,
+        [Sitter::Human, Sitter::Human],
+        &record.moves,
+        &[],
+        &[],
+    )
+    .map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
+    let mut live = LiveGame::new(table, DEFAULT_TIME_MS);
+    live.names = psq_names(&body, record.first);
+    let entry = app.insert(live).await?;
     let view = entry.lock().view();
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
@@ -465,7 +572,7 @@ async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<
 
 async fn export_psq(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     let entry = entry(&app, id).await?;
-    let record = PsqRecord::from_game(&entry.lock().game)
+    let record = PsqRecord::from_game(entry.lock().game())
         .map_err(|e| ApiError::BadRequest(format!("cannot write PSQ: {e}")))?;
     Ok((
         [
@@ -537,7 +644,10 @@ struct MoveBody {
 }
 
 /// The seat of the `X-Caro-Seat` token, in an online game.
-fn seat_from_header(g: &LiveGame, headers: &HeaderMap) -> Result<Color, ApiError> {
+fn seat_from_header(
+    g: &LiveGame,
+    headers: &HeaderMap,
+) -> Result<caro_core::opening::Seat, ApiError> {
     let token = headers.get(SEAT_HEADER).and_then(|v| v.to_str().ok());
     Ok(g.online_seat(token).ok_or(ActionError::NotAPlayer)?)
 }
@@ -562,8 +672,7 @@ async fn play_move(
             let color = seat_from_header(g, &headers)?;
             return Ok(g.online_move(color, m.ply, Pos::new(m.x, m.y))?);
         }
-        let to_move = g.game.to_move();
-        if g.seat(to_move.opponent()).is_computer() && !app.pool.has_room() {
+        if g.against_computer() && !app.pool.has_room() {
             return Err(Busy {
                 queued: app.pool.queued(),
             }
@@ -725,23 +834,143 @@ async fn rematch(
 ) -> ApiResult<Response> {
     let Json(b) = body?;
     let old = entry(&app, id).await?;
-    let (game, mut seats, time_ms, delay_ms) = {
+    let live = {
         let g = old.lock();
         not_online(&g, "rematch: ask for it over the game's socket")?;
-        let game = Game::new(*g.game.rules(), g.game.first())
-            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        (game, g.seats.clone(), g.time_ms, g.delay_ms)
+        let mut sitters = g.table.sitters().clone();
+        if b.swap {
+            sitters.swap(0, 1);
+        }
+        let table = Table::new(
+            *g.game().rules(),
+            g.game().first(),
+            g.table.opening().opening(),
+            sitters,
+        )
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let mut live = LiveGame::new(table, g.time_ms);
+        live.delay_ms = g.delay_ms;
+        live
     };
-    if b.swap {
-        seats.swap(0, 1);
-    }
-    let mut live = LiveGame::new(game, seats, time_ms);
-    live.delay_ms = delay_ms;
     let entry = app.insert(live).await?;
     let view = {
         let mut g = entry.lock();
         let _ = app.schedule(&entry, &mut g);
         g.view()
     };
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+/// Stores a new match of these players (A opens game 1) and returns its id.
+pub(crate) async fn new_match(app: &App, first_to: u32, players: &[Sitter; 2]) -> ApiResult<i64> {
+    let row = MatchRow {
+        id: 0,
+        first_to,
+        player_a: players[0].name().to_string(),
+        player_b: players[1].name().to_string(),
+        created: crate::live::now_secs(),
+    };
+    Ok(app.store(move |s| s.insert_match(&row)).await?)
+}
+
+/// The players' names a PSQ file carries after its moves (Piskvork
+/// writes the engines' names there, the first mover's first), as black's
+/// and white's. `None` when the file has no two names.
+fn psq_names(text: &str, first: Color) -> Option<[String; 2]> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    // The header, then the moves up to the first line that is not one.
+    lines.next()?;
+    let after: Vec<&str> = lines
+        .skip_while(|l| l.starts_with(|c: char| c.is_ascii_digit()) && l.contains(','))
+        .filter(|l| {
+            l.parse::<i64>().is_err()
+                && !l.starts_with("caro ")
+                && l.len() <= 100
+                && !l.chars().any(char::is_control)
+        })
+        .take(2)
+        .collect();
+    let [a, b] = after[..] else {
+        return None;
+    };
+    let (a, b) = (a.to_string(), b.to_string());
+    Some(match first {
+        Color::Black => [a, b],
+        Color::White => [b, a],
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChooseBody {
+    choice: String,
+    ply: usize,
+}
+
+/// `POST /api/games/ID/choose`: a person's swap decision.
+async fn choose(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    body: Result<Json<ChooseBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let choice: Choice = b.choice.parse().map_err(|_| {
+        ApiError::BadRequest(format!(
+            "choice must be take-black, take-white or place-two, not {:?}",
+            b.choice
+        ))
+    })?;
+    act(&app, id, |g| {
+        not_online(g, "choose: send it over the game's socket")?;
+        Ok(g.choose_human(b.ply, choice)?)
+    })
+    .await
+}
+
+/// `POST /api/games/ID/next`: the next game of the match (201), or the
+/// one already made (200).
+async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
+    let old = entry(&app, id).await?;
+    // The turn is held until the next game exists, so a second ask cannot
+    // make another.
+    let _turn = old.writes.lock().await;
+    let made = {
+        let g = old.lock();
+        not_online(&g, "next game: ask for a rematch over the game's socket")?;
+        match g.series.as_ref().and_then(|m| m.next) {
+            Some(next) => Err(next),
+            None => Ok(g.next_in_match()?),
+        }
+    };
+    let live = match made {
+        Ok(live) => live,
+        Err(next) => {
+            let entry = entry(&app, next).await?;
+            let view = entry.lock().view();
+            return Ok(Json(view).into_response());
+        }
+    };
+    if live.table.sitters().iter().any(Sitter::is_computer) && !app.pool.has_room() {
+        return Err(Busy {
+            queued: app.pool.queued(),
+        }
+        .into());
+    }
+    let entry = app.insert(live).await?;
+    let (view, next) = {
+        let mut g = entry.lock();
+        let _ = app.schedule(&entry, &mut g);
+        (g.view(), g.id)
+    };
+    {
+        let mut g = old.lock();
+        if let Some(m) = &mut g.series {
+            m.next = Some(next);
+            if !m.games.contains(&next) {
+                m.games.push(next);
+            }
+        }
+        old.publish(&g);
+    }
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }

@@ -27,11 +27,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use caro_engine::{Context, EngineError, Limits, PlayerSource, PlayerSpec, SearchInfo, StopFlag};
+use caro_core::table::Turn;
+use caro_engine::{
+    Context, Decision, EngineError, Limits, PlayerSource, PlayerSpec, SearchInfo, StopFlag,
+};
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use crate::live::{LiveGame, Snapshot, Thinking, Ticket};
+use crate::live::{at_least_even, LiveGame, Snapshot, Thinking, Ticket};
 use crate::pool::{Busy, EnginePool};
 use crate::store::{GameRow, Store, StoreError};
 
@@ -297,10 +300,9 @@ impl App {
         if let Some(e) = self.games().get(&id) {
             return Ok(Some(Arc::clone(e)));
         }
-        let Some(row) = self.store(move |s| s.get(id)).await? else {
+        let Some(live) = self.store(move |s| load(s, id)).await? else {
             return Ok(None);
         };
-        let live = LiveGame::from_row(&row)?;
         let mut games = self.games();
         // Loaded by another request meanwhile: that one is the game.
         if let Some(e) = games.get(&id) {
@@ -317,6 +319,11 @@ impl App {
         let row = live.to_row();
         live.id = self.store(move |s| s.insert(&row)).await?;
         let id = live.id;
+        if let Some(link) = &mut live.series {
+            if !link.games.contains(&id) {
+                link.games.push(id);
+            }
+        }
         let entry = Entry::new(live);
         let mut games = self.games();
         evict_idle(&mut games);
@@ -464,12 +471,19 @@ impl App {
             return Ok(());
         }
         let stepping = game.paused && game.step_pending;
-        if !(game.computer_to_move() || stepping && game.seat(game.game.to_move()).is_computer()) {
+        let turn = game.table.turn();
+        let Some(seat) = turn.seat() else {
+            return Ok(());
+        };
+        if !game.table.sitter(seat).is_computer() || game.paused && !stepping {
             return Ok(());
         }
-        let color = game.game.to_move();
-        let idx = usize::from(color == caro_core::Color::White);
-        let name = game.seat(color).name().to_string();
+        // A swap decision is a search of the position too: the table
+        // decides from its score.
+        let choosing = matches!(turn, Turn::Choose { .. });
+        let color = game.game().to_move();
+        let idx = seat.index();
+        let name = game.table.sitter(seat).name().to_string();
         // A player that is gone (an engine no longer configured) fails the
         // game from the search's thread, which stores it like a move.
         let source = self
@@ -479,7 +493,7 @@ impl App {
             .map_err(|reason| {
                 EngineError::External(format!("{name} is not available on this server: {reason}"))
             });
-        let delay = if game.computers_only() && !game.game.moves().is_empty() && !stepping {
+        let delay = if game.computers_only() && !game.game().moves().is_empty() && !stepping {
             Duration::from_millis(game.delay_ms)
         } else {
             Duration::ZERO
@@ -487,14 +501,14 @@ impl App {
         let stop = StopFlag::new();
         let generation = game.generation;
         let ticket = Ticket {
-            ply: game.game.moves().len(),
+            ply: game.game().moves().len(),
             generation,
             stop: stop.clone(),
         };
         let player = game.players[idx].take();
-        let position = game.game.clone();
+        let position = game.game().clone();
         let limits = Limits::time(Duration::from_millis(game.time_ms));
-        let seed = (game.id as u64) << 16 | game.game.moves().len() as u64;
+        let seed = (game.id as u64) << 16 | game.game().moves().len() as u64;
         let app = Arc::clone(self);
         let job_entry = Arc::clone(entry);
         let job = move || {
@@ -503,7 +517,7 @@ impl App {
                 None => match source.and_then(|source| source.build_player(seed)) {
                     Ok(p) => p,
                     Err(e) => {
-                        app.finish_search(&job_entry, generation, idx, None, Err(e));
+                        app.finish_search(&job_entry, generation, idx, None, Err(e), choosing);
                         return;
                     }
                 },
@@ -520,10 +534,10 @@ impl App {
             };
             let mut ctx = Context::new(limits, stop, &mut progress);
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                player.choose(&position, &mut ctx).map(|d| d.best)
+                player.choose(&position, &mut ctx)
             }))
             .unwrap_or_else(|_| Err(EngineError::External(format!("{name} crashed"))));
-            app.finish_search(&job_entry, generation, idx, Some(player), result);
+            app.finish_search(&job_entry, generation, idx, Some(player), result, choosing);
         };
         match self.pool.submit(delay, job) {
             Ok(()) => {
@@ -576,7 +590,8 @@ impl App {
         generation: u64,
         idx: usize,
         player: Option<Box<dyn caro_engine::Player>>,
-        result: Result<caro_core::Pos, EngineError>,
+        result: Result<Decision, EngineError>,
+        choosing: bool,
     ) {
         {
             let mut g = entry.lock();
@@ -595,8 +610,12 @@ impl App {
             }
             g.search = None;
             match result {
-                Ok(pos) => {
-                    let _ = g.play_computer(generation, pos);
+                Ok(d) if choosing => {
+                    let even = d.info.as_ref().is_none_or(|i| at_least_even(i.score));
+                    g.choose_computer(generation, even);
+                }
+                Ok(d) => {
+                    let _ = g.play_computer(generation, d.best);
                 }
                 Err(EngineError::GameOver) => {}
                 Err(e) => g.fail(e.to_string()),
@@ -633,6 +652,23 @@ impl App {
             }
         }
     }
+}
+
+/// A stored game with its match filled in ([`LiveGame::link_match`]).
+fn load(store: &Store, id: i64) -> Result<Option<LiveGame>, StoreError> {
+    let Some(row) = store.get(id)? else {
+        return Ok(None);
+    };
+    let mut live = LiveGame::from_row(&row)?;
+    if row.match_id != 0 {
+        let m = store.get_match(row.match_id)?.ok_or(StoreError::Damaged {
+            id,
+            reason: format!("no match {}", row.match_id),
+        })?;
+        let games = store.match_games(row.match_id)?;
+        live.link_match(&m, &games)?;
+    }
+    Ok(Some(live))
 }
 
 /// Writes, syncs and removes a small file in `dir`: fails on a folder that
@@ -701,13 +737,21 @@ pub fn default_data_dir() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::{Online, Seat};
-    use caro_core::{BoardSize, Color, Game, Rule, Rules};
+    use crate::live::{Online, Sitter};
+    use caro_core::opening::{Opening, Seat};
+    use caro_core::table::Table;
+    use caro_core::{BoardSize, Color, Rule, Rules};
 
     fn entry(online: Option<Online>) -> Arc<Entry> {
         let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).expect("15x15 rules");
-        let game = Game::new(rules, Color::Black).expect("a 15x15 game");
-        let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], 1000);
+        let table = Table::new(
+            rules,
+            Color::Black,
+            Opening::Free,
+            [Sitter::Human, Sitter::Human],
+        )
+        .expect("a 15x15 game");
+        let mut live = LiveGame::new(table, 1000);
         live.online = online;
         Entry::new(live)
     }
@@ -721,7 +765,7 @@ mod tests {
         let held = Arc::clone(&games[&1]);
         let _listener = games[&2].events.subscribe();
         let offer = Online {
-            draw: Some(Color::White),
+            draw: Some(Seat::Second),
             ..Online::default()
         };
         games.insert(3, entry(Some(offer)));

@@ -25,14 +25,15 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use axum::Json;
-use caro_core::{Color, Game, Pos};
+use caro_core::opening::{Choice, Seat};
+use caro_core::Pos;
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::api::{build_game, entry, ApiError, ApiResult, GameId, NewGame};
+use crate::api::{build_table, entry, first_to, new_match, ApiError, ApiResult, GameId, NewGame};
 use crate::listen::ConnectionSlot;
-use crate::live::{ActionError, Clock, LiveGame, Online, Seat, DEFAULT_TIME_MS};
+use crate::live::{ActionError, Clock, LiveGame, Online, Sitter, DEFAULT_TIME_MS};
 use crate::{App, Entry};
 
 /// Largest command a socket may send, in bytes.
@@ -93,7 +94,9 @@ pub(crate) async fn create(
             )));
         }
     }
-    let game = build_game(&req)?;
+    let players = [Sitter::Human, Sitter::Human];
+    let table = build_table(&req, players.clone())?;
+    let first_to = first_to(&req)?;
     let clock = match (req.clock_seconds, req.increment_seconds) {
         (None | Some(0), None | Some(0)) => None,
         (Some(total), increment) if (1..=MAX_CLOCK_SECONDS).contains(&total) => {
@@ -123,7 +126,13 @@ pub(crate) async fn create(
         )));
     }
     let tokens = new_tokens()?;
-    let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], DEFAULT_TIME_MS);
+    let mut live = match first_to {
+        None => LiveGame::new(table, DEFAULT_TIME_MS),
+        Some(n) => {
+            let id = new_match(&app, n, &players).await?;
+            LiveGame::start_match(table, DEFAULT_TIME_MS, id, n)
+        }
+    };
     live.online = Some(Online {
         tokens: tokens.clone(),
         owner,
@@ -199,35 +208,68 @@ enum Command {
     DrawOffer,
     /// Accept the opponent's draw offer.
     DrawAccept,
-    /// Ask for a rematch with colours swapped.
+    /// Ask for a rematch with colours swapped (in a match: the next game).
     Rematch,
+    /// Make the swap decision due now (the game at ply `ply`).
+    Choose { choice: String, ply: usize },
 }
 
-fn you_name(you: Option<Color>) -> &'static str {
-    you.map_or("spectator", Color::name)
+/// A command's JSON: `{"t": …}`, or with the tag named `type`.
+fn parse_command(text: &str) -> Result<Command, serde_json::Error> {
+    let mut value: serde_json::Value = serde_json::from_str(text)?;
+    if let Some(obj) = value.as_object_mut() {
+        if !obj.contains_key("t") {
+            if let Some(tag) = obj.remove("type") {
+                obj.insert("t".to_string(), tag);
+            }
+        }
+    }
+    serde_json::from_value(value)
 }
 
-/// A view JSON object with `"t": "game"` and `"you"` added.
-fn game_message(view_json: &str, you: Option<Color>) -> String {
+/// `black`, `white` (the colour the seat plays now; during an undecided
+/// swap the first seat counts as black) or `spectator`, and the seat.
+fn you_names(entry: &Entry, you: Option<Seat>) -> (&'static str, Option<&'static str>) {
+    match you {
+        None => ("spectator", None),
+        Some(seat) => (entry.lock().table.color_of(seat).name(), Some(seat.name())),
+    }
+}
+
+/// A view JSON object with `"t": "game"`, `"you"` and `"seat"` added.
+fn game_message(view_json: &str, entry: &Entry, you: Option<Seat>) -> String {
+    let (color, seat) = you_names(entry, you);
+    let seat = seat.map_or("null".to_string(), |s| format!("\"{s}\""));
     match view_json.strip_prefix('{') {
-        Some(rest) => format!("{{\"t\":\"game\",\"you\":\"{}\",{rest}", you_name(you)),
+        Some(rest) => format!("{{\"t\":\"game\",\"you\":\"{color}\",\"seat\":{seat},{rest}"),
         None => view_json.to_string(),
     }
 }
 
-fn state_message(entry: &Entry, you: Option<Color>) -> String {
+fn state_message(entry: &Entry, you: Option<Seat>) -> String {
     let json = serde_json::to_string(&entry.lock().view()).unwrap_or_default();
-    game_message(&json, you)
+    game_message(&json, entry, you)
 }
 
-/// The rematch message for this seat, once the rematch exists.
-fn rematch_message(entry: &Entry, you: Option<Color>) -> Option<String> {
-    let color = you?;
+/// The rematch message for this seat, once the rematch exists: each
+/// player sits in the other seat of the new game (colours swapped; in a
+/// match, the other player opens).
+fn rematch_message(entry: &Entry, you: Option<Seat>) -> Option<String> {
+    let seat = you?.other();
     let g = entry.lock();
     let (id, tokens) = g.online.as_ref()?.next.as_ref()?;
-    let new_color = color.opponent();
-    let token = &tokens[usize::from(new_color == Color::White)];
-    Some(json!({ "t": "rematch", "id": id, "seat": token, "you": new_color.name() }).to_string())
+    let token = &tokens[seat.index()];
+    // In a free opening the first seat plays black; under a swap the
+    // colour is decided later (the first seat counts as black until then).
+    let color = if seat == Seat::First {
+        "black"
+    } else {
+        "white"
+    };
+    Some(
+        json!({ "t": "rematch", "id": id, "seat": token, "you": color, "you_seat": seat.name() })
+            .to_string(),
+    )
 }
 
 /// Closes a socket with a code and a reason, then reads what the client
@@ -276,7 +318,7 @@ impl RateLimit {
     }
 }
 
-async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socket: WebSocket) {
+async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket: WebSocket) {
     let mut updates = entry.events.subscribe();
     if socket
         .send(Message::Text(state_message(&entry, you).into()))
@@ -328,7 +370,7 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
                     close_with(&mut socket, 1009, &format!("message over {MAX_FRAME} bytes")).await;
                     return;
                 }
-                let command: Command = match serde_json::from_str(text.as_str()) {
+                let command: Command = match parse_command(text.as_str()) {
                     Ok(c) => c,
                     Err(e) => {
                         close_with(&mut socket, 1007, &format!("malformed command: {e}")).await;
@@ -351,7 +393,7 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Color>, mut socke
                 None
             }
             update = updates.recv() => match update {
-                Ok(json) => Some(game_message(&json, you)),
+                Ok(json) => Some(game_message(&json, &entry, you)),
                 // Fell behind: the whole state replaces what was missed.
                 Err(RecvError::Lagged(_)) => Some(state_message(&entry, you)),
                 Err(RecvError::Closed) => return,
@@ -401,24 +443,32 @@ fn flag(g: &mut LiveGame) -> Result<(), ApiError> {
 async fn apply(
     app: &Arc<App>,
     entry: &Arc<Entry>,
-    you: Option<Color>,
+    you: Option<Seat>,
     command: Command,
 ) -> Result<(), ApiError> {
     app.change(entry, flag).await?;
-    let color = you.ok_or(ActionError::NotAPlayer)?;
+    let seat = you.ok_or(ActionError::NotAPlayer)?;
     let command = match command {
-        Command::Rematch => return rematch(app, entry, color).await,
+        Command::Rematch => return rematch(app, entry, seat).await,
         command => command,
     };
     app.change(entry, |g| {
         match command {
-            Command::Move { ply, x, y } => g.online_move(color, ply, Pos::new(x, y))?,
-            Command::Resign => g.online_resign(color)?,
-            Command::Takeback { ply } => g.request_takeback(color, ply)?,
-            Command::TakebackAccept { ply } => g.accept_takeback(color, ply)?,
-            Command::TakebackDecline => g.decline_takeback(color)?,
-            Command::DrawOffer => g.offer_draw(color)?,
-            Command::DrawAccept => g.accept_draw(color)?,
+            Command::Move { ply, x, y } => g.online_move(seat, ply, Pos::new(x, y))?,
+            Command::Resign => g.online_resign(seat)?,
+            Command::Takeback { ply } => g.request_takeback(seat, ply)?,
+            Command::TakebackAccept { ply } => g.accept_takeback(seat, ply)?,
+            Command::TakebackDecline => g.decline_takeback(seat)?,
+            Command::DrawOffer => g.offer_draw(seat)?,
+            Command::DrawAccept => g.accept_draw(seat)?,
+            Command::Choose { choice, ply } => {
+                let choice: Choice = choice.parse().map_err(|_| {
+                    ApiError::BadRequest(format!(
+                        "choice must be take-black, take-white or place-two, not {choice:?}"
+                    ))
+                })?;
+                g.online_choose(seat, ply, choice)?;
+            }
             Command::Rematch => {}
         }
         Ok::<_, ApiError>(())
@@ -427,11 +477,12 @@ async fn apply(
     Ok(())
 }
 
-/// The seat `color` asks for a rematch; once both have, the rematch is
-/// created (colours swapped by the seats' links, see [`rematch_message`]).
-async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, color: Color) -> Result<(), ApiError> {
+/// The seat asks for a rematch; once both have, the rematch is created
+/// (colours swapped by the seats' links, see [`rematch_message`]): in a
+/// match that goes on, its next game; otherwise a game with no match.
+async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, seat: Seat) -> Result<(), ApiError> {
     let (both, _) = app
-        .change(entry, |g| Ok::<_, ApiError>(g.offer_rematch(color)?))
+        .change(entry, |g| Ok::<_, ApiError>(g.offer_rematch(seat)?))
         .await?;
     if !both {
         return Ok(());
@@ -439,7 +490,7 @@ async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, color: Color) -> Result<(),
     // The turn is held until the rematch exists, so a second ask cannot
     // create another.
     let _turn = entry.writes.lock().await;
-    let (live, tokens) = {
+    let (live, tokens, in_match) = {
         let g = entry.lock();
         if !g
             .online
@@ -448,8 +499,22 @@ async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, color: Color) -> Result<(),
         {
             return Ok(());
         }
-        let game = Game::new(*g.game.rules(), g.game.first())
-            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let (next, in_match) = match g.next_in_match() {
+            Ok(next) => (next, true),
+            // No match, or it is over: a game on its own, the other player
+            // opening.
+            Err(_) => {
+                let sitters = g.table.sitters().clone();
+                let table = caro_core::table::Table::new(
+                    *g.game().rules(),
+                    g.game().first(),
+                    g.table.opening().opening(),
+                    sitters,
+                )
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+                (LiveGame::new(table, g.time_ms), false)
+            }
+        };
         let tokens = new_tokens()?;
         let owner = g
             .online
@@ -461,19 +526,25 @@ async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, color: Color) -> Result<(),
             .as_ref()
             .and_then(|o| o.clock.as_ref())
             .map(|c| Clock::new(c.initial_ms, c.increment_ms));
-        let mut live = LiveGame::new(game, [Seat::Human, Seat::Human], g.time_ms);
+        let mut live = next;
         live.online = Some(Online {
             tokens: tokens.clone(),
             owner,
             clock,
             ..Online::default()
         });
-        (live, tokens)
+        (live, tokens, in_match)
     };
     let id = app.insert(live).await?.lock().id;
     let mut g = entry.lock();
     if let Some(o) = &mut g.online {
         o.next = Some((id, tokens));
+    }
+    if let Some(m) = g.series.as_mut().filter(|_| in_match) {
+        m.next = Some(id);
+        if !m.games.contains(&id) {
+            m.games.push(id);
+        }
     }
     entry.publish(&g);
     Ok(())

@@ -72,9 +72,41 @@ pub struct GameRow {
     /// Online games: the address of the client that created it (for the
     /// cap on open games per client).
     pub owner: String,
-    /// Online games with a clock: `initial,increment,black,white` in
-    /// milliseconds; empty without a clock.
+    /// Online games with a clock: `initial,increment,first,second` in
+    /// milliseconds (each seat's time left); empty without a clock.
     pub clock: String,
+    /// The opening: `free`, `swap1` or `swap2`. Under a swap opening
+    /// `black` is the first seat (who opens) and `white` the second, until
+    /// `choices` decide the colours.
+    pub opening: String,
+    /// The swap decisions made, in order, separated by spaces
+    /// (`place-two take-white`).
+    pub choices: String,
+    /// The match the game belongs to (0: none).
+    pub match_id: i64,
+    /// The game's number in its match, from 1 (0: none).
+    pub game_no: u32,
+    /// Hints asked for in this game.
+    pub hints: u32,
+    /// The players' names when they are not seats (an imported game's),
+    /// black's and white's separated by a line break; empty otherwise.
+    pub names: String,
+}
+
+/// A match as stored: first to `first_to` wins between players A and B
+/// (`human` or a computer player's name). Its games name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchRow {
+    /// The match's id (0 before it is first stored).
+    pub id: i64,
+    /// Wins needed to take the match.
+    pub first_to: u32,
+    /// Player A: opens (or plays black in) game 1.
+    pub player_a: String,
+    /// Player B.
+    pub player_b: String,
+    /// Unix seconds when the match was created.
+    pub created: i64,
 }
 
 /// The games database. Writes go through one connection, reads through
@@ -128,19 +160,43 @@ CREATE TABLE IF NOT EXISTS games (
     ending TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id INTEGER PRIMARY KEY,
+    position TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    first_to INTEGER NOT NULL,
+    player_a TEXT NOT NULL,
+    player_b TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
 ";
 
 /// Columns added after the first release: `(name, definition)`. Added to
 /// an older database when it is opened, so existing games keep working.
-const ADDED_COLUMNS: [(&str, &str); 4] = [
+const ADDED_COLUMNS: [(&str, &str); 10] = [
     ("black_token", "TEXT NOT NULL DEFAULT ''"),
     ("white_token", "TEXT NOT NULL DEFAULT ''"),
     ("owner", "TEXT NOT NULL DEFAULT ''"),
     ("clock", "TEXT NOT NULL DEFAULT ''"),
+    ("opening", "TEXT NOT NULL DEFAULT 'free'"),
+    ("choices", "TEXT NOT NULL DEFAULT ''"),
+    ("match_id", "INTEGER NOT NULL DEFAULT 0"),
+    ("game_no", "INTEGER NOT NULL DEFAULT 0"),
+    ("hints", "INTEGER NOT NULL DEFAULT 0"),
+    ("names", "TEXT NOT NULL DEFAULT ''"),
 ];
 
 const COLUMNS: &str =
-    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock";
+    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names";
+
+/// Indexes on added columns, made once the columns exist.
+const ADDED_INDEXES: &str =
+    "CREATE INDEX IF NOT EXISTS games_match ON games(match_id) WHERE match_id <> 0;";
 
 /// Adds the columns an older database lacks.
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
@@ -153,6 +209,7 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
             conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {definition}"))?;
         }
     }
+    conn.execute_batch(ADDED_INDEXES)?;
     Ok(())
 }
 
@@ -205,13 +262,13 @@ impl Store {
         })
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+    pub(crate) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written
         // (each statement is atomic), so a poisoned lock is still usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+    pub(crate) fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -222,8 +279,8 @@ impl Store {
     pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
         let conn = self.conn();
         conn.execute(
-            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
             params![
                 row.created,
                 row.updated,
@@ -242,10 +299,66 @@ impl Store {
                 row.black_token,
                 row.white_token,
                 row.owner,
-                row.clock
+                row.clock,
+                row.opening,
+                row.choices,
+                row.match_id,
+                row.game_no,
+                row.hints,
+                row.names
             ],
         )?;
         Ok(conn.last_insert_rowid())
+    }
+
+    /// Stores a new match and returns its id.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO matches (first_to, player_a, player_b, created) VALUES (?1, ?2, ?3, ?4)",
+            params![m.first_to, m.player_a, m.player_b, m.created],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Reads one match.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        let row = self
+            .reader()
+            .query_row(
+                "SELECT id, first_to, player_a, player_b, created FROM matches WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(MatchRow {
+                        id: r.get(0)?,
+                        first_to: r.get(1)?,
+                        player_a: r.get(2)?,
+                        player_b: r.get(3)?,
+                        created: r.get(4)?,
+                    })
+                },
+            )
+            .optional()?;
+        Ok(row)
+    }
+
+    /// A match's games, in order.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM games WHERE match_id = ?1 AND match_id <> 0 ORDER BY game_no, id"
+        ))?;
+        let rows = stmt.query_map([match_id], read_row)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
     /// Writes a game's moves and result.
@@ -256,7 +369,7 @@ impl Store {
         // Written after every move: the statement is parsed once.
         self.conn()
             .prepare_cached(
-                "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7 WHERE id = ?1",
+                "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7, choices = ?8, hints = ?9 WHERE id = ?1",
             )?
             .execute(params![
                 row.id,
@@ -265,7 +378,9 @@ impl Store {
                 row.redo,
                 row.result,
                 row.ending,
-                row.clock
+                row.clock,
+                row.choices,
+                row.hints
             ])?;
         Ok(())
     }
@@ -313,16 +428,21 @@ impl Store {
         Ok(ids.collect::<Result<Vec<i64>, _>>()?)
     }
 
-    /// The most recently changed games, newest first.
+    /// The most recently changed games, newest first, without the empty
+    /// ones nobody played: no move, no move taken back, no result and no
+    /// change since `abandoned_before` (Unix seconds), such as an online
+    /// rematch nobody came to.
     ///
     /// # Errors
     /// [`StoreError::Sqlite`].
-    pub fn list(&self, limit: usize) -> Result<Vec<GameRow>, StoreError> {
+    pub fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM games ORDER BY updated DESC, id DESC LIMIT ?1"
+            "SELECT {COLUMNS} FROM games
+             WHERE NOT (moves = '' AND redo = '' AND result = '' AND updated < ?2)
+             ORDER BY updated DESC, id DESC LIMIT ?1"
         ))?;
-        let rows = stmt.query_map([limit as i64], read_row)?;
+        let rows = stmt.query_map(params![limit as i64, abandoned_before], read_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 }
@@ -348,6 +468,12 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         white_token: r.get(16)?,
         owner: r.get(17)?,
         clock: r.get(18)?,
+        opening: r.get(19)?,
+        choices: r.get(20)?,
+        match_id: r.get(21)?,
+        game_no: r.get(22)?,
+        hints: r.get(23)?,
+        names: r.get(24)?,
     })
 }
 
@@ -376,6 +502,12 @@ mod tests {
             white_token: String::new(),
             owner: String::new(),
             clock: String::new(),
+            opening: "free".into(),
+            choices: String::new(),
+            match_id: 0,
+            game_no: 0,
+            hints: 0,
+            names: String::new(),
         }
     }
 
@@ -407,6 +539,28 @@ mod tests {
         assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
         assert_eq!(store.open_online_games("10.0.0.1").unwrap(), 1);
         assert_eq!(store.open_online_games("10.0.0.2").unwrap(), 0);
+        assert_eq!(old.opening, "free");
+        assert_eq!((old.match_id, old.game_no, old.hints), (0, 0, 0));
+        let m = MatchRow {
+            id: 0,
+            first_to: 2,
+            player_a: "human".into(),
+            player_b: "random".into(),
+            created: 5,
+        };
+        let match_id = store.insert_match(&m).unwrap();
+        let mut g = row();
+        g.opening = "swap2".into();
+        g.choices = "place-two take-white".into();
+        g.match_id = match_id;
+        g.game_no = 1;
+        g.hints = 2;
+        g.id = store.insert(&g).unwrap();
+        assert_eq!(store.match_games(match_id).unwrap(), vec![g]);
+        assert_eq!(
+            store.get_match(match_id).unwrap(),
+            Some(MatchRow { id: match_id, ..m })
+        );
         drop(store);
         // Opening again does not add the columns twice.
         Store::open(&path).unwrap();
@@ -423,7 +577,7 @@ mod tests {
         other.execute_batch("BEGIN IMMEDIATE").unwrap();
         let started = std::time::Instant::now();
         assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
-        assert_eq!(store.list(10).unwrap().len(), 1);
+        assert_eq!(store.list(10, 0).unwrap().len(), 1);
         assert!(started.elapsed() < Duration::from_secs(1));
         other.execute_batch("ROLLBACK").unwrap();
     }
@@ -442,7 +596,13 @@ mod tests {
         }
         let store = Store::open(&path).unwrap();
         assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
-        assert_eq!(store.list(10).unwrap(), vec![r]);
+        assert_eq!(store.list(10, 0).unwrap(), vec![r.clone()]);
+        // An empty game left alone is not listed once it is old.
+        let mut empty = row();
+        empty.moves = String::new();
+        empty.id = store.insert(&empty).unwrap();
+        assert_eq!(store.list(10, 0).unwrap().len(), 2);
+        assert_eq!(store.list(10, 2).unwrap(), vec![r.clone()]);
         assert_eq!(store.get(999).unwrap(), None);
     }
 }

@@ -2,24 +2,27 @@
 
 use std::time::{Duration, Instant};
 
-use caro_core::Color;
+use caro_core::opening::Seat;
 
-use super::{seat_index, LiveGame};
+use super::LiveGame;
 
-/// An online game's clock: each side's time, with an increment added
-/// after each of its moves. It starts with the first move; the side to
-/// move loses when its time runs out.
+/// An online game's clock: each seat's time, with an increment added each
+/// time it hands the turn over. It starts with the first stone; the seat
+/// whose turn it is (to move or to choose) loses when its time runs out.
+/// Seats, not colours: a swap opening's opener places stones of both
+/// colours on its own time.
 #[derive(Clone, Debug)]
 pub struct Clock {
     /// Each side's time at the start, in milliseconds.
     pub initial_ms: u64,
     /// Added to a side's time after each of its moves.
     pub increment_ms: u64,
-    /// Time left (black, white), as of when the running side's turn began.
+    /// Time left (first seat, second seat), as of when the running seat's
+    /// turn began.
     pub left_ms: [u64; 2],
-    /// The side whose time runs, and since when. `None` before the first
+    /// The seat whose time runs, and since when. `None` before the first
     /// move and once the game is over.
-    pub running: Option<(Color, Instant)>,
+    pub running: Option<(Seat, Instant)>,
 }
 
 impl Clock {
@@ -34,27 +37,28 @@ impl Clock {
         }
     }
 
-    /// The time `color` has left at `now`.
+    /// The time `seat` has left at `now`.
     #[must_use]
-    pub fn left(&self, color: Color, now: Instant) -> u64 {
-        let base = self.left_ms[seat_index(color)];
+    pub fn left(&self, seat: Seat, now: Instant) -> u64 {
+        let base = self.left_ms[seat.index()];
         match self.running {
-            Some((side, since)) if side == color => {
+            Some((side, since)) if side == seat => {
                 base.saturating_sub(now.saturating_duration_since(since).as_millis() as u64)
             }
             _ => base,
         }
     }
 
-    /// The stored form: `initial,increment,black,white` in milliseconds.
+    /// The stored form: `initial,increment,first,second` in milliseconds
+    /// (in a free opening the first seat plays black).
     #[must_use]
     pub fn to_text(&self, now: Instant) -> String {
         format!(
             "{},{},{},{}",
             self.initial_ms,
             self.increment_ms,
-            self.left(Color::Black, now),
-            self.left(Color::White, now)
+            self.left(Seat::First, now),
+            self.left(Seat::Second, now)
         )
     }
 
@@ -66,10 +70,10 @@ impl Clock {
             .map(|n| n.trim().parse().ok())
             .collect::<Option<_>>()?;
         match v[..] {
-            [initial_ms, increment_ms, black, white] => Some(Clock {
+            [initial_ms, increment_ms, first, second] => Some(Clock {
                 initial_ms,
                 increment_ms,
-                left_ms: [black, white],
+                left_ms: [first, second],
                 running: None,
             }),
             _ => None,
@@ -78,23 +82,24 @@ impl Clock {
 }
 
 impl LiveGame {
-    /// Charges the running side for its time (adding the increment if it
-    /// is the side that just moved) and starts the clock of the side to
-    /// move; stops it before the first move and once the game is over.
-    pub fn settle_clock(&mut self, mover: Option<Color>, now: Instant) {
-        let running = !self.is_over() && !self.game.moves().is_empty();
-        let to_move = self.game.to_move();
+    /// Charges the running seat for its time (adding the increment if it
+    /// just acted and hands the turn over) and starts the clock of the
+    /// seat whose turn it is; stops it before the first move and once the
+    /// game is over.
+    pub fn settle_clock(&mut self, mover: Option<Seat>, now: Instant) {
+        let turn = self.table.turn().seat();
+        let running = !self.game().moves().is_empty();
         let Some(clock) = self.online.as_mut().and_then(|o| o.clock.as_mut()) else {
             return;
         };
         if let Some((side, _)) = clock.running {
             let mut left = clock.left(side, now);
-            if mover == Some(side) {
+            if mover == Some(side) && turn != Some(side) {
                 left += clock.increment_ms;
             }
-            clock.left_ms[seat_index(side)] = left;
+            clock.left_ms[side.index()] = left;
         }
-        clock.running = running.then_some((to_move, now));
+        clock.running = turn.filter(|_| running).map(|seat| (seat, now));
     }
 
     /// When the side to move has run out of time at `now`, it loses.
@@ -111,7 +116,10 @@ impl LiveGame {
         else {
             return false;
         };
-        self.timed_out = Some(side);
+        let loser = self.table.color_of(side);
+        if self.table.time_out(loser).is_err() {
+            return false;
+        }
         self.settle_clock(None, now);
         self.clear_offers();
         self.touch();
@@ -131,6 +139,7 @@ impl LiveGame {
 mod tests {
     use super::super::testing::online_game;
     use super::super::*;
+    use caro_core::opening::Seat;
     use std::time::{Duration, Instant};
 
     #[test]
@@ -144,15 +153,15 @@ mod tests {
             !g.flag_if_out_of_time(now + Duration::from_secs(3600)),
             "not started"
         );
-        g.online_move(Color::Black, 0, Pos::new(0, 0)).unwrap();
+        g.online_move(Seat::First, 0, Pos::new(0, 0)).unwrap();
         let clock = g.online.as_ref().and_then(|o| o.clock.clone()).unwrap();
         assert_eq!(
             clock.left_ms,
             [60_000, 60_000],
             "the first move costs nothing"
         );
-        assert_eq!(clock.running.map(|r| r.0), Some(Color::White));
-        g.online_move(Color::White, 1, Pos::new(1, 1)).unwrap();
+        assert_eq!(clock.running.map(|r| r.0), Some(Seat::Second));
+        g.online_move(Seat::Second, 1, Pos::new(1, 1)).unwrap();
         let clock = g.online.as_ref().and_then(|o| o.clock.clone()).unwrap();
         assert!(clock.left_ms[1] > 60_000, "white gained its increment");
         let later = Instant::now() + Duration::from_secs(61);
@@ -161,7 +170,7 @@ mod tests {
         assert_eq!(g.result_view().unwrap().winner, Some("white"));
         assert_eq!(g.result_view().unwrap().reason, "time");
         let back = LiveGame::from_row(&g.to_row()).unwrap();
-        assert_eq!(back.timed_out, Some(Color::Black));
+        assert_eq!(back.result_view(), g.result_view());
         assert_eq!(back.view().clock.unwrap().black_ms, 0);
     }
 }

@@ -1,19 +1,20 @@
-//! The game itself: moves, undo and redo, resigning, and the snapshots a
-//! change is undone with when it cannot be stored.
+//! The game itself: moves, swap choices, undo and redo, resigning, and
+//! the snapshots a change is undone with when it cannot be stored.
 
-use caro_core::{Color, Game, Pos};
+use caro_core::opening::Choice;
+use caro_core::table::{Actor, Table, Turn};
+use caro_core::{Color, Pos};
 
-use super::{now_secs, seat_index, ActionError, LiveGame, Seat, Snapshot, DEFAULT_DELAY_MS};
+use super::{now_secs, ActionError, LiveGame, Sitter, Snapshot, DEFAULT_DELAY_MS};
 
 impl LiveGame {
     /// A new game (id 0 until stored).
     #[must_use]
-    pub fn new(game: Game, seats: [Seat; 2], time_ms: u64) -> LiveGame {
+    pub fn new(table: Table, time_ms: u64) -> LiveGame {
         let now = now_secs();
         LiveGame {
             id: 0,
-            game,
-            seats,
+            table,
             time_ms,
             paused: false,
             delay_ms: DEFAULT_DELAY_MS,
@@ -22,38 +23,46 @@ impl LiveGame {
             search: None,
             generation: 0,
             thinking: None,
-            failed: None,
             created: now,
             updated: now,
             online: None,
-            agreed_draw: false,
-            timed_out: None,
+            hints: 0,
+            series: None,
+            names: None,
         }
     }
 
-    /// The seat of a colour.
+    /// Who plays `color` (during an undecided swap, the first seat counts
+    /// as black).
     #[must_use]
-    pub fn seat(&self, color: Color) -> &Seat {
-        &self.seats[seat_index(color)]
+    pub fn sitter_of(&self, color: Color) -> &Sitter {
+        self.table.sitter(self.table.seat_of(color))
     }
 
-    /// Whether the game has ended (by the rules, a resignation, or a
-    /// failed engine).
+    /// Whether the game has ended (by the rules, a resignation, an
+    /// agreement, the clock or a failed engine).
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.game.is_over() || self.failed.is_some() || self.agreed_draw || self.timed_out.is_some()
+        self.table.is_over()
     }
 
     /// Whether both seats are computers.
     #[must_use]
     pub fn computers_only(&self) -> bool {
-        self.seats.iter().all(Seat::is_computer)
+        self.table.computers_only()
     }
 
-    /// Whether a computer should be thinking now.
+    /// Whether a person plays a computer.
+    #[must_use]
+    pub fn against_computer(&self) -> bool {
+        self.table.has_human() && !self.table.sitters().iter().all(Sitter::is_human)
+    }
+
+    /// Whether a computer should be thinking now (a move or a swap
+    /// decision).
     #[must_use]
     pub fn computer_to_move(&self) -> bool {
-        !self.is_over() && !self.paused && self.seat(self.game.to_move()).is_computer()
+        !self.paused && self.table.computer_to_act()
     }
 
     /// Drops the search in flight (its answer will be dropped) and marks
@@ -72,18 +81,17 @@ impl LiveGame {
     #[must_use]
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            game: self.game.clone(),
+            table: self.table.clone(),
             paused: self.paused,
             delay_ms: self.delay_ms,
             step_pending: self.step_pending,
             search: self.search.clone(),
             generation: self.generation,
             thinking: self.thinking.clone(),
-            failed: self.failed.clone(),
             updated: self.updated,
             online: self.online.clone(),
-            agreed_draw: self.agreed_draw,
-            timed_out: self.timed_out,
+            hints: self.hints,
+            series: self.series.clone(),
         }
     }
 
@@ -91,31 +99,29 @@ impl LiveGame {
     /// players, which no change replaces, stay).
     pub fn restore(&mut self, snapshot: Snapshot) {
         let Snapshot {
-            game,
+            table,
             paused,
             delay_ms,
             step_pending,
             search,
             generation,
             thinking,
-            failed,
             updated,
             online,
-            agreed_draw,
-            timed_out,
+            hints,
+            series,
         } = snapshot;
-        self.game = game;
+        self.table = table;
         self.paused = paused;
         self.delay_ms = delay_ms;
         self.step_pending = step_pending;
         self.search = search;
         self.generation = generation;
         self.thinking = thinking;
-        self.failed = failed;
         self.updated = updated;
         self.online = online;
-        self.agreed_draw = agreed_draw;
-        self.timed_out = timed_out;
+        self.hints = hints;
+        self.series = series;
     }
 
     /// Installs a stored change: the game as the change left it. The
@@ -135,20 +141,27 @@ impl LiveGame {
         self.generation != snapshot.generation
     }
 
-    /// A person plays `pos`, sent for ply `ply`.
+    /// A person plays `pos` (an opening stone or a move), sent for ply
+    /// `ply`.
     ///
     /// # Errors
     /// [`ActionError`] saying why the move was refused; the game is
     /// unchanged.
     pub fn play_human(&mut self, ply: usize, pos: Pos) -> Result<(), ActionError> {
         self.check_ply(ply)?;
-        if self.is_over() {
-            return Err(ActionError::GameOver);
-        }
-        if let Seat::Computer(name) = self.seat(self.game.to_move()) {
-            return Err(ActionError::NotYourTurn(name.clone()));
-        }
-        self.game.try_play(pos).map_err(ActionError::Move)?;
+        self.table.play(Actor::Person, pos)?;
+        self.touch();
+        Ok(())
+    }
+
+    /// A person makes the swap decision due now, sent for ply `ply`.
+    ///
+    /// # Errors
+    /// [`ActionError`]: stale, no choice due, the computer's choice, or a
+    /// choice not offered; the game is unchanged.
+    pub fn choose_human(&mut self, ply: usize, choice: Choice) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        self.table.choose(Actor::Person, choice)?;
         self.touch();
         Ok(())
     }
@@ -160,29 +173,58 @@ impl LiveGame {
     /// [`ActionError::Move`] when the player chose an illegal move (the
     /// game then records the failure).
     pub fn play_computer(&mut self, generation: u64, pos: Pos) -> Result<bool, ActionError> {
-        if generation != self.generation || self.is_over() {
+        if generation != self.generation {
             return Ok(false);
         }
-        if let Err(e) = self.game.try_play(pos) {
-            self.fail(format!(
-                "{} chose an illegal move: {e}",
-                self.seat(self.game.to_move()).name()
-            ));
-            return Err(ActionError::Move(e));
+        let Turn::Move { seat, .. } = self.table.turn() else {
+            return Ok(false);
+        };
+        if let Err(e) = self.table.play(Actor::Seat(seat), pos) {
+            let name = self.table.sitter(seat).name().to_string();
+            self.fail(format!("{name} chose an illegal move: {e}"));
+            return Err(e.into());
         }
         self.search = None;
         self.touch();
         Ok(true)
     }
 
-    /// Records that a computer player failed; the game ends there.
-    pub fn fail(&mut self, reason: String) {
+    /// A computer's swap decision, from its search of the position:
+    /// whether the side to move is at least even there. Returns whether it
+    /// was made (false for an answer to an old position).
+    pub fn choose_computer(&mut self, generation: u64, at_least_even: bool) -> bool {
+        if generation != self.generation {
+            return false;
+        }
+        let Turn::Choose { seat, .. } = self.table.turn() else {
+            return false;
+        };
+        let Some(choice) = self.table.computer_choice(at_least_even) else {
+            return false;
+        };
+        if self.table.choose(Actor::Seat(seat), choice).is_err() {
+            return false;
+        }
+        self.search = None;
         self.touch();
-        self.failed = Some(reason);
+        true
+    }
+
+    /// Records that the computer player whose turn it is failed; the game
+    /// ends there.
+    pub fn fail(&mut self, reason: String) {
+        let seat = self
+            .table
+            .turn()
+            .seat()
+            .unwrap_or(caro_core::opening::Seat::First);
+        if self.table.fail(seat, reason).is_ok() {
+            self.touch();
+        }
     }
 
     pub(super) fn check_ply(&self, ply: usize) -> Result<(), ActionError> {
-        let now = self.game.moves().len();
+        let now = self.game().moves().len();
         if ply == now {
             Ok(())
         } else {
@@ -190,9 +232,10 @@ impl LiveGame {
         }
     }
 
-    /// Takes back a move. Against the computer, goes back to the person's
-    /// previous turn (taking back the computer's reply too); with two
-    /// computers, takes back one move and pauses.
+    /// Takes back moves ([`Table::undo`]): against the computer back to the
+    /// person's previous turn, otherwise one move, never the opening's
+    /// stones; with two computers the game pauses. Refused once the next
+    /// game of its match exists.
     ///
     /// # Errors
     /// [`ActionError::NothingToUndo`], or [`ActionError::Stale`].
@@ -200,28 +243,18 @@ impl LiveGame {
         if let Some(ply) = ply {
             self.check_ply(ply)?;
         }
-        if self.game.moves().is_empty() {
-            return Err(ActionError::NothingToUndo);
+        if self.series.as_ref().is_some_and(|m| m.next.is_some()) {
+            return Err(ActionError::GameOver);
         }
-        self.failed = None;
-        self.game.undo();
+        self.table.undo()?;
         if self.computers_only() {
             self.paused = true;
-        } else {
-            while self.seat(self.game.to_move()).is_computer() && !self.game.moves().is_empty() {
-                // Only take back further if that reaches a person's turn.
-                let before_last = self.game.color_of_move(self.game.moves().len() - 1);
-                if self.seat(before_last).is_computer() {
-                    break;
-                }
-                self.game.undo();
-            }
         }
         self.touch();
         Ok(())
     }
 
-    /// Replays a move taken back (against the computer, the person's move
+    /// Replays moves taken back (against the computer, the person's move
     /// and the computer's reply).
     ///
     /// # Errors
@@ -230,18 +263,8 @@ impl LiveGame {
         if let Some(ply) = ply {
             self.check_ply(ply)?;
         }
-        if self.game.redo_moves().is_empty() || self.failed.is_some() {
-            return Err(ActionError::NothingToRedo);
-        }
-        self.game.redo();
-        if !self.computers_only() {
-            while self.seat(self.game.to_move()).is_computer()
-                && !self.game.redo_moves().is_empty()
-                && !self.game.is_over()
-            {
-                self.game.redo();
-            }
-        } else {
+        self.table.redo()?;
+        if self.computers_only() {
             self.paused = true;
         }
         self.touch();
@@ -254,21 +277,8 @@ impl LiveGame {
     /// # Errors
     /// [`ActionError::GameOver`] or [`ActionError::NobodyToResign`].
     pub fn resign(&mut self, color: Option<Color>) -> Result<(), ActionError> {
-        if self.is_over() {
-            return Err(ActionError::GameOver);
-        }
-        let to_move = self.game.to_move();
-        let color = match color {
-            Some(c) => c,
-            None if !self.seat(to_move).is_computer() => to_move,
-            None => to_move.opponent(),
-        };
-        if self.seat(color).is_computer() {
-            return Err(ActionError::NobodyToResign);
-        }
-        self.game
-            .resign_side(color)
-            .map_err(|_| ActionError::GameOver)?;
+        let seat = color.map(|c| self.table.seat_of(c));
+        self.table.resign(seat)?;
         self.touch();
         Ok(())
     }
@@ -278,23 +288,26 @@ impl LiveGame {
 mod tests {
     use super::super::testing::game;
     use super::super::*;
+    use caro_core::opening::{Choice, Opening};
+    use caro_core::table::Table;
+    use caro_core::{BoardSize, Rule, Rules};
     use caro_engine::StopFlag;
 
     #[test]
     fn undo_against_the_computer_returns_to_the_persons_turn() {
-        let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
+        let mut g = game(5, [Sitter::Human, Sitter::Computer("random".into())]);
         g.play_human(0, Pos::new(0, 0)).unwrap();
         let generation = g.generation;
         assert!(g.play_computer(generation, Pos::new(1, 1)).unwrap());
         g.undo(Some(2)).unwrap();
-        assert_eq!(g.game.moves().len(), 0);
+        assert_eq!(g.game().moves().len(), 0);
         g.redo(Some(0)).unwrap();
-        assert_eq!(g.game.moves().len(), 2);
+        assert_eq!(g.game().moves().len(), 2);
     }
 
     #[test]
     fn a_restored_snapshot_is_the_game_as_it_was_and_its_search_runs_on() {
-        let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
+        let mut g = game(5, [Sitter::Human, Sitter::Computer("random".into())]);
         g.play_human(0, Pos::new(0, 0)).unwrap();
         let stop = StopFlag::new();
         g.search = Some(Ticket {
@@ -318,7 +331,7 @@ mod tests {
         assert!(!stop.is_set());
         g.install(after);
         assert!(stop.is_set() && g.search.is_none());
-        assert_eq!(g.game.moves().len(), 0);
+        assert_eq!(g.game().moves().len(), 0);
         // A change that touches nothing stores nothing and stops nothing.
         let before = g.snapshot();
         g.delay_ms = 5;
@@ -327,7 +340,7 @@ mod tests {
 
     #[test]
     fn stale_and_out_of_turn_commands_change_nothing() {
-        let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
+        let mut g = game(5, [Sitter::Human, Sitter::Computer("random".into())]);
         g.play_human(0, Pos::new(0, 0)).unwrap();
         assert!(matches!(
             g.play_human(0, Pos::new(2, 2)),
@@ -335,18 +348,59 @@ mod tests {
         ));
         assert!(matches!(
             g.play_human(1, Pos::new(2, 2)),
-            Err(ActionError::NotYourTurn(_))
+            Err(ActionError::Table(TableError::NotYourTurn { .. }))
         ));
-        assert_eq!(g.game.moves(), &[Pos::new(0, 0)]);
+        assert_eq!(g.game().moves(), &[Pos::new(0, 0)]);
     }
 
     #[test]
     fn an_answer_to_an_old_position_is_dropped() {
-        let mut g = game(5, [Seat::Human, Seat::Computer("random".into())]);
+        let mut g = game(5, [Sitter::Human, Sitter::Computer("random".into())]);
         g.play_human(0, Pos::new(0, 0)).unwrap();
         let old = g.generation;
         g.undo(None).unwrap();
         assert!(!g.play_computer(old, Pos::new(1, 1)).unwrap());
-        assert!(g.game.moves().is_empty());
+        assert!(g.game().moves().is_empty());
+    }
+
+    #[test]
+    fn a_person_chooses_in_swap2_and_a_computer_decides_from_its_score() {
+        let rules = Rules::new(BoardSize::square(9), 5, Rule::Freestyle).unwrap();
+        let table = Table::new(
+            rules,
+            Color::Black,
+            Opening::Swap2,
+            [Sitter::Computer("random".into()), Sitter::Human],
+        )
+        .unwrap();
+        let mut g = LiveGame::new(table, 100);
+        for (i, (x, y)) in [(4, 4), (5, 5), (3, 3)].into_iter().enumerate() {
+            assert!(matches!(
+                g.play_human(i, Pos::new(x, y)),
+                Err(ActionError::Table(TableError::NotYourTurn { .. }))
+            ));
+            assert!(g.play_computer(g.generation, Pos::new(x, y)).unwrap());
+        }
+        assert!(matches!(
+            g.play_human(3, Pos::new(0, 0)),
+            Err(ActionError::Table(TableError::MustChoose { .. }))
+        ));
+        assert!(matches!(
+            g.choose_human(2, Choice::PlaceTwo),
+            Err(ActionError::Stale { .. })
+        ));
+        g.choose_human(3, Choice::PlaceTwo).unwrap();
+        g.play_human(3, Pos::new(0, 0)).unwrap();
+        g.play_human(4, Pos::new(8, 8)).unwrap();
+        assert!(!g.choose_computer(g.generation - 1, true), "an old answer");
+        assert!(g.choose_computer(g.generation, false));
+        // After five stones white is to move; the computer found that bad
+        // and took black.
+        assert_eq!(
+            g.table.seat_of(Color::Black),
+            caro_core::opening::Seat::First
+        );
+        assert!(matches!(g.undo(None), Err(ActionError::NothingToUndo)));
+        assert_eq!(g.table.opening_stones(), 5);
     }
 }

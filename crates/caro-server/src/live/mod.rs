@@ -1,28 +1,38 @@
-//! A game being played on the server: the rules core's [`Game`], who sits
-//! in each seat, the computer players, and what the page is shown. Pure
-//! logic with no I/O: the API and the engine pool drive it.
+//! A game being played on the server: the shared rules of a seated game
+//! ([`Table`]: the board, the opening, who sits where, the ending), the
+//! computer players, the match it belongs to, and what the page is shown.
+//! Pure logic with no I/O: the API and the engine pool drive it.
 //!
-//! - `game`: the game itself: moves, undo and redo, resigning;
+//! - `game`: the game itself: moves, swap choices, undo and redo, resigning;
 //! - `view`: what the page is shown;
 //! - `row`: the stored form;
 //! - `clock`: an online game's clock;
-//! - `online`: an online game's seats and offers.
+//! - `online`: an online game's seats and offers;
+//! - `series`: the match a game belongs to.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use caro_core::opening::Seat;
+use caro_core::table::{Table, TableError};
 use caro_core::{Color, Game, MoveError, Pos};
-use caro_engine::{Player, StopFlag};
+use caro_engine::{Player, Score, StopFlag};
 use serde::Deserialize;
 
 mod clock;
 mod game;
 mod online;
 mod row;
+mod series;
 mod view;
 
+pub use caro_core::table::Sitter;
 pub use clock::Clock;
 pub use online::Online;
-pub use view::{ClockView, GameView, OffersView, ResultView, TakebackView, Thinking};
+pub use series::MatchLink;
+pub use view::{
+    ClockView, GameView, MatchView, OffersView, ResultView, SeatView, TakebackView, Thinking,
+    TurnView,
+};
 
 /// Time per computer move when the request names none.
 pub const DEFAULT_TIME_MS: u64 = 1000;
@@ -30,32 +40,8 @@ pub const DEFAULT_TIME_MS: u64 = 1000;
 pub const MAX_TIME_MS: u64 = 60_000;
 /// Pause between moves of two computers, by default.
 pub const DEFAULT_DELAY_MS: u64 = 400;
-
-/// Who sits in a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person at the page.
-    Human,
-    /// A computer player, by its name (`caro:5`, `scoremap`, an engine…).
-    Computer(String),
-}
-
-impl Seat {
-    /// `human` or the player's name.
-    #[must_use]
-    pub fn name(&self) -> &str {
-        match self {
-            Seat::Human => "human",
-            Seat::Computer(name) => name,
-        }
-    }
-
-    /// Whether a computer sits here.
-    #[must_use]
-    pub fn is_computer(&self) -> bool {
-        matches!(self, Seat::Computer(_))
-    }
-}
+/// Most wins a match may be played to.
+pub const MAX_FIRST_TO: u32 = 10;
 
 /// An intent the game refused; the game is unchanged.
 #[derive(Debug, thiserror::Error)]
@@ -69,9 +55,6 @@ pub enum ActionError {
         /// The game's ply.
         now: usize,
     },
-    /// The side to move is a computer.
-    #[error("it is not your turn: the computer ({0}) is to move")]
-    NotYourTurn(String),
     /// The game has ended.
     #[error("the game is over")]
     GameOver,
@@ -87,9 +70,10 @@ pub enum ActionError {
     /// Resigning needs a person at the board.
     #[error("only a person can resign; in a computer game use New game")]
     NobodyToResign,
-    /// Online: the other player is to move.
-    #[error("it is not your turn: {0} is to move")]
-    OpponentsTurn(&'static str),
+    /// The seated game refused (not your turn, a choice is due, no choice
+    /// is due, not your choice…).
+    #[error("{0}")]
+    Table(TableError),
     /// Online: the command needs a player's seat.
     #[error("you are watching this game: only its two players can do that")]
     NotAPlayer,
@@ -100,6 +84,31 @@ pub enum ActionError {
     /// pause… are agreed between the players instead).
     #[error("not available in an online game: {0}")]
     Online(&'static str),
+    /// The game is not part of a match.
+    #[error("this game is not part of a match")]
+    NoMatch,
+    /// The match has ended: no more games.
+    #[error("the match is over")]
+    MatchOver,
+    /// The next game of a match is made once this one is over.
+    #[error("the game is not over yet")]
+    GameNotOver,
+    /// A hint is for a person's turn in a game against the computer.
+    #[error("no hint: {0}")]
+    NoHint(&'static str),
+}
+
+impl From<TableError> for ActionError {
+    fn from(e: TableError) -> ActionError {
+        match e {
+            TableError::Move(m) => ActionError::Move(m),
+            TableError::GameOver => ActionError::GameOver,
+            TableError::NothingToUndo => ActionError::NothingToUndo,
+            TableError::NothingToRedo => ActionError::NothingToRedo,
+            TableError::NobodyToResign => ActionError::NobodyToResign,
+            other => ActionError::Table(other),
+        }
+    }
 }
 
 impl ActionError {
@@ -108,7 +117,6 @@ impl ActionError {
     pub fn code(&self) -> &'static str {
         match self {
             ActionError::Stale { .. } => "stale",
-            ActionError::NotYourTurn(_) => "not_your_turn",
             ActionError::GameOver | ActionError::Move(MoveError::GameOver) => "game_over",
             ActionError::Move(MoveError::Occupied { .. }) => "occupied",
             ActionError::Move(MoveError::Forbidden { .. }) => "forbidden",
@@ -116,10 +124,14 @@ impl ActionError {
             ActionError::NothingToUndo => "nothing_to_undo",
             ActionError::NothingToRedo => "nothing_to_redo",
             ActionError::NobodyToResign => "nobody_to_resign",
-            ActionError::OpponentsTurn(_) => "not_your_turn",
+            ActionError::Table(e) => e.code(),
             ActionError::NotAPlayer => "not_a_player",
             ActionError::NoOffer => "no_offer",
             ActionError::Online(_) => "online",
+            ActionError::NoMatch => "no_match",
+            ActionError::MatchOver => "match_over",
+            ActionError::GameNotOver => "game_not_over",
+            ActionError::NoHint(_) => "no_hint",
         }
     }
 }
@@ -141,10 +153,8 @@ pub struct Ticket {
 pub struct LiveGame {
     /// Its id in the store.
     pub id: i64,
-    /// The position, history and result.
-    pub game: Game,
-    /// Black's and white's seats, in that order.
-    pub seats: [Seat; 2],
+    /// The seated game: board, history, opening, sitters and ending.
+    pub table: Table,
     /// Time per computer move.
     pub time_ms: u64,
     /// Computer vs computer: paused (also set by undo in such a game).
@@ -153,7 +163,7 @@ pub struct LiveGame {
     pub delay_ms: u64,
     /// Paused, but one computer move was asked for.
     pub step_pending: bool,
-    /// The computer players, built on first use (black, white).
+    /// The computer players, built on first use (first seat, second seat).
     pub players: [Option<Box<dyn Player>>; 2],
     /// The search in flight.
     pub search: Option<Ticket>,
@@ -161,35 +171,34 @@ pub struct LiveGame {
     pub generation: u64,
     /// The engine's latest progress report.
     pub thinking: Option<Thinking>,
-    /// Set when a computer player failed (an external engine crashed or
-    /// answered nonsense): the game stops there.
-    pub failed: Option<String>,
     /// Unix seconds of creation.
     pub created: i64,
     /// Unix seconds of the last change.
     pub updated: i64,
     /// Set for an online game (two seat tokens).
     pub online: Option<Online>,
-    /// The players agreed a draw.
-    pub agreed_draw: bool,
-    /// Online: the colour that ran out of time.
-    pub timed_out: Option<Color>,
+    /// Hints asked for in this game.
+    pub hints: u32,
+    /// The match the game belongs to.
+    pub series: Option<MatchLink>,
+    /// The players' names (black, white) when they are not seats: an
+    /// imported game's.
+    pub names: Option<[String; 2]>,
 }
 
 /// A game as it was before a change: see [`LiveGame::snapshot`].
 pub struct Snapshot {
-    game: Game,
+    table: Table,
     paused: bool,
     delay_ms: u64,
     step_pending: bool,
     search: Option<Ticket>,
     generation: u64,
     thinking: Option<Thinking>,
-    failed: Option<String>,
     updated: i64,
     online: Option<Online>,
-    agreed_draw: bool,
-    timed_out: Option<Color>,
+    hints: u32,
+    series: Option<MatchLink>,
 }
 
 /// Seconds since 1970.
@@ -200,15 +209,20 @@ pub fn now_secs() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-fn seat_index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 fn xy(p: Pos) -> [u8; 2] {
     [p.x, p.y]
+}
+
+/// Whether a search's score says the side to move is at least even: the
+/// computer's swap decision rests on it
+/// ([`caro_core::table::decide_swap`]).
+#[must_use]
+pub fn at_least_even(score: Score) -> bool {
+    match score {
+        Score::Eval(v) => v >= 0,
+        Score::WinIn(_) | Score::Win => true,
+        Score::LossIn(_) => false,
+    }
 }
 
 /// `black`/`b`/`x` or `white`/`w`/`o`, any case.
@@ -218,6 +232,34 @@ pub fn parse_color(text: &str) -> Option<Color> {
         "black" | "b" | "x" => Some(Color::Black),
         "white" | "w" | "o" => Some(Color::White),
         _ => None,
+    }
+}
+
+/// `human` or a computer player's name, as a sitter.
+#[must_use]
+pub fn sitter(name: &str) -> Sitter {
+    if name == "human" {
+        Sitter::Human
+    } else {
+        Sitter::Computer(name.to_string())
+    }
+}
+
+/// The other seat's index.
+fn seat_of_index(i: usize) -> Seat {
+    if i == 0 {
+        Seat::First
+    } else {
+        Seat::Second
+    }
+}
+
+/// The game under a table (for callers that only read the position).
+impl LiveGame {
+    /// The board, history and the board's result.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        self.table.game()
     }
 }
 
@@ -232,23 +274,28 @@ pub struct Point {
 
 #[cfg(test)]
 mod testing {
-    use super::{LiveGame, Online, Seat};
-    use caro_core::{BoardSize, Color, Game, Rule, Rules};
+    use super::{LiveGame, Online, Sitter};
+    use caro_core::opening::Opening;
+    use caro_core::table::Table;
+    use caro_core::{BoardSize, Color, Rule, Rules};
 
     /// A `size`×`size` freestyle game of k = min(3, size).
-    pub(super) fn game(size: u8, seats: [Seat; 2]) -> LiveGame {
+    pub(super) fn game(size: u8, seats: [Sitter; 2]) -> LiveGame {
         let rules = Rules::new(
             BoardSize::new(size, size).unwrap(),
             3.min(size),
             Rule::Freestyle,
         )
         .unwrap();
-        LiveGame::new(Game::new(rules, Color::Black).unwrap(), seats, 100)
+        LiveGame::new(
+            Table::new(rules, Color::Black, Opening::Free, seats).unwrap(),
+            100,
+        )
     }
 
     /// A 5×5 online game between two people.
     pub(super) fn online_game() -> LiveGame {
-        let mut g = game(5, [Seat::Human, Seat::Human]);
+        let mut g = game(5, [Sitter::Human, Sitter::Human]);
         g.online = Some(Online {
             tokens: ["b".repeat(32), "w".repeat(32)],
             ..Online::default()

@@ -1,38 +1,42 @@
-//! Online play: every intent names the colour of the seat it comes from
-//! (found from its token); the other seat must agree to a takeback or a
-//! draw.
+//! Online play: every intent names the seat it comes from (found from its
+//! token); the other seat must agree to a takeback or a draw. Seats, not
+//! colours: under a swap opening the colours are decided during the game.
 
 use std::time::Instant;
 
-use caro_core::{Color, Pos};
+use caro_core::opening::{Choice, Seat};
+use caro_core::table::Actor;
+use caro_core::Pos;
 
-use super::{seat_index, ActionError, Clock, LiveGame};
+use super::{ActionError, Clock, LiveGame};
 
 /// An online game's seats and pending offers. The tokens are secrets: they
 /// are stored, never shown in a view.
 #[derive(Clone, Debug, Default)]
 pub struct Online {
-    /// Black's and white's seat tokens (hex).
+    /// The first and second seat's tokens (hex); in a free opening the
+    /// first seat plays black.
     pub tokens: [String; 2],
     /// The address of the client that created the game.
     pub owner: String,
-    /// A pending takeback request: the colour asking and the ply.
-    pub takeback: Option<(Color, usize)>,
-    /// The colour offering a draw.
-    pub draw: Option<Color>,
-    /// Which colours asked for a rematch (black, white).
+    /// A pending takeback request: the seat asking and the ply.
+    pub takeback: Option<(Seat, usize)>,
+    /// The seat offering a draw.
+    pub draw: Option<Seat>,
+    /// Which seats asked for a rematch (first, second).
     pub rematch: [bool; 2],
-    /// The rematch, once created: its id and its tokens (black, white).
+    /// The rematch (or the match's next game), once created: its id and
+    /// its tokens (first seat, second seat).
     pub next: Option<(i64, [String; 2])>,
     /// The clock, if the game has one.
     pub clock: Option<Clock>,
 }
 
 impl Online {
-    /// The colour whose token this is, if any. Compares every byte, so
-    /// the time taken does not tell how much of a guess was right.
+    /// The seat whose token this is, if any. Compares every byte, so the
+    /// time taken does not tell how much of a guess was right.
     #[must_use]
-    pub fn seat_of(&self, token: &str) -> Option<Color> {
+    pub fn seat_of(&self, token: &str) -> Option<Seat> {
         let same = |a: &str, b: &str| {
             !a.is_empty()
                 && a.len() == b.len()
@@ -42,9 +46,9 @@ impl Online {
                     == 0
         };
         if same(&self.tokens[0], token) {
-            Some(Color::Black)
+            Some(Seat::First)
         } else if same(&self.tokens[1], token) {
-            Some(Color::White)
+            Some(Seat::Second)
         } else {
             None
         }
@@ -54,7 +58,7 @@ impl Online {
 impl LiveGame {
     /// The seat a token sits in, in an online game.
     #[must_use]
-    pub fn online_seat(&self, token: Option<&str>) -> Option<Color> {
+    pub fn online_seat(&self, token: Option<&str>) -> Option<Seat> {
         self.online.as_ref()?.seat_of(token?)
     }
 
@@ -71,160 +75,183 @@ impl LiveGame {
         }
     }
 
-    /// The seat `color` plays `pos`, sent for ply `ply`.
-    ///
-    /// # Errors
-    /// [`ActionError`]: stale, over, the opponent's turn, or refused by
-    /// the rules; the game is unchanged.
-    pub fn online_move(&mut self, color: Color, ply: usize, pos: Pos) -> Result<(), ActionError> {
-        self.check_ply(ply)?;
-        if self.is_over() {
-            return Err(ActionError::GameOver);
-        }
-        let to_move = self.game.to_move();
-        if to_move != color {
-            return Err(ActionError::OpponentsTurn(to_move.name()));
-        }
-        let now = Instant::now();
+    /// Refuses an act of `seat` whose time has run out (the flag falls
+    /// with the next check).
+    fn check_time(&self, seat: Seat, now: Instant) -> Result<(), ActionError> {
         if self
             .online
             .as_ref()
             .and_then(|o| o.clock.as_ref())
-            .is_some_and(|c| c.running.is_some() && c.left(color, now) == 0)
+            .is_some_and(|c| c.running.is_some() && c.left(seat, now) == 0)
         {
             return Err(ActionError::GameOver);
         }
-        self.game.try_play(pos).map_err(ActionError::Move)?;
-        self.settle_clock(Some(color), now);
+        Ok(())
+    }
+
+    /// `seat` places a stone at `pos` (an opening stone or a move), sent
+    /// for ply `ply`.
+    ///
+    /// # Errors
+    /// [`ActionError`]: stale, over, the opponent's turn, a choice due, or
+    /// refused by the rules; the game is unchanged.
+    pub fn online_move(&mut self, seat: Seat, ply: usize, pos: Pos) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        let now = Instant::now();
+        self.check_time(seat, now)?;
+        self.table.play(Actor::Seat(seat), pos)?;
+        self.settle_clock(Some(seat), now);
         self.clear_offers();
         self.touch();
         Ok(())
     }
 
-    /// The seat `color` resigns.
+    /// `seat` makes the swap decision due now, sent for ply `ply`.
+    ///
+    /// # Errors
+    /// [`ActionError`]: stale, over, no choice due, the other seat's
+    /// choice, or not offered; the game is unchanged.
+    pub fn online_choose(
+        &mut self,
+        seat: Seat,
+        ply: usize,
+        choice: Choice,
+    ) -> Result<(), ActionError> {
+        self.check_ply(ply)?;
+        let now = Instant::now();
+        self.check_time(seat, now)?;
+        self.table.choose(Actor::Seat(seat), choice)?;
+        self.settle_clock(Some(seat), now);
+        self.clear_offers();
+        self.touch();
+        Ok(())
+    }
+
+    /// `seat` resigns.
     ///
     /// # Errors
     /// [`ActionError::GameOver`].
-    pub fn online_resign(&mut self, color: Color) -> Result<(), ActionError> {
-        if self.is_over() {
-            return Err(ActionError::GameOver);
-        }
-        self.game
-            .resign_side(color)
-            .map_err(|_| ActionError::GameOver)?;
+    pub fn online_resign(&mut self, seat: Seat) -> Result<(), ActionError> {
+        self.table.resign(Some(seat))?;
         self.settle_clock(None, Instant::now());
         self.clear_offers();
         self.touch();
         Ok(())
     }
 
-    /// The seat `color` asks to take back its last move, at ply `ply`.
+    /// Whether `seat` has a move above the opening's stones to take back.
+    fn has_move_to_take_back(&self, seat: Seat) -> bool {
+        let game = self.game();
+        self.table.colors_decided()
+            && (self.table.opening_stones()..game.moves().len())
+                .any(|i| self.table.seat_of(game.color_of_move(i)) == seat)
+    }
+
+    /// `seat` asks to take back its last move, at ply `ply`.
     ///
     /// # Errors
-    /// Stale, over, or [`ActionError::NothingToUndo`] when `color` has
-    /// not moved yet.
-    pub fn request_takeback(&mut self, color: Color, ply: usize) -> Result<(), ActionError> {
+    /// Stale, over, or [`ActionError::NothingToUndo`] when `seat` has no
+    /// move to take back (the opening's stones stay).
+    pub fn request_takeback(&mut self, seat: Seat, ply: usize) -> Result<(), ActionError> {
         self.check_ply(ply)?;
         if self.is_over() {
             return Err(ActionError::GameOver);
         }
-        let n = self.game.moves().len();
-        if !(0..n).any(|i| self.game.color_of_move(i) == color) {
+        if !self.has_move_to_take_back(seat) {
             return Err(ActionError::NothingToUndo);
         }
-        self.online_mut()?.takeback = Some((color, ply));
+        self.online_mut()?.takeback = Some((seat, ply));
         self.touch();
         Ok(())
     }
 
-    /// The seat `color` accepts the opponent's takeback request made at
-    /// ply `ply`: moves are taken back until the asker is to move again.
+    /// `seat` accepts the opponent's takeback request made at ply `ply`:
+    /// moves are taken back until the asker is to move again.
     ///
     /// # Errors
     /// Stale, or [`ActionError::NoOffer`].
-    pub fn accept_takeback(&mut self, color: Color, ply: usize) -> Result<(), ActionError> {
+    pub fn accept_takeback(&mut self, seat: Seat, ply: usize) -> Result<(), ActionError> {
         self.check_ply(ply)?;
         let by = match self.online_mut()?.takeback {
-            Some((by, at)) if by != color && at == ply => by,
+            Some((by, at)) if by != seat && at == ply => by,
             _ => return Err(ActionError::NoOffer),
         };
         if self.is_over() {
             return Err(ActionError::GameOver);
         }
-        self.game.undo();
-        while self.game.to_move() != by && !self.game.moves().is_empty() {
-            self.game.undo();
-        }
+        self.table.undo()?;
+        while self.table.turn().seat() != Some(by) && self.table.undo().is_ok() {}
         self.settle_clock(None, Instant::now());
         self.clear_offers();
         self.touch();
         Ok(())
     }
 
-    /// The seat `color` declines the opponent's takeback request.
+    /// `seat` declines the opponent's takeback request.
     ///
     /// # Errors
     /// [`ActionError::NoOffer`].
-    pub fn decline_takeback(&mut self, color: Color) -> Result<(), ActionError> {
+    pub fn decline_takeback(&mut self, seat: Seat) -> Result<(), ActionError> {
         let online = self.online_mut()?;
         match online.takeback {
-            Some((by, _)) if by != color => online.takeback = None,
+            Some((by, _)) if by != seat => online.takeback = None,
             _ => return Err(ActionError::NoOffer),
         }
         self.touch();
         Ok(())
     }
 
-    /// The seat `color` offers a draw; when the opponent offered one
-    /// already, the game is drawn.
+    /// `seat` offers a draw; when the opponent offered one already, the
+    /// game is drawn.
     ///
     /// # Errors
     /// [`ActionError::GameOver`].
-    pub fn offer_draw(&mut self, color: Color) -> Result<(), ActionError> {
+    pub fn offer_draw(&mut self, seat: Seat) -> Result<(), ActionError> {
         if self.is_over() {
             return Err(ActionError::GameOver);
         }
         let online = self.online_mut()?;
         match online.draw {
-            Some(by) if by != color => return self.accept_draw(color),
-            _ => online.draw = Some(color),
+            Some(by) if by != seat => return self.accept_draw(seat),
+            _ => online.draw = Some(seat),
         }
         self.touch();
         Ok(())
     }
 
-    /// The seat `color` accepts the opponent's draw offer.
+    /// `seat` accepts the opponent's draw offer.
     ///
     /// # Errors
     /// [`ActionError::NoOffer`] or [`ActionError::GameOver`].
-    pub fn accept_draw(&mut self, color: Color) -> Result<(), ActionError> {
+    pub fn accept_draw(&mut self, seat: Seat) -> Result<(), ActionError> {
         if self.is_over() {
             return Err(ActionError::GameOver);
         }
         match self.online_mut()?.draw {
-            Some(by) if by != color => {}
+            Some(by) if by != seat => {}
             _ => return Err(ActionError::NoOffer),
         }
-        self.agreed_draw = true;
+        self.table.agree_draw()?;
         self.settle_clock(None, Instant::now());
         self.clear_offers();
         self.touch();
         Ok(())
     }
 
-    /// The seat `color` asks for a rematch once the game is over. Returns
-    /// whether both have now asked and no rematch exists yet.
+    /// `seat` asks for a rematch (or the match's next game) once the game
+    /// is over. Returns whether both have now asked and no rematch exists
+    /// yet.
     ///
     /// # Errors
     /// [`ActionError::Online`] while the game goes on.
-    pub fn offer_rematch(&mut self, color: Color) -> Result<bool, ActionError> {
+    pub fn offer_rematch(&mut self, seat: Seat) -> Result<bool, ActionError> {
         if !self.is_over() {
             return Err(ActionError::Online(
                 "a rematch is offered once the game is over",
             ));
         }
         let online = self.online_mut()?;
-        online.rematch[seat_index(color)] = true;
+        online.rematch[seat.index()] = true;
         let both = online.rematch == [true, true] && online.next.is_none();
         self.touch();
         Ok(both)
@@ -235,42 +262,44 @@ impl LiveGame {
 mod tests {
     use super::super::testing::online_game;
     use super::super::*;
+    use caro_core::opening::Seat;
 
     #[test]
     fn online_seats_move_in_turn_and_agree_takebacks_and_draws() {
         let mut g = online_game();
-        assert_eq!(g.online_seat(Some(&"w".repeat(32))), Some(Color::White));
+        assert_eq!(g.online_seat(Some(&"w".repeat(32))), Some(Seat::Second));
         assert_eq!(g.online_seat(Some("w")), None);
         assert_eq!(g.online_seat(None), None);
         assert!(matches!(
-            g.online_move(Color::White, 0, Pos::new(0, 0)),
-            Err(ActionError::OpponentsTurn("black"))
+            g.online_move(Seat::Second, 0, Pos::new(0, 0)),
+            Err(ActionError::Table(TableError::NotYourTurn { .. }))
         ));
-        g.online_move(Color::Black, 0, Pos::new(0, 0)).unwrap();
-        g.online_move(Color::White, 1, Pos::new(1, 1)).unwrap();
+        g.online_move(Seat::First, 0, Pos::new(0, 0)).unwrap();
+        g.online_move(Seat::Second, 1, Pos::new(1, 1)).unwrap();
         // Black asks after white replied: both moves go back.
-        g.request_takeback(Color::Black, 2).unwrap();
+        g.request_takeback(Seat::First, 2).unwrap();
         assert!(matches!(
-            g.accept_takeback(Color::Black, 2),
+            g.accept_takeback(Seat::First, 2),
             Err(ActionError::NoOffer)
         ));
-        g.accept_takeback(Color::White, 2).unwrap();
-        assert_eq!(g.game.moves().len(), 0);
-        g.online_move(Color::Black, 0, Pos::new(2, 2)).unwrap();
-        g.request_takeback(Color::Black, 1).unwrap();
-        g.decline_takeback(Color::White).unwrap();
+        g.accept_takeback(Seat::Second, 2).unwrap();
+        assert_eq!(g.game().moves().len(), 0);
+        g.online_move(Seat::First, 0, Pos::new(2, 2)).unwrap();
+        g.request_takeback(Seat::First, 1).unwrap();
+        g.decline_takeback(Seat::Second).unwrap();
         assert!(matches!(
-            g.accept_takeback(Color::White, 1),
+            g.accept_takeback(Seat::Second, 1),
             Err(ActionError::NoOffer)
         ));
-        g.offer_draw(Color::White).unwrap();
+        g.offer_draw(Seat::Second).unwrap();
         assert!(!g.is_over());
-        g.accept_draw(Color::Black).unwrap();
+        g.accept_draw(Seat::First).unwrap();
         assert!(g.is_over());
         assert_eq!(g.result_view().unwrap().reason, "agreed");
         let back = LiveGame::from_row(&g.to_row()).unwrap();
-        assert!(back.agreed_draw && back.online.is_some());
-        assert!(!g.offer_rematch(Color::Black).unwrap());
-        assert!(g.offer_rematch(Color::White).unwrap());
+        assert!(back.is_over() && back.online.is_some());
+        assert_eq!(back.result_view(), g.result_view());
+        assert!(!g.offer_rematch(Seat::First).unwrap());
+        assert!(g.offer_rematch(Seat::Second).unwrap());
     }
 }

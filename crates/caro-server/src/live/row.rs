@@ -2,9 +2,11 @@
 
 use std::time::Instant;
 
-use caro_core::{BoardSize, Color, Game, Outcome, Pos, Rule, Rules};
+use caro_core::opening::{Choice, Opening};
+use caro_core::table::{Ending, Table};
+use caro_core::{BoardSize, Color, Pos, Rule, Rules};
 
-use super::{parse_color, Clock, LiveGame, Online, Seat};
+use super::{parse_color, sitter, Clock, LiveGame, MatchLink, Online};
 use crate::store::{GameRow, StoreError};
 
 fn write_moves(moves: &[Pos]) -> String {
@@ -28,32 +30,20 @@ impl LiveGame {
     /// The stored form.
     #[must_use]
     pub fn to_row(&self) -> GameRow {
-        let rules = self.game.rules();
-        let (result, ending) = match (&self.failed, self.game.outcome()) {
-            (Some(reason), _) => (
-                self.game.to_move().opponent().name().to_string(),
-                format!("failed: {reason}"),
-            ),
-            (None, Some(outcome)) => {
-                let view = self.result_view().map(|r| r.reason).unwrap_or("draw");
-                let winner = outcome.winner().map_or("draw", Color::name);
-                let ending = match outcome {
-                    Outcome::Resigned { winner } => {
-                        format!("resign {}", winner.opponent().name())
-                    }
-                    _ => view.to_string(),
+        let game = self.game();
+        let rules = game.rules();
+        let (result, ending) = match self.table.ending() {
+            None => (String::new(), String::new()),
+            Some(e) => {
+                let winner = e.winner().map_or("draw", Color::name).to_string();
+                let ending = match &e {
+                    Ending::Resign { winner } => format!("resign {}", winner.opponent()),
+                    Ending::Time { loser } => format!("time {loser}"),
+                    Ending::Failed { reason, .. } => format!("failed: {reason}"),
+                    other => other.code().to_string(),
                 };
-                (winner.to_string(), ending)
+                (winner, ending)
             }
-            (None, None) if self.timed_out.is_some() => {
-                let loser = self.timed_out.unwrap_or(Color::Black);
-                (
-                    loser.opponent().name().to_string(),
-                    format!("time {}", loser.name()),
-                )
-            }
-            (None, None) if self.agreed_draw => ("draw".to_string(), "agreed".to_string()),
-            (None, None) => (String::new(), String::new()),
         };
         let (black_token, white_token, owner) = match &self.online {
             Some(o) => (o.tokens[0].clone(), o.tokens[1].clone(), o.owner.clone()),
@@ -65,30 +55,49 @@ impl LiveGame {
             .and_then(|o| o.clock.as_ref())
             .map(|c| c.to_text(Instant::now()))
             .unwrap_or_default();
+        let [first, second] = self.table.sitters();
         GameRow {
             id: self.id,
             created: self.created,
             updated: self.updated,
-            black: self.seats[0].name().to_string(),
-            white: self.seats[1].name().to_string(),
+            black: first.name().to_string(),
+            white: second.name().to_string(),
             width: rules.size.width,
             height: rules.size.height,
             k: rules.k,
             rule: rules.rule.name().to_string(),
-            first: self.game.first().name().to_string(),
+            first: game.first().name().to_string(),
             time_ms: self.time_ms,
-            moves: write_moves(self.game.moves()),
-            redo: write_moves(self.game.redo_moves()),
+            moves: write_moves(game.moves()),
+            redo: write_moves(game.redo_moves()),
             result,
             ending,
             black_token,
             white_token,
             owner,
             clock,
+            opening: self.table.opening().opening().name().to_string(),
+            choices: self
+                .table
+                .choices()
+                .iter()
+                .map(|c| c.name())
+                .collect::<Vec<_>>()
+                .join(" "),
+            match_id: self.series.as_ref().map_or(0, |m| m.id),
+            game_no: self.series.as_ref().map_or(0, |m| m.game_no),
+            hints: self.hints,
+            names: self
+                .names
+                .as_ref()
+                .map(|n| n.join("\n"))
+                .unwrap_or_default(),
         }
     }
 
-    /// A stored game, replayed.
+    /// A stored game, replayed. A match game's [`MatchLink`] holds only its
+    /// match's id and its number: the store fills in the rest
+    /// ([`LiveGame::link_match`]).
     ///
     /// # Errors
     /// [`StoreError::Damaged`] when the row does not make a game.
@@ -103,37 +112,64 @@ impl LiveGame {
         let first = parse_color(&row.first).ok_or_else(|| damaged("first colour".into()))?;
         let moves = read_moves(&row.moves).ok_or_else(|| damaged("moves".into()))?;
         let redo = read_moves(&row.redo).ok_or_else(|| damaged("redo moves".into()))?;
-        let mut game = Game::new(rules, first).map_err(|e| damaged(e.to_string()))?;
-        // Replay the redo line too, then take it back, so redo works after
-        // a restart.
-        for &p in moves.iter().chain(redo.iter()) {
-            game.try_play(p).map_err(|e| damaged(e.to_string()))?;
-        }
-        for _ in &redo {
-            game.undo();
-        }
-        let mut failed = None;
-        if let Some(reason) = row.ending.strip_prefix("failed: ") {
-            failed = Some(reason.to_string());
+        let opening: Opening = row
+            .opening
+            .parse()
+            .map_err(|_| damaged(format!("opening {:?}", row.opening)))?;
+        let choices = row
+            .choices
+            .split_whitespace()
+            .map(str::parse::<Choice>)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| damaged(e.to_string()))?;
+        // The redo line is replayed too, then taken back, so redo works
+        // after a restart.
+        let mut table = Table::replay(
+            rules,
+            first,
+            opening,
+            [sitter(&row.black), sitter(&row.white)],
+            &moves,
+            &redo,
+            &choices,
+        )
+        .map_err(|e| damaged(e.to_string()))?;
+        let ended = if let Some(reason) = row.ending.strip_prefix("failed: ") {
+            let seat = table
+                .turn()
+                .seat()
+                .unwrap_or(caro_core::opening::Seat::First);
+            table.fail(seat, reason).map(|_| ())
         } else if let Some(loser) = row.ending.strip_prefix("resign ") {
             let loser = parse_color(loser).ok_or_else(|| damaged("resigned colour".into()))?;
-            game.resign_side(loser)
-                .map_err(|e| damaged(e.to_string()))?;
-        }
-        let seat = |name: &str| {
-            if name == "human" {
-                Seat::Human
-            } else {
-                Seat::Computer(name.to_string())
-            }
+            let seat = table.seat_of(loser);
+            table.resign(Some(seat)).map(|_| ())
+        } else if let Some(loser) = row.ending.strip_prefix("time ") {
+            let loser = parse_color(loser).ok_or_else(|| damaged("timed-out colour".into()))?;
+            table.time_out(loser).map(|_| ())
+        } else if row.ending == "agreed" {
+            table.agree_draw().map(|_| ())
+        } else {
+            Ok(())
         };
-        let mut live = LiveGame::new(game, [seat(&row.black), seat(&row.white)], row.time_ms);
+        ended.map_err(|e| damaged(format!("ending {:?}: {e}", row.ending)))?;
+        let mut live = LiveGame::new(table, row.time_ms);
         live.id = row.id;
-        live.failed = failed;
-        live.agreed_draw = row.ending == "agreed";
-        if let Some(loser) = row.ending.strip_prefix("time ") {
-            live.timed_out =
-                Some(parse_color(loser).ok_or_else(|| damaged("timed-out colour".into()))?);
+        live.hints = row.hints;
+        live.names = row
+            .names
+            .split_once('\n')
+            .map(|(b, w)| [b.to_string(), w.to_string()]);
+        if row.match_id != 0 {
+            live.series = Some(MatchLink {
+                id: row.match_id,
+                first_to: 1,
+                players: [row.black.clone(), row.white.clone()],
+                game_no: row.game_no.max(1),
+                earlier: Vec::new(),
+                games: vec![row.id],
+                next: None,
+            });
         }
         if !row.black_token.is_empty() && !row.white_token.is_empty() {
             let clock = if row.clock.is_empty() {
@@ -163,7 +199,7 @@ mod tests {
 
     #[test]
     fn rows_round_trip_with_redo_and_resignation() {
-        let mut g = game(5, [Seat::Human, Seat::Human]);
+        let mut g = game(5, [Sitter::Human, Sitter::Human]);
         for (i, p) in [Pos::new(0, 0), Pos::new(1, 0), Pos::new(0, 1)]
             .into_iter()
             .enumerate()
@@ -172,8 +208,8 @@ mod tests {
         }
         g.undo(None).unwrap();
         let back = LiveGame::from_row(&g.to_row()).unwrap();
-        assert_eq!(back.game.moves(), g.game.moves());
-        assert_eq!(back.game.redo_moves(), g.game.redo_moves());
+        assert_eq!(back.game().moves(), g.game().moves());
+        assert_eq!(back.game().redo_moves(), g.game().redo_moves());
         g.resign(None).unwrap();
         let back = LiveGame::from_row(&g.to_row()).unwrap();
         assert_eq!(back.result_view(), g.result_view());
@@ -182,5 +218,40 @@ mod tests {
             Some("white"),
             "black, to move, resigned"
         );
+    }
+
+    #[test]
+    fn a_swap_game_with_its_choices_hints_and_failure_round_trips() {
+        use caro_core::opening::{Choice, Opening, Seat};
+        use caro_core::table::Table;
+        use caro_core::{BoardSize, Rule, Rules};
+        let rules = Rules::new(BoardSize::square(9), 5, Rule::Freestyle).unwrap();
+        let table = Table::new(
+            rules,
+            Color::Black,
+            Opening::Swap2,
+            [Sitter::Human, Sitter::Computer("random".into())],
+        )
+        .unwrap();
+        let mut g = LiveGame::new(table, 100);
+        for (i, (x, y)) in [(4, 4), (5, 5), (3, 3)].into_iter().enumerate() {
+            g.play_human(i, Pos::new(x, y)).unwrap();
+        }
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert_eq!(back.view().turn, g.view().turn);
+        assert!(g.choose_computer(g.generation, true));
+        g.hints = 3;
+        g.names = Some(["Ann".into(), "Bob".into()]);
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert_eq!(back.table.seat_of(Color::White), Seat::Second);
+        assert_eq!(back.table.choices(), &[Choice::TakeWhite]);
+        assert_eq!(back.hints, 3);
+        assert_eq!(back.names, g.names);
+        assert_eq!(back.view().seats, g.view().seats);
+        // White, the computer, is to move and fails.
+        g.fail("crashed".into());
+        let back = LiveGame::from_row(&g.to_row()).unwrap();
+        assert_eq!(back.result_view(), g.result_view());
+        assert_eq!(back.result_view().unwrap().winner, Some("black"));
     }
 }

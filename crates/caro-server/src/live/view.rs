@@ -3,11 +3,13 @@
 use std::time::Instant;
 
 use caro_core::notation::format_pos;
-use caro_core::{BoardSize, Color, Outcome};
+use caro_core::opening::Seat;
+use caro_core::table::Turn;
+use caro_core::{BoardSize, Color};
 use caro_engine::{Score, SearchInfo};
 use serde::Serialize;
 
-use super::{seat_index, xy, LiveGame};
+use super::{seat_of_index, xy, LiveGame};
 
 /// What the engine is thinking, as the page shows it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -50,12 +52,69 @@ impl Thinking {
 pub struct ResultView {
     /// `black`, `white`, or `null` for a draw.
     pub winner: Option<&'static str>,
-    /// `five`, `resign`, `draw`, `foul` or `failed`.
+    /// `five`, `resign`, `draw`, `foul`, `failed`, `time` or `agreed`.
     pub reason: &'static str,
     /// The winning line's points, for a five.
     pub line: Vec<[u8; 2]>,
     /// A sentence in English (the page writes its own, translated).
     pub message: String,
+}
+
+/// A seat as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct SeatView {
+    /// `human` or the player's name.
+    pub name: String,
+    /// The colour the seat plays; `null` until a swap opening decides.
+    pub color: Option<&'static str>,
+}
+
+/// Who must do what now.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum TurnView {
+    /// `seat` places a stone of `color` (an opening stone or a move).
+    Move {
+        /// `first` or `second`.
+        seat: &'static str,
+        /// `black` or `white`.
+        color: &'static str,
+    },
+    /// `seat` makes a swap decision.
+    Choose {
+        /// `first` or `second`.
+        seat: &'static str,
+        /// `take-black`, `take-white`, `place-two`.
+        options: Vec<&'static str>,
+    },
+    /// The game is over.
+    Over,
+}
+
+/// The match a game belongs to, as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MatchView {
+    /// The match's id.
+    pub id: i64,
+    /// Wins needed to take the match.
+    pub first_to: u32,
+    /// Players A and B.
+    pub players: [String; 2],
+    /// Games won by A and B (this game's included once it is over).
+    pub score: [u32; 2],
+    /// Games drawn.
+    pub draws: u32,
+    /// This game's number, from 1.
+    pub game: u32,
+    /// The match's games known so far, in order.
+    pub games: Vec<i64>,
+    /// Whether the match has ended.
+    pub over: bool,
+    /// The match's winner (0 = A, 1 = B) once it is over; `null` while it
+    /// goes on or for a drawn match.
+    pub winner: Option<usize>,
+    /// The next game's id, once it exists.
+    pub next: Option<i64>,
 }
 
 /// Everything the page needs to draw a game.
@@ -73,10 +132,27 @@ pub struct GameView {
     pub rule: &'static str,
     /// Colour of the first move.
     pub first: &'static str,
-    /// Black's seat: `human` or a player's name.
+    /// Who plays black: `human` or a player's name (during an undecided
+    /// swap, the first seat).
     pub black: String,
-    /// White's seat.
+    /// Who plays white.
     pub white: String,
+    /// The players' names (black, white) of an imported game, when its
+    /// file names them.
+    pub names: Option<[String; 2]>,
+    /// `free`, `swap1` or `swap2`.
+    pub opening: &'static str,
+    /// The first seat (who opens) and the second.
+    pub seats: [SeatView; 2],
+    /// Who must do what now.
+    pub turn: TurnView,
+    /// Stones placed by the opening: undo never goes below them.
+    pub opening_stones: usize,
+    /// The match, if the game is part of one.
+    #[serde(rename = "match")]
+    pub series: Option<MatchView>,
+    /// Hints asked for in this game.
+    pub hints: u32,
     /// Time per computer move.
     pub time_ms: u64,
     /// The moves as `[x, y]`, 0-based from the top-left.
@@ -151,130 +227,114 @@ pub struct ClockView {
 }
 
 impl LiveGame {
-    /// The result for the page.
+    /// The result for the page: the table's ending, its reason code and its
+    /// one English sentence.
     #[must_use]
     pub fn result_view(&self) -> Option<ResultView> {
-        if let Some(reason) = &self.failed {
-            let loser = self.game.to_move();
-            return Some(ResultView {
-                winner: Some(loser.opponent().name()),
-                reason: "failed",
-                line: Vec::new(),
-                message: format!("{} loses: {reason}", loser.name()),
-            });
-        }
-        if let (Some(loser), false) = (self.timed_out, self.game.is_over()) {
-            return Some(ResultView {
-                winner: Some(loser.opponent().name()),
-                reason: "time",
-                line: Vec::new(),
-                message: format!("{} ran out of time", loser.name()),
-            });
-        }
-        if self.agreed_draw && !self.game.is_over() {
-            return Some(ResultView {
-                winner: None,
-                reason: "agreed",
-                line: Vec::new(),
-                message: "draw agreed".to_string(),
-            });
-        }
-        let outcome = self.game.outcome()?;
-        let winner = outcome.winner().map(Color::name);
-        let (reason, message) = match outcome {
-            Outcome::Five { winner, .. } => (
-                "five",
-                format!(
-                    "{} wins with {} in a row",
-                    winner.name(),
-                    self.game.rules().k
-                ),
-            ),
-            Outcome::Draw if self.game.board().is_full() => {
-                ("draw", "draw: the board is full".to_string())
-            }
-            Outcome::Draw => (
-                "draw",
-                "draw: black has no legal move (every empty point is forbidden)".to_string(),
-            ),
-            Outcome::Resigned { winner } => (
-                "resign",
-                format!(
-                    "{} resigned; {} wins",
-                    winner.opponent().name(),
-                    winner.name()
-                ),
-            ),
-            Outcome::Foul { winner, foul, .. } => (
-                "foul",
-                format!(
-                    "black played a forbidden point ({foul}); {} wins",
-                    winner.name()
-                ),
-            ),
-        };
+        let ending = self.table.ending()?;
         Some(ResultView {
-            winner,
-            reason,
-            line: outcome
+            winner: ending.winner().map(Color::name),
+            reason: ending.code(),
+            line: ending
                 .line()
                 .map(|l| l.points().map(xy).collect())
                 .unwrap_or_default(),
-            message,
+            message: ending.sentence(self.game().size()),
+        })
+    }
+
+    fn turn_view(&self) -> TurnView {
+        match self.table.turn() {
+            Turn::Move { seat, color } => TurnView::Move {
+                seat: seat.name(),
+                color: color.name(),
+            },
+            Turn::Choose { seat, options } => TurnView::Choose {
+                seat: seat.name(),
+                options: options.iter().map(|c| c.name()).collect(),
+            },
+            Turn::Over => TurnView::Over,
+        }
+    }
+
+    fn match_view(&self) -> Option<MatchView> {
+        let link = self.series.as_ref()?;
+        let series = link.series_after(&self.table).ok()?;
+        Some(MatchView {
+            id: link.id,
+            first_to: link.first_to,
+            players: link.players.clone(),
+            score: series.score(),
+            draws: series.draws(),
+            game: link.game_no,
+            games: link.games.clone(),
+            over: series.is_over(),
+            winner: series.winner(),
+            next: link.next,
         })
     }
 
     /// Everything the page shows.
     #[must_use]
     pub fn view(&self) -> GameView {
-        let rules = self.game.rules();
+        let game = self.game();
+        let rules = game.rules();
         let forbidden =
-            if !self.is_over() && self.game.to_move() == Color::Black && rules.rule.has_fouls() {
-                self.game
-                    .black_forbidden_points()
+            if !self.is_over() && game.to_move() == Color::Black && rules.rule.has_fouls() {
+                game.black_forbidden_points()
                     .into_iter()
                     .map(|(p, _)| xy(p))
                     .collect()
             } else {
                 Vec::new()
             };
+        let decided = self.table.colors_decided();
+        let seat_view = |seat: Seat| SeatView {
+            name: self.table.sitter(seat).name().to_string(),
+            color: decided.then(|| self.table.color_of(seat).name()),
+        };
+        let color_of = |i: usize| self.table.color_of(seat_of_index(i)).name();
         GameView {
             id: self.id,
             width: rules.size.width,
             height: rules.size.height,
             k: rules.k,
             rule: rules.rule.name(),
-            first: self.game.first().name(),
-            black: self.seats[0].name().to_string(),
-            white: self.seats[1].name().to_string(),
+            first: game.first().name(),
+            black: self.sitter_of(Color::Black).name().to_string(),
+            white: self.sitter_of(Color::White).name().to_string(),
+            names: self.names.clone(),
+            opening: self.table.opening().opening().name(),
+            seats: [seat_view(Seat::First), seat_view(Seat::Second)],
+            turn: self.turn_view(),
+            opening_stones: self.table.opening_stones(),
+            series: self.match_view(),
+            hints: self.hints,
             time_ms: self.time_ms,
-            moves: self.game.moves().iter().copied().map(xy).collect(),
-            redo: self.game.redo_moves().iter().copied().map(xy).collect(),
-            ply: self.game.moves().len(),
+            moves: game.moves().iter().copied().map(xy).collect(),
+            redo: game.redo_moves().iter().copied().map(xy).collect(),
+            ply: game.moves().len(),
             version: self.generation,
-            to_move: self.game.to_move().name(),
+            to_move: game.to_move().name(),
             result: self.result_view(),
             forbidden,
             thinking: self.thinking.clone(),
             busy: self.search.is_some(),
             paused: self.paused,
             delay_ms: self.delay_ms,
-            code: caro_core::code::PositionCode::from_game(&self.game, "free")
+            code: caro_core::code::PositionCode::from_game(game, "free")
                 .ok()
                 .map(|c| c.encode()),
             created: self.created,
             updated: self.updated,
             online: self.online.is_some(),
             offers: self.online.as_ref().map(|o| OffersView {
-                takeback: o
-                    .takeback
-                    .map(|(by, ply)| TakebackView { by: by.name(), ply }),
-                draw: o.draw.map(Color::name),
-                rematch: [Color::Black, Color::White]
-                    .into_iter()
-                    .filter(|&c| o.rematch[seat_index(c)])
-                    .map(Color::name)
-                    .collect(),
+                takeback: o.takeback.map(|(by, ply)| TakebackView {
+                    by: self.table.color_of(by).name(),
+                    ply,
+                }),
+                draw: o.draw.map(|seat| self.table.color_of(seat).name()),
+                rematch: (0..2).filter(|&i| o.rematch[i]).map(color_of).collect(),
                 next: o.next.as_ref().map(|(id, _)| *id),
             }),
             clock: self
@@ -283,10 +343,11 @@ impl LiveGame {
                 .and_then(|o| o.clock.as_ref())
                 .map(|c| {
                     let now = Instant::now();
+                    let black = self.table.seat_of(Color::Black);
                     ClockView {
-                        black_ms: c.left(Color::Black, now),
-                        white_ms: c.left(Color::White, now),
-                        running: c.running.map(|(side, _)| side.name()),
+                        black_ms: c.left(black, now),
+                        white_ms: c.left(black.other(), now),
+                        running: c.running.map(|(seat, _)| self.table.color_of(seat).name()),
                         increment_ms: c.increment_ms,
                     }
                 }),
