@@ -293,7 +293,8 @@ export class Board {
     on(canvas, "keydown", (e) => this._key(e));
     on(canvas, "focus", () => {
       this._focused = true;
-      this._keyboard = this._keyboard || canvas.matches(":focus-visible");
+      // Focus from a press shows no cursor; focus by Tab (or after keys) does.
+      if (!this._pointers.size) this._keyboard = this._keyboard || canvas.matches(":focus-visible");
       this._schedule();
     });
     on(canvas, "blur", () => {
@@ -670,7 +671,6 @@ export class Board {
     if (e.pointerType === "mouse" && e.button !== 0) return;
     if (!this._geom) return;
     this._keyboard = false;
-    if (document.activeElement !== this.canvas) this.canvas.focus({ preventScroll: true });
     try {
       this.canvas.setPointerCapture(e.pointerId);
     } catch (_) {
@@ -678,6 +678,7 @@ export class Board {
     }
     const p = this._local(e);
     this._pointers.set(e.pointerId, p);
+    if (document.activeElement !== this.canvas) this.canvas.focus({ preventScroll: true });
     if (this._pointers.size === 1) {
       this._gesture = { kind: "press", id: e.pointerId, type: e.pointerType, start: p, cu: this._cu, cv: this._cv, moved: false };
     } else if (this._pointers.size === 2) {
@@ -800,7 +801,7 @@ export class Board {
     if (moves[e.key]) {
       e.preventDefault();
       const c = this._cursor || this._defaultCursor();
-      const wasShown = this._keyboard && this._cursor;
+      const wasShown = this._keyboard && this._focused;
       this._keyboard = true;
       const [dx, dy] = wasShown ? moves[e.key] : [0, 0];
       this._cursor = { x: clamp(c.x + dx, 0, s.width - 1), y: clamp(c.y + dy, 0, s.height - 1) };
