@@ -481,7 +481,7 @@ impl Session {
 
     /// The match score in words: `match, first to 2: player 1 (human) 1,
     /// player 2 (caro:5) 0`, with the draws when there are some and
-    /// `(game 2)` while it goes on; `None` without a match.
+    /// `(game 2)` while a game is under way; `None` without a match.
     #[must_use]
     pub fn match_text(&self) -> Option<String> {
         let series = self.series.as_ref()?;
@@ -495,9 +495,8 @@ impl Session {
         if series.draws() > 0 {
             text.push_str(&format!(", {} drawn", series.draws()));
         }
-        if !series.is_over() {
-            let game = series.games_played() + usize::from(!self.recorded);
-            text.push_str(&format!(" (game {game})"));
+        if !series.is_over() && !self.recorded {
+            text.push_str(&format!(" (game {})", series.games_played() + 1));
         }
         Some(text)
     }

@@ -19,7 +19,9 @@ pub const EXAMPLES: &str = "\
 Full screen: the arrow keys or h j k l move the cursor; Enter, space or a \
 click places a stone; u undo, r redo, n new game, R resign, p pause the \
 computers, q quit (y to confirm); in a swap opening b, w or t take black, \
-take white or place two more. Line mode reads a point such as h8 (on 3x3 also 1 to 9) \
+take white or place two more. With --match N the players take turns to open \
+(play black) and the score is shown; n starts the next game (line mode and \
+two computers go on by themselves). Line mode reads a point such as h8 (on 3x3 also 1 to 9) \
 or undo, redo, new, board, resign, help, quit. docs/terminal.md has more.
 
 Examples:
@@ -27,6 +29,7 @@ Examples:
   caro play --size 3 --white minimax:4           # tic-tac-toe against a perfect player
   caro play --rule renju --opening swap2 --black caro:7 --white human
   caro play --size 20 --rule caro --black caro:10 --white scoremap   # watch two computers
+  caro play --match 5 --white caro:4             # a match: first to 5 wins, colours alternate
   printf 'h8\\ni9\\n' | caro play --plain --white human               # line mode, moves piped in";
 
 /// Options of `caro play`.
@@ -65,6 +68,11 @@ pub struct PlayArgs {
     /// level 10 only; default: every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: Option<u16>,
+    /// Play a match: first to N wins (1 to 10; at most 2N-1 games). The
+    /// players take turns to open: --black plays black (or opens a swap
+    /// opening) in game 1, --white in game 2, and so on.
+    #[arg(long = "match", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10))]
+    first_to: Option<u32>,
     /// Line mode: print the board, read moves such as h8 line by line
     /// (automatic when stdin or stdout is not a terminal).
     #[arg(long)]
@@ -96,6 +104,7 @@ fn config(args: &PlayArgs) -> Result<SessionConfig, UsageError> {
         .map_err(|e: caro_core::opening::OpeningError| UsageError(e.to_string()))?;
     let mut config = SessionConfig::new(rules, seat(&args.black)?, seat(&args.white)?);
     config.opening = opening;
+    config.first_to = args.first_to;
     config.limits = Limits {
         move_time: Some(parse_duration(&args.time)?),
         depth: args.depth,

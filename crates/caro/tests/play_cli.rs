@@ -256,3 +256,71 @@ fn a_computer_opens_swap1_and_another_chooses() {
     );
     assert!(out.contains("result: "), "{out}");
 }
+
+#[test]
+fn a_first_to_two_match_between_two_people_alternates_colours() {
+    // Each game: black plays the top row (1 2 3), white the middle (4 5).
+    let game = "1\n4\n2\n5\n3\n";
+    let out = stdout_of(
+        &["--size", "3", "--white", "human", "--match", "2"],
+        &game.repeat(3),
+    );
+    for expected in [
+        "match, first to 2: player 1 (human) 0, player 2 (human) 0 (game 1); colours alternate game by game",
+        "result: black wins with 3 in a row: a3 b3 c3\n\
+         match, first to 2: player 1 (human) 1, player 2 (human) 0\n\
+         game 2: player 2 (human) opens",
+        "match, first to 2: player 1 (human) 1, player 2 (human) 1\n\
+         game 3: player 1 (human) opens",
+        "match, first to 2: player 1 (human) 2, player 2 (human) 1\n\
+         match over: player 1 (human) wins 2-1",
+        "match over: new or quit> \ninput ended\n",
+    ] {
+        assert!(out.contains(expected), "{expected:?} missing from\n{out}");
+    }
+    assert_eq!(out.matches("result: ").count(), 3, "{out}");
+}
+
+#[test]
+fn two_computers_play_a_match_to_its_end() {
+    let out = stdout_of(
+        &[
+            "--size", "9", "--black", "random", "--white", "caro:1", "--match", "2", "--depth",
+            "1", "--time", "60s", "--seed", "5",
+        ],
+        "",
+    );
+    let games = out.matches("result: ").count();
+    assert!((2..=3).contains(&games), "{out}");
+    let last = out
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("match, first to 2: "))
+        .unwrap_or_else(|| panic!("no score in\n{out}"));
+    let score: Vec<u32> = last
+        .split(", ")
+        .skip(1)
+        .take(2)
+        .map(|part| part.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(score.iter().sum::<u32>() as usize <= games, "{last}");
+    assert!(out.contains("game 2: player 2 (caro:1) opens"), "{out}");
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("match over: "),
+        "{out}"
+    );
+    assert!(
+        !out.contains("to move>"),
+        "nobody is asked for a move:\n{out}"
+    );
+}
+
+#[test]
+fn a_match_length_out_of_range_is_refused() {
+    assert!(refused(&["--match", "0"]).contains("0"));
+    assert!(refused(&["--match", "11"]).contains("11"));
+}
