@@ -620,7 +620,8 @@ impl Table {
 
     /// Whether a person plays a computer (undo and redo then go to the
     /// person's turns).
-    fn person_against_computer(&self) -> bool {
+    #[must_use]
+    pub fn person_against_computer(&self) -> bool {
         self.has_human() && !self.sitters.iter().all(Sitter::is_human)
     }
 
