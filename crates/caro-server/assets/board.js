@@ -225,6 +225,7 @@ export class Board {
     this._cu = 0;
     this._cv = 0;
     this._userView = false;
+    this._initialView = true;
     this._geom = null;
     this._sprites = null;
     this._hover = null;
@@ -353,6 +354,7 @@ export class Board {
 
     if (reshaped) {
       this._userView = false;
+      this._initialView = true;
       this._cursor = null;
       this._hover = null;
     }
@@ -393,6 +395,7 @@ export class Board {
   /** Back to the first view: the whole board, or cells of 24 CSS px on a touch screen. */
   resetView() {
     this._userView = false;
+    this._initialView = true;
     this._layout();
     this._schedule();
   }
@@ -503,8 +506,9 @@ export class Board {
     const fit = fitFor(availW, availH);
     const initZoom = this._isTouch() && fit < MIN_TOUCH_CELL ? MIN_TOUCH_CELL / fit : 1;
     const maxZoom = Math.max(1, MAX_CELL / fit, initZoom);
-    const prev = this._geom;
-    if (!this._userView || !prev) {
+    if (this._initialView || !this._geom) {
+      // The first view of a board: whole, or on touch zoomed to the last move.
+      this._initialView = false;
       this._zoom = initZoom;
       const last = s.moves[s.moves.length - 1];
       if (initZoom > 1 && last) {
@@ -514,6 +518,9 @@ export class Board {
         this._cu = spanW / 2;
         this._cv = spanH / 2;
       }
+    } else if (!this._userView) {
+      // Not touched by the person yet: follow the container's size.
+      this._zoom = initZoom;
     }
     this._zoom = clamp(this._zoom, 1, maxZoom);
     const cell = fit * this._zoom;
