@@ -43,6 +43,7 @@
 //   board.resize()                re-measure the container (also done by a ResizeObserver)
 //   board.pointToPixel(x, y)      {left, top}: client coordinates of a point's centre
 //   board.pointAt(clientX, clientY) -> {x, y} | null: the point under client coordinates
+//   board.reveal(x, y)            pan (when zoomed) so that the point is in view
 //   board.zoom                    the zoom factor (1 = the whole board fits)
 //   board.setZoom(f)              zoom about the centre of the view
 //   board.resetView()             back to the first view (whole board, or 24 px cells on touch)
@@ -411,6 +412,12 @@ export class Board {
     const rect = this.canvas.getBoundingClientRect();
     if (!g) return { left: rect.left, top: rect.top };
     return { left: rect.left + this._sx(x), top: rect.top + this._sy(y) };
+  }
+
+  /** Pans (when zoomed) so that point (x, y) is in view. */
+  reveal(x, y) {
+    this._reveal(x, y);
+    this._updateData();
   }
 
   /** The point under client coordinates, or null off the board. */
