@@ -3,9 +3,11 @@
 //! Play caro in the terminal, against a person at the same keyboard, a
 //! computer player, or watch two computers play.
 //!
-//! - [`session`]: the game in progress, independent of any screen — seats
-//!   (human or computer), cursor, undo/redo back to the person's previous
-//!   turn, and engines searching on background threads that a
+//! - [`session`]: the game in progress, independent of any screen — the
+//!   rules of the seated game from [`caro_core::table`] (seats, turns,
+//!   undo/redo back to the person's previous turn, resigning, swap
+//!   decisions, the result's sentence), a match of several games, the
+//!   cursor, and engines searching on background threads that a
 //!   [`caro_engine::StopFlag`] interrupts.
 //! - [`screen`]: the full-screen board (ratatui + crossterm): keys, mouse,
 //!   highlights, the engine's thinking, scrolling for large boards.
