@@ -31,10 +31,11 @@
 //! first (a loss on time is final). [`Table::redo`] replays up to the
 //! person's next turn (one move with two people or two computers).
 //!
-//! Where the terminal and the server used to differ, the table keeps the
-//! terminal's rules: undo never makes a computer replay its first move
-//! (the server used to take it back and let the computer move again), and
-//! the opening's stones stay (the server had no openings).
+//! Two choices are deliberate. Undo never takes back a computer's first
+//! move alone: letting it move again would give a new game, not the
+//! person's earlier turn. And a failed computer or a resignation is
+//! withdrawn by undo, so a person can go on from before it; a loss on time
+//! is not.
 //!
 //! ```
 //! use caro_core::opening::{Choice, Opening, Seat};
