@@ -123,7 +123,7 @@ const PALETTES = {
       black: ["#0b0d10", "#0b0d10", "#0b0d10"], white: ["#e9eef3", "#e9eef3", "#e9eef3"],
       blackEdge: "#8b97a6", whiteEdge: null, stoneShadow: null,
       numOnBlack: "#f2f5f8", numOnWhite: "#111418", x: "#ff6b6b", o: "#5eb1ff",
-      accent: "#ff5a52", winCells: "rgba(102,214,125,0.82)", win: "rgba(255,90,82,0.85)", lastCell: "rgba(255,213,79,0.2)",
+      accent: "#ff5a52", winCells: "rgba(102,214,125,0.82)", win: "rgba(255,90,82,0.85)", lastCell: "rgba(255,213,79,0.28)",
       cellNum: "#9aa6b5", cursor: "#8ab4f8", cursorHalo: "rgba(0,0,0,0.8)", forbidden: "#ff6b6b",
       hint: "#8ab4f8", best: "#5bd27a", mistake: "#fbad50", blunder: "#ff6b6b", inaccuracy: "#f2cc60",
     },
@@ -952,6 +952,19 @@ export class Board {
     const X = (x) => this._sx(x);
     const Y = (y) => this._sy(y);
 
+    // Move numbers: on which moves, and whether they are readable at this size.
+    const n = s.moves.length;
+    const shown = s.showNumbers === true ? n : typeof s.showNumbers === "number" ? clamp(Math.floor(s.showNumbers), 0, n) : 0;
+    const longest = String(n).length;
+    const numberSize = (len) => cell * (len >= 4 ? 0.27 : len === 3 ? 0.33 : 0.42);
+    const cellFont = clamp(cell * 0.22, 8, 13);
+    const numbered = shown > 0 && (cellsMode ? cell >= 22 : numberSize(longest) >= 8.5);
+    // In cells the numbers sit in the top-left corner: marks then move down-right and
+    // shrink so that the two never overlap.
+    const tight = cellFont / cell > 0.26;
+    this._markR = cellsMode && numbered ? (tight ? 0.22 : 0.26) : 0.3;
+    this._markShift = cellsMode && numbered ? (tight ? 0.12 : 0.1) : 0;
+
     this._drawBackground(ctx, g, pal);
     if (cellsMode && s.lastMove && s.moves.length) {
       const [lx, ly] = s.moves[s.moves.length - 1];
@@ -996,9 +1009,9 @@ export class Board {
       const color = this._colorAt(i);
       if (anim && anim.index === i) {
         const e = 1 - (1 - t) * (1 - t);
-        this._piece(ctx, x, y, color, 0.35 + 0.65 * e, 0.6 + 0.4 * e);
+        this._piece(ctx, x, y, color, 0.35 + 0.65 * e, 0.6 + 0.4 * e, true);
       } else {
-        this._piece(ctx, x, y, color, 1, 1);
+        this._piece(ctx, x, y, color, 1, 1, true);
       }
     }
 
@@ -1014,10 +1027,11 @@ export class Board {
       const pts = [...s.winLine].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       const [ax, ay] = pts[0];
       const [bx, by] = pts[pts.length - 1];
-      const sx0 = X(ax);
-      const sy0 = Y(ay);
-      const sx1 = X(bx);
-      const sy1 = Y(by);
+      const shift = cellsMode ? this._markShift * cell : 0;
+      const sx0 = X(ax) + shift;
+      const sy0 = Y(ay) + shift;
+      const sx1 = X(bx) + shift;
+      const sy1 = Y(by) + shift;
       const len = Math.hypot(sx1 - sx0, sy1 - sy0) || 1;
       const ext = cell * (cellsMode ? 0.38 : 0.3);
       const ux = ((sx1 - sx0) / len) * ext;
@@ -1038,14 +1052,9 @@ export class Board {
       this._mark(ctx, mk, pal);
     }
 
-    // Move numbers.
-    const n = s.moves.length;
-    const shown = s.showNumbers === true ? n : typeof s.showNumbers === "number" ? clamp(Math.floor(s.showNumbers), 0, n) : 0;
-    // Numbers only where the longest one is readable.
-    const longest = String(n).length;
-    const numberSize = (len) => cell * (len >= 4 ? 0.27 : len === 3 ? 0.33 : 0.42);
-    const numbered = shown > 0 && (cellsMode ? cell >= 20 : numberSize(longest) >= 8.5);
+    // Move numbers (only where the longest one is readable).
     if (numbered) {
+      const inWin = new Set((s.winLine || []).map(([x, y]) => y * s.width + x));
       ctx.textAlign = cellsMode ? "left" : "center";
       ctx.textBaseline = cellsMode ? "top" : "middle";
       ctx.lineJoin = "round";
@@ -1055,9 +1064,9 @@ export class Board {
         const label = String(i + 1);
         const color = this._colorAt(i);
         if (cellsMode) {
-          const size = Math.min(13, Math.max(8, cell * 0.24));
-          ctx.font = `600 ${size}px ${FONT}`;
-          this._text(ctx, label, g.gx + x * cell + cell * 0.07, g.gy + y * cell + cell * 0.06, pal.cellNum, pal.board[0], size);
+          ctx.font = `600 ${cellFont}px ${FONT}`;
+          const halo = inWin.has(y * s.width + x) ? pal.board[0] : null;
+          this._text(ctx, label, g.gx + x * cell + cell * 0.05, g.gy + y * cell + cell * 0.05, pal.cellNum, halo, cellFont);
         } else {
           const size = numberSize(label.length);
           ctx.font = `600 ${size}px ${FONT}`;
@@ -1114,7 +1123,7 @@ export class Board {
     // Where a click would play.
     const h = this._hover;
     if (h && s.interactive && !this._gesture && !this._occupied(h.x, h.y) && visible(h.x, h.y)) {
-      this._piece(ctx, h.x, h.y, this._toMove(), cellsMode ? 0.35 : 0.45, 1);
+      this._piece(ctx, h.x, h.y, this._toMove(), cellsMode ? 0.35 : 0.45, 1, true);
     }
 
     // The keyboard cursor.
@@ -1150,15 +1159,17 @@ export class Board {
   }
 
   // A stone (intersections) or an X / O (cells) at alpha and scale.
-  _piece(ctx, x, y, color, alpha, scale) {
+  // `placed`: a move's mark in cells, which makes room for its number.
+  _piece(ctx, x, y, color, alpha, scale, placed = false) {
     const g = this._geom;
-    const cx = this._sx(x);
-    const cy = this._sy(y);
+    const shift = placed && g.cellsMode ? this._markShift * g.cell : 0;
+    const cx = this._sx(x) + shift;
+    const cy = this._sy(y) + shift;
     ctx.save();
     ctx.globalAlpha = alpha;
     if (g.cellsMode) {
       const pal = this._palette();
-      const r = g.cell * 0.3 * scale;
+      const r = g.cell * (placed ? this._markR : 0.3) * scale;
       ctx.lineWidth = clamp(g.cell * 0.1, 2, 14) * Math.max(0.6, scale);
       ctx.lineCap = "round";
       ctx.beginPath();
@@ -1340,8 +1351,12 @@ export class Board {
     if (stickyBottom) colY = g.availH - m.coordH / 2;
     if (stickyLeft) rowX = m.coordW / 2;
     ctx.fillStyle = pal.coordBg;
-    if (stickyBottom) ctx.fillRect(0, g.availH - m.coordH, g.availW, m.coordH);
-    if (stickyLeft) ctx.fillRect(0, 0, m.coordW, g.availH);
+    const bx0 = Math.max(0, g.gx - m.left);
+    const bx1 = Math.min(g.availW, g.gx - m.left + g.boardW);
+    const by0 = Math.max(0, g.gy - m.top);
+    const by1 = Math.min(g.availH, g.gy - m.top + g.boardH);
+    if (stickyBottom) ctx.fillRect(bx0, g.availH - m.coordH, bx1 - bx0, m.coordH);
+    if (stickyLeft) ctx.fillRect(0, by0, m.coordW, by1 - by0);
     ctx.fillStyle = pal.coord;
     const colStep = cell >= font * (String(columnName(s.width - 1)).length * 0.6 + 0.5) ? 1 : 2;
     const rowStep = cell >= font * 1.05 ? 1 : 2;
