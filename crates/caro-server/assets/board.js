@@ -259,6 +259,7 @@ export class Board {
     cs.userSelect = "none";
     cs.webkitUserSelect = "none";
     cs.webkitTapHighlightColor = "transparent";
+    cs.outlineOffset = "-3px"; // a focus ring inside the clipped container
     container.appendChild(canvas);
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
