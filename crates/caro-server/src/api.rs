@@ -567,7 +567,7 @@ async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<
     // A game loaded after a restart resumes here; one that finds the pool
     // full waits for room and goes on by itself.
     let _ = app.schedule(&entry, &mut g);
-    Ok(Json(g.view()).into_response())
+    Ok(Json(entry.view(&g)).into_response())
 }
 
 async fn export_psq(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
@@ -598,7 +598,7 @@ async fn events(
     let (first, rx) = {
         let g = entry.lock();
         (
-            serde_json::to_string(&g.view()).unwrap_or_default(),
+            serde_json::to_string(&entry.view(&g)).unwrap_or_default(),
             entry.events.subscribe(),
         )
     };
@@ -608,7 +608,7 @@ async fn events(
             let data: String = match msg {
                 Ok(json) => json.to_string(),
                 // Fell behind: send the current state instead.
-                Err(_) => serde_json::to_string(&entry.lock().view()).ok()?,
+                Err(_) => serde_json::to_string(&entry.view(&entry.lock())).ok()?,
             };
             Some(Ok(Event::default().event("game").data(data)))
         }
@@ -628,7 +628,7 @@ async fn act(
     let entry = entry(app, id).await?;
     let ((), busy) = app.change(&entry, f).await?;
     let g = entry.lock();
-    let mut view = serde_json::to_value(g.view()).unwrap_or_default();
+    let mut view = serde_json::to_value(entry.view(&g)).unwrap_or_default();
     if let Some(busy) = busy {
         view["notice"] = json!(busy.to_string());
     }

@@ -24,6 +24,7 @@ pub use api::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -167,6 +168,8 @@ pub(crate) struct Entry {
     /// time, in order.
     writes: Arc<tokio::sync::Mutex<()>>,
     events: broadcast::Sender<Arc<str>>,
+    /// Online: the sockets open on each seat (first, second).
+    sockets: [AtomicU32; 2],
 }
 
 impl Entry {
@@ -175,7 +178,17 @@ impl Entry {
             game: Mutex::new(live),
             writes: Arc::new(tokio::sync::Mutex::new(())),
             events: broadcast::channel(64).0,
+            sockets: [AtomicU32::new(0), AtomicU32::new(0)],
         })
+    }
+
+    /// The game's view with, for an online game, which players are
+    /// connected.
+    pub(crate) fn view(&self, game: &LiveGame) -> live::GameView {
+        let mut view = game.view();
+        let open = [0, 1].map(|i| self.sockets[i].load(Ordering::SeqCst) > 0);
+        view.connected = game.connected_view(open);
+        view
     }
 
     fn lock(&self) -> MutexGuard<'_, LiveGame> {
@@ -184,7 +197,7 @@ impl Entry {
 
     /// Sends a game's view to everyone watching.
     fn publish(&self, game: &LiveGame) {
-        if let Ok(json) = serde_json::to_string(&game.view()) {
+        if let Ok(json) = serde_json::to_string(&self.view(game)) {
             // No receivers is fine: nobody is watching.
             let _ = self.events.send(json.into());
         }

@@ -14,6 +14,7 @@
 //! heard nothing from for two and a half intervals.
 
 use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -247,17 +248,20 @@ fn game_message(view_json: &str, entry: &Entry, you: Option<Seat>) -> String {
 }
 
 fn state_message(entry: &Entry, you: Option<Seat>) -> String {
-    let json = serde_json::to_string(&entry.lock().view()).unwrap_or_default();
+    let json = serde_json::to_string(&entry.view(&entry.lock())).unwrap_or_default();
     game_message(&json, entry, you)
 }
 
 /// The rematch message for this seat, once the rematch exists: each
 /// player sits in the other seat of the new game (colours swapped; in a
-/// match, the other player opens).
+/// match, the other player opens). A spectator is told the new game's id,
+/// to watch it.
 fn rematch_message(entry: &Entry, you: Option<Seat>) -> Option<String> {
-    let seat = you?.other();
     let g = entry.lock();
     let (id, tokens) = g.online.as_ref()?.next.as_ref()?;
+    let Some(seat) = you.map(Seat::other) else {
+        return Some(json!({ "t": "rematch", "id": id, "you": "spectator" }).to_string());
+    };
     let token = &tokens[seat.index()];
     // In a free opening the first seat plays black; under a swap the
     // colour is decided later (the first seat counts as black until then).
@@ -318,8 +322,38 @@ impl RateLimit {
     }
 }
 
+/// Counts a player's open socket while it lives: the other player's page
+/// shows whether the opponent is connected.
+struct Present {
+    entry: Arc<Entry>,
+    seat: Option<Seat>,
+}
+
+impl Present {
+    fn new(entry: &Arc<Entry>, seat: Option<Seat>) -> Present {
+        if let Some(seat) = seat {
+            entry.sockets[seat.index()].fetch_add(1, Ordering::SeqCst);
+            entry.publish(&entry.lock());
+        }
+        Present {
+            entry: Arc::clone(entry),
+            seat,
+        }
+    }
+}
+
+impl Drop for Present {
+    fn drop(&mut self) {
+        if let Some(seat) = self.seat {
+            self.entry.sockets[seat.index()].fetch_sub(1, Ordering::SeqCst);
+            self.entry.publish(&self.entry.lock());
+        }
+    }
+}
+
 async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket: WebSocket) {
     let mut updates = entry.events.subscribe();
+    let _present = Present::new(&entry, you);
     if socket
         .send(Message::Text(state_message(&entry, you).into()))
         .await

@@ -476,8 +476,10 @@ fn online_swap1_and_an_online_match_agreed_game_by_game() {
     let (id, ta, tb) = online(&a, &server, json!({"first_to": 2}));
     let mut pa = Ws::open(&server, id, &ta);
     let mut pb = Ws::open(&server, id, &tb);
+    let mut watcher = Ws::open(&server, id, "");
     pa.until(|m| m["t"] == "game");
-    pb.until(|m| m["t"] == "game");
+    // Each page knows whether the other player is there.
+    pb.until(|m| m["t"] == "game" && m["connected"] == json!({"black": true, "white": true}));
     pa.send(json!({"t": "resign"}));
     let over = pb.until(|m| m["t"] == "game" && !m["result"].is_null());
     assert_eq!(over["match"]["score"], json!([0, 1]));
@@ -491,6 +493,12 @@ fn online_swap1_and_an_online_match_agreed_game_by_game() {
         (to_a["you"].clone(), to_b["you"].clone()),
         (json!("white"), json!("black"))
     );
+    // The spectator is taken to the next game too.
+    let to_watcher = watcher.until(|m| m["t"] == "rematch");
+    assert_eq!(to_watcher["id"], to_a["id"]);
+    assert_eq!(to_watcher["you"], "spectator");
+    drop(pa);
+    pb.until(|m| m["t"] == "game" && m["connected"]["black"] == false);
     let next = to_a["id"].as_i64().unwrap();
     let mut pb2 = Ws::open(&server, next, to_b["seat"].as_str().unwrap());
     let first = pb2.until(|m| m["t"] == "game");

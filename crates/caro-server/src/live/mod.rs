@@ -30,8 +30,8 @@ pub use clock::Clock;
 pub use online::Online;
 pub use series::MatchLink;
 pub use view::{
-    ClockView, GameView, MatchView, OffersView, ResultView, SeatView, TakebackView, Thinking,
-    TurnView,
+    ClockView, ConnectedView, GameView, MatchView, OffersView, ResultView, SeatView, TakebackView,
+    Thinking, TurnView,
 };
 
 /// Time per computer move when the request names none.

@@ -189,6 +189,17 @@ pub struct GameView {
     pub offers: Option<OffersView>,
     /// Online: the clock, if the game has one.
     pub clock: Option<ClockView>,
+    /// Online: which players have the game open (a socket connected).
+    pub connected: Option<ConnectedView>,
+}
+
+/// Which of an online game's players have it open.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct ConnectedView {
+    /// Black's player has a socket open.
+    pub black: bool,
+    /// White's player has a socket open.
+    pub white: bool,
 }
 
 /// The offers pending in an online game, as the page shows them.
@@ -274,6 +285,18 @@ impl LiveGame {
         })
     }
 
+    /// Which players of an online game are connected, from the sockets
+    /// open on each seat (first, second).
+    #[must_use]
+    pub fn connected_view(&self, open: [bool; 2]) -> Option<ConnectedView> {
+        self.online.as_ref()?;
+        let black = self.table.seat_of(Color::Black).index();
+        Some(ConnectedView {
+            black: open[black],
+            white: open[1 - black],
+        })
+    }
+
     /// Everything the page shows.
     #[must_use]
     pub fn view(&self) -> GameView {
@@ -351,6 +374,7 @@ impl LiveGame {
                         increment_ms: c.increment_ms,
                     }
                 }),
+            connected: None,
         }
     }
 }
