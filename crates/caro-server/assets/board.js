@@ -162,6 +162,7 @@ const DEFAULTS = {
 };
 
 const other = (c) => (c === "black" ? "white" : "black");
+const same = (a, b) => a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b));
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
 // A small deterministic random generator for the wood grain.
@@ -333,6 +334,8 @@ export class Board {
     next.winLine = Array.isArray(next.winLine) ? next.winLine.filter((p) => Array.isArray(p) && onBoard(p[0], p[1])) : null;
     next.ghosts = list(next.ghosts).filter((g) => g && onBoard(g.x, g.y));
     next.marks = list(next.marks).filter((m) => m && onBoard(m.x, m.y));
+    // The same picture again (a page re-rendering for its clock): nothing to do.
+    if (this._geom && Object.keys(next).every((key) => same(old[key], next[key]))) return this;
     const shape = (s) => [s.width, s.height, this._cellsOf(s), this._coordsOf(s)].join();
     const reshaped = shape(old) !== shape(next);
     this.state = next;
