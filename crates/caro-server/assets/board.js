@@ -48,11 +48,16 @@
 //   board.setZoom(f)              zoom about the centre of the view
 //   board.resetView()             back to the first view (whole board, or 24 px cells on touch)
 //   board.cursor                  {x, y} of the keyboard cursor
+//   board.canvas                  the <canvas> (focusable, role "application")
 //   board.destroy()               remove the canvas and every listener
 //
 // Pointer: a wheel zooms about the pointer, a drag pans (a press that did not move
 // plays), two fingers pinch and pan, one finger pans. The page never scrolls sideways:
-// the canvas is absolutely placed inside the container, which is clipped.
+// the canvas is absolutely placed inside the container, which is clipped. A mouse
+// shows a translucent preview of the stone to be placed. onPlay is not called for an
+// occupied point, nor twice for the same point within a second (a double click plays
+// once). A move added to the same game grows in over 120 ms (not under
+// prefers-reduced-motion); a zoomed board pans to show it.
 //
 // For tests the container carries data-ply (moves drawn), data-zoom and data-cell-px
 // (a cell's size in CSS px); the canvas carries the tabindex and aria-label.
