@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p caro-engine --example fit_win_chance -- GAMES PLAYER NODES
-//! cargo run --release -p caro-engine --example fit_win_chance -- 200 caro:3 100000
+//! cargo run --release -p caro-engine --example fit_win_chance -- 200 caro:3 20000
 //! ```
 //!
 //! Plays GAMES games of PLAYER against itself (seeded by the game's
