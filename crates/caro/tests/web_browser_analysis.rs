@@ -1,8 +1,10 @@
 //! The game page's analysis in real headless Chromium: the live panel's
 //! evaluation bar and three best lines for a position, a finished game's
-//! analysis (a win-chance graph with one point per position, a click on it
-//! showing that move) and a hint in a game against the computer, counted
-//! in the game. With `CARO_UPDATE_SCREENSHOTS=1` it saves
+//! analysis (a win-chance graph with one point per position, a click or an
+//! arrow key on it showing that move, in English and Vietnamese, and on a
+//! phone without sideways scrolling), a hint in a game against the
+//! computer, counted in the game, and no live panel for the two players of
+//! an online game in progress. With `CARO_UPDATE_SCREENSHOTS=1` it saves
 //! `docs/images/analysis.png`. A failing scenario leaves a screenshot in
 //! `target/browser-failures/`.
 
@@ -12,10 +14,11 @@ use std::error::Error;
 use std::time::{Duration, Instant};
 
 use common::browser::{
-    browser_or_skip, click, click_at, connect, doc_screenshot, failure_shot, js, until,
-    until_within, TestResult,
+    browser_or_skip, click, click_at, connect, connect_window, doc_screenshot, failure_shot, js,
+    press, select, until, until_within, TestResult, PHONE,
 };
 use common::{agent, get, post, Server};
+use fantoccini::key::Key;
 use fantoccini::Client;
 use serde_json::{json, Value};
 
@@ -222,7 +225,92 @@ async fn analysed_game_graph_jumps(c: &Client, base: &str) -> TestResult {
          return d.dataset.ply === '6' && !!d.querySelector('.an-better')
            && /(blunder|mistake|inaccuracy) best/.test(document.getElementById('analysis-panel').dataset.marks || '')",
     )
+    .await?;
+    // The graph is a slider: focused, the arrow keys step through the moves.
+    js(
+        c,
+        "document.getElementById('analysis-graph').focus(); return true",
+    )
+    .await?;
+    press(c, &[Key::Left.into()]).await?;
+    until(
+        c,
+        "move 5 by the keyboard",
+        "const g = document.getElementById('analysis-graph');
+         return g.dataset.ply === '5' && g.getAttribute('aria-valuenow') === '5'
+           && document.getElementById('board').dataset.ply === '5'",
+    )
+    .await?;
+    // The panel speaks Vietnamese too.
+    select(c, "#lang", "vi").await?;
+    until(
+        c,
+        "the panel in Vietnamese",
+        "return document.getElementById('an-toggle').textContent === 'Phân tích trực tiếp'
+           && document.getElementById('an-detail').textContent.startsWith('Nước 5, Đen')",
+    )
+    .await?;
+    select(c, "#lang", "en").await?;
+    phone_layout(base, id, FIVE.len() + 1).await
+}
+
+/// Online, the two players have no live analysis while the game is on;
+/// a spectator has.
+async fn online_players_have_no_live_panel(c: &Client, base: &str) -> TestResult {
+    let (status, made) = post(&agent(), &format!("{base}/api/online"), &json!({}));
+    if status != 201 && status != 200 {
+        return Err(format!("new online game: {status} {made}").into());
+    }
+    let black = made["black"]["url"].as_str().ok_or("no seat link")?;
+    let watch = made["spectator"].as_str().ok_or("no spectators' link")?;
+    c.goto(&format!("{base}{black}")).await?;
+    until(
+        c,
+        "black's seat without live analysis",
+        "const t = document.getElementById('an-toggle'), n = document.getElementById('an-live-note');
+         return !!t && t.hidden && !n.hidden && n.textContent.includes('off for the two players')",
+    )
+    .await?;
+    c.goto(&format!("{base}{watch}")).await?;
+    until(
+        c,
+        "the spectator's live analysis",
+        "const t = document.getElementById('an-toggle');
+         return !!t && !t.hidden && document.getElementById('an-live-note').hidden",
+    )
     .await
+}
+
+/// On a phone the analysed game's graph and panel fit the width.
+async fn phone_layout(base: &str, id: i64, points: usize) -> TestResult {
+    let browser = common::browser::find_browser().ok_or("no browser")?;
+    let profile = tempfile::tempdir()?;
+    let (_driver, p) = connect_window(&browser, profile.path(), PHONE).await;
+    let outcome = async {
+        p.goto(&format!("{base}/game/{id}")).await?;
+        wait_analysed(&p, points).await?;
+        let sizes = js(
+            &p,
+            "const g = document.getElementById('analysis-graph').getBoundingClientRect();
+             const a = document.getElementById('analysis-panel').getBoundingClientRect();
+             return [document.documentElement.scrollWidth, window.innerWidth, g.width, a.right]",
+        )
+        .await?;
+        let n = |i: usize| sizes[i].as_f64().unwrap_or(f64::MAX);
+        if n(0) > n(1) || n(3) > n(1) + 0.5 || n(2) < n(1) * 0.8 {
+            return Err(format!(
+                "on a phone (page width, viewport, graph width, panel's right edge): {sizes}"
+            )
+            .into());
+        }
+        Ok::<(), Box<dyn Error>>(())
+    }
+    .await;
+    if outcome.is_err() {
+        failure_shot(&p, "analysis_phone").await;
+    }
+    let _ = p.close().await;
+    outcome
 }
 
 /// A hint in a game against the computer, on the person's turn: the move
@@ -380,6 +468,7 @@ async fn analysis_in_a_real_browser() {
     scenario!(live_panel_shows_three_lines);
     scenario!(analysed_game_graph_jumps);
     scenario!(hint_against_the_computer);
+    scenario!(online_players_have_no_live_panel);
     scenario!(screenshot);
     let _ = client.close().await;
     assert!(
