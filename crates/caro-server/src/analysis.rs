@@ -6,8 +6,9 @@
 //! ([`caro_engine::analysis::Analyser::deepen`]); a new position replaces
 //! the running analysis, `{"type":"stop"}` ends it, and it ends by itself
 //! after [`LIVE_TIME_CAP`] (then `{"type":"done"}`). At most
-//! [`live_at_once`] analyses run on the server at once (the next gets the
-//! error `busy`); each on a blocking thread of its own. The socket keeps
+//! [`live_at_once`] analyses run on the server at once, and
+//! [`LIVE_PER_CLIENT`] for one client address (the next gets the error
+//! `busy`); each on a blocking thread of its own. The socket keeps
 //! the game socket's limits: frames over [`MAX_FRAME`] bytes close it
 //! with 1009, binary frames with 1003, more than [`MAX_RATE`] messages a
 //! second with 1008; a bad message is answered `{"type":"error"}` with a
@@ -21,12 +22,13 @@
 //! it reviewed, so it survives a restart and is never computed twice.
 
 use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -70,19 +72,25 @@ const LIVE_DEEPENING: Deepening = Deepening {
 pub const GAME_NODES: u64 = 50_000;
 /// What a stored review was made with: one made otherwise is made again.
 const GAME_ENGINE: &str = "caro:10 50000 nodes";
+/// Live analyses one client address may run at once.
+pub const LIVE_PER_CLIENT: usize = 2;
 /// Game reviews running or waiting, at most.
 pub const MAX_GAME_JOBS: usize = 16;
 
-/// Live analyses the server runs at once: one a core.
+/// Live analyses the server runs at once: one a core, at least two.
 #[must_use]
 pub fn live_at_once() -> usize {
-    std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+    std::thread::available_parallelism()
+        .map_or(2, std::num::NonZeroUsize::get)
+        .max(2)
 }
 
 /// The state of the analysis routes.
 struct Analyses {
     /// A permit a running live analysis.
     live: Arc<Semaphore>,
+    /// Live analyses running, by client address.
+    clients: Arc<Mutex<HashMap<IpAddr, usize>>>,
     /// One game review at a time.
     reviewer: Arc<Semaphore>,
     /// Game reviews running or waiting, by game and position.
@@ -95,6 +103,40 @@ impl Analyses {
     }
 }
 
+/// A client's place among the live analyses, given back when dropped.
+struct ClientTurn {
+    clients: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    client: IpAddr,
+}
+
+impl ClientTurn {
+    /// A place for `client`, unless it has [`LIVE_PER_CLIENT`] already.
+    fn take(clients: &Arc<Mutex<HashMap<IpAddr, usize>>>, client: IpAddr) -> Option<ClientTurn> {
+        let mut map = clients.lock().unwrap_or_else(|e| e.into_inner());
+        let n = map.entry(client).or_insert(0);
+        if *n >= LIVE_PER_CLIENT {
+            return None;
+        }
+        *n += 1;
+        Some(ClientTurn {
+            clients: Arc::clone(clients),
+            client,
+        })
+    }
+}
+
+impl Drop for ClientTurn {
+    fn drop(&mut self) {
+        let mut map = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = map.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.client);
+            }
+        }
+    }
+}
+
 /// A game review in the background.
 struct Job {
     progress: Mutex<GameAnalysis>,
@@ -104,6 +146,7 @@ struct Job {
 pub(crate) fn routes() -> Router<Arc<App>> {
     let state = Arc::new(Analyses {
         live: Arc::new(Semaphore::new(live_at_once())),
+        clients: Arc::new(Mutex::new(HashMap::new())),
         reviewer: Arc::new(Semaphore::new(1)),
         jobs: Mutex::new(HashMap::new()),
     });
@@ -275,13 +318,13 @@ impl Running {
     }
 }
 
-/// Starts the analysis of `game` on a blocking thread holding `permit`.
-fn start(game: Game, lines: usize, permit: OwnedSemaphorePermit) -> Running {
+/// Starts the analysis of `game` on a blocking thread holding its places.
+fn start(game: Game, lines: usize, permit: OwnedSemaphorePermit, turn: ClientTurn) -> Running {
     let stop = StopFlag::new();
     let (tx, messages) = mpsc::unbounded_channel();
     let thread_stop = stop.clone();
     let task = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let places = (permit, turn);
         if game.is_over() {
             let _ = tx.send(analysis_message(&game, None));
         } else {
@@ -295,6 +338,8 @@ fn start(game: Game, lines: usize, permit: OwnedSemaphorePermit) -> Running {
                 let _ = tx.send(analysis_message(&game, None));
             }
         }
+        // Its places are free once the page reads `done`.
+        drop(places);
         let _ = tx.send(done_message());
     });
     Running {
@@ -309,17 +354,19 @@ fn start(game: Game, lines: usize, permit: OwnedSemaphorePermit) -> Running {
 async fn socket(
     State(app): State<Arc<App>>,
     Extension(analyses): Extension<Arc<Analyses>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     slot: Option<Extension<ConnectionSlot>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let upgrade = upgrade?;
+    let client = client_address(peer.ip());
     Ok(upgrade
         .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
         .on_upgrade(move |socket| async move {
             // The socket keeps its connection's place under the caps.
             let _slot = slot;
-            session(app, analyses, socket).await;
+            session(app, analyses, client, socket).await;
         }))
 }
 
@@ -410,7 +457,16 @@ enum Asked {
     TimeUp,
 }
 
-async fn session(app: Arc<App>, analyses: Arc<Analyses>, mut socket: WebSocket) {
+/// The address a client's analyses are counted under: an IPv6 client by
+/// its /64 network (one host usually holds a whole /64).
+fn client_address(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        v4 => v4,
+    }
+}
+
+async fn session(app: Arc<App>, analyses: Arc<Analyses>, client: IpAddr, mut socket: WebSocket) {
     let mut running: Option<Running> = None;
     let mut rate = RateLimit {
         window: Instant::now(),
@@ -429,7 +485,7 @@ async fn session(app: Arc<App>, analyses: Arc<Analyses>, mut socket: WebSocket) 
                 } else {
                     match incoming {
                         Some(Ok(Message::Text(text))) => {
-                            handle(text.as_str(), &analyses, &mut running).await
+                            handle(text.as_str(), &analyses, client, &mut running).await
                         }
                         Some(Ok(Message::Binary(_))) => {
                             Asked::Close(1003, "binary frames are not accepted".into())
@@ -485,7 +541,12 @@ async fn session(app: Arc<App>, analyses: Arc<Analyses>, mut socket: WebSocket) 
 }
 
 /// Acts on a page's text message.
-async fn handle(text: &str, analyses: &Analyses, running: &mut Option<Running>) -> Asked {
+async fn handle(
+    text: &str,
+    analyses: &Analyses,
+    client: IpAddr,
+    running: &mut Option<Running>,
+) -> Asked {
     if text.len() > MAX_FRAME {
         return Asked::Close(1009, format!("message over {MAX_FRAME} bytes"));
     }
@@ -525,6 +586,17 @@ async fn handle(text: &str, analyses: &Analyses, running: &mut Option<Running>) 
             if let Some(old) = running.take() {
                 old.end().await;
             }
+            let Some(turn) = ClientTurn::take(&analyses.clients, client) else {
+                return Asked::Reply(
+                    Refusal {
+                        code: "busy",
+                        message: format!(
+                            "you have {LIVE_PER_CLIENT} analyses running already; stop one first"
+                        ),
+                    }
+                    .to_message(),
+                );
+            };
             let Ok(permit) = Arc::clone(&analyses.live).try_acquire_owned() else {
                 return Asked::Reply(
                     Refusal {
@@ -537,7 +609,7 @@ async fn handle(text: &str, analyses: &Analyses, running: &mut Option<Running>) 
                     .to_message(),
                 );
             };
-            *running = Some(start(game, lines, permit));
+            *running = Some(start(game, lines, permit, turn));
             Asked::Nothing
         }
     }

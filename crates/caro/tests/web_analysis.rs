@@ -201,6 +201,27 @@ fn bad_input_on_the_live_socket_gets_an_error_code_and_the_socket_stays() {
     ws.until(|_| {}, |m| m["type"] == "done");
 }
 
+#[test]
+fn one_client_runs_two_live_analyses_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let mut sockets: Vec<Ws> = (0..3).map(|_| Ws::open(&server)).collect();
+    for ws in &mut sockets[..2] {
+        ws.send(&analyse(&json!([[7, 7]])));
+        ws.until(|_| {}, |m| m["type"] == "analysis");
+    }
+    sockets[2].send(&analyse(&json!([[7, 7]])));
+    let refused = sockets[2].next();
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["code"], "busy", "{refused}");
+    // A stopped analysis gives its place back.
+    sockets[0].send(&json!({"type": "stop"}));
+    sockets[0].until(|_| {}, |m| m["type"] == "done");
+    sockets[2].send(&analyse(&json!([[7, 7]])));
+    let a = sockets[2].next();
+    assert_eq!(a["type"], "analysis", "{a}");
+}
+
 /// Plays `moves` in a new game between two people; the game's id.
 fn played_game(a: &ureq::Agent, server: &Server, moves: &[(u8, u8)]) -> i64 {
     let (status, view) = post(a, &server.url("/api/games"), &json!({"width": 15}));
