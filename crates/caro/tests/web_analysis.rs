@@ -50,6 +50,18 @@ impl Ws {
         }
     }
 
+    /// Reads until the server closes the socket: its close code.
+    fn closed(&mut self) -> u16 {
+        loop {
+            match self.0.read() {
+                Ok(Message::Close(Some(frame))) => return u16::from(frame.code),
+                Ok(Message::Close(None)) => return 1005,
+                Ok(_) => {}
+                Err(e) => panic!("the socket failed before a close frame: {e}"),
+            }
+        }
+    }
+
     /// Reads messages until one satisfies `done`, handing each to `seen`.
     fn until(&mut self, mut seen: impl FnMut(&Value), done: impl Fn(&Value) -> bool) -> Value {
         loop {
@@ -220,6 +232,33 @@ fn one_client_runs_two_live_analyses_at_once() {
     sockets[2].send(&analyse(&json!([[7, 7]])));
     let a = sockets[2].next();
     assert_eq!(a["type"], "analysis", "{a}");
+}
+
+#[test]
+fn the_live_socket_closes_on_oversized_binary_and_flooding_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    // A message of 30 KiB is read (the game socket takes 4 KiB)…
+    let mut ws = Ws::open(&server);
+    let text = analyse(&json!([[7, 7]])).to_string();
+    let padded = format!("{}{}}}", &text[..text.len() - 1], " ".repeat(30 * 1024));
+    ws.0.send(Message::text(padded)).expect("send");
+    let answer = ws.until(|_| {}, |m| m["type"] == "analysis" || m["type"] == "error");
+    assert_eq!(answer["type"], "analysis", "{answer}");
+    // …a message over 64 KiB does not.
+    ws.0.send(Message::text(" ".repeat(70 * 1024)))
+        .expect("send");
+    assert_eq!(ws.closed(), 1009);
+    let mut ws = Ws::open(&server);
+    ws.0.send(Message::binary(vec![1u8, 2, 3])).expect("send");
+    assert_eq!(ws.closed(), 1003);
+    let mut ws = Ws::open(&server);
+    for _ in 0..30 {
+        if ws.0.send(Message::text(r#"{"type":"stop"}"#)).is_err() {
+            break;
+        }
+    }
+    assert_eq!(ws.closed(), 1008);
 }
 
 /// Plays `moves` in a new game between two people; the game's id.
