@@ -1,7 +1,8 @@
 //! Analysis against a real `caro serve` process: the live analysis socket
 //! streams the top three moves and black's win chance as the engine
 //! deepens, a new position replaces the old, bad input is answered with an
-//! error code; a finished game is reviewed through the API with one point
+//! error code, a client runs two analyses at once, oversized, binary and
+//! flooding messages close the socket; a finished game is reviewed through the API with one point
 //! a position and its blunder marked, and the review is stored, so a
 //! restarted server gives it back without computing it again.
 
