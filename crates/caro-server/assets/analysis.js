@@ -633,6 +633,11 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       } else if (m.type === "error") {
         liveState = "error";
         showError(m);
+        // The server runs a few analyses at once: ask again a little later.
+        if (m.code === "busy") {
+          const key = sentKey;
+          setTimeout(() => { if (live && socket === ws && sentKey === key) { sentKey = null; sendPosition(); } }, 3000);
+        }
       }
       render();
     };
