@@ -762,7 +762,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     try {
       const h = await request("POST", "/api/games/" + id + "/hint", { ply });
       if (gameId !== id) return;
-      hint = { ply, move: h.move, score: h.score, win_chance: h.win_chance, pv: h.pv || [], hints: (Number(v.hints) || 0) + 1 };
+      hint = { ply, move: h.move, score: h.score, win_chance: h.win_chance, pv: h.pv || [], hints: Number(h.hints) || (Number(v.hints) || 0) + 1 };
     } catch (e) {
       if (gameId === id) showError(e);
     } finally {
