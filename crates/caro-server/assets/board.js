@@ -27,6 +27,9 @@
 //   marks: [{x, y, kind, label?}]        kind "hint" | "best" | "mistake" (also "blunder",
 //                                        "inaccuracy"); label replaces the badge text
 //   interactive: false                   clicks, taps and Enter/Space call onPlay
+//   preview: null | bool                 the mouse's translucent stone (null: when interactive);
+//                                        false keeps clicks for a board where this person
+//                                        cannot move now (the page then says why)
 //   theme: "light" | "dark", style: "wood" | "flat" | "xo"
 //   coordinates: null | bool             letters a… and numbers 1… (rows from the bottom,
 //                                        like caro's notation); null: on unless both sides < 5
@@ -162,7 +165,7 @@ const BADGES = { mistake: "?", blunder: "??", inaccuracy: "?!", best: "", hint: 
 const DEFAULTS = {
   width: 15, height: 15, k: 5, cells: "intersections", moves: [], first: "black", toMove: null,
   showNumbers: false, lastMove: true, winLine: null, forbidden: [], ghosts: [], marks: [],
-  interactive: false, theme: "light", style: "wood", coordinates: null, touch: null,
+  interactive: false, preview: null, theme: "light", style: "wood", coordinates: null, touch: null,
   label: "", name: "Board", words: null,
 };
 
@@ -1131,7 +1134,8 @@ export class Board {
 
     // Where a click would play.
     const h = this._hover;
-    if (h && s.interactive && !this._gesture && !this._occupied(h.x, h.y) && visible(h.x, h.y)) {
+    const preview = s.preview === null || s.preview === undefined ? s.interactive : s.preview;
+    if (h && preview && !this._gesture && !this._occupied(h.x, h.y) && visible(h.x, h.y)) {
       this._piece(ctx, h.x, h.y, this._toMove(), cellsMode ? 0.35 : 0.45, 1, true);
     }
 
@@ -1151,7 +1155,7 @@ export class Board {
 
     this._drawCoords(ctx, g, pal, x0, x1, y0, y1);
     const gst = this._gesture;
-    const pointer = gst && gst.moved && this._zoom > 1 ? "grabbing" : s.interactive ? "pointer" : this._zoom > 1 ? "grab" : "default";
+    const pointer = gst && gst.moved && this._zoom > 1 ? "grabbing" : s.interactive && preview ? "pointer" : this._zoom > 1 ? "grab" : "default";
     if (this.canvas.style.cursor !== pointer) this.canvas.style.cursor = pointer;
     if (this._anim) this._schedule();
   }
