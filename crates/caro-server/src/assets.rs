@@ -61,7 +61,10 @@ pub(crate) fn files<S: Clone + Send + Sync + 'static>() -> Router<S> {
 
 #[cfg(test)]
 mod tests {
-    use super::FILES;
+    use super::{files, FILES};
+    use axum::body::{to_bytes, Body};
+    use axum::http::{header, Request, StatusCode};
+    use tower::ServiceExt;
 
     #[test]
     fn paths_are_unique_and_absolute() {
@@ -73,5 +76,24 @@ mod tests {
                 "{path} twice"
             );
         }
+    }
+
+    #[tokio::test]
+    async fn every_file_is_served_with_its_type() {
+        for &(path, content, kind) in FILES {
+            let request = Request::get(path).body(Body::empty()).unwrap();
+            let response = files::<()>().oneshot(request).await.unwrap();
+            assert_eq!(response.status(), StatusCode::OK, "{path}");
+            let headers = response.headers();
+            assert_eq!(headers[header::CONTENT_TYPE], kind, "{path}");
+            assert_eq!(headers[header::CACHE_CONTROL], "no-cache", "{path}");
+            let body = to_bytes(response.into_body(), usize::MAX).await.unwrap();
+            assert_eq!(body, content.as_bytes(), "{path}");
+        }
+        let types: Vec<&str> = ["/board.js", "/favicon.svg"]
+            .iter()
+            .filter_map(|p| FILES.iter().find(|f| f.0 == *p).map(|f| f.2))
+            .collect();
+        assert_eq!(types, ["text/javascript; charset=utf-8", "image/svg+xml"]);
     }
 }
