@@ -63,6 +63,8 @@ export const TEXT = {
     an_better: "Better: {m}",
     an_line: "Line: {l}",
     an_pick: "Click the graph or step through the moves to see each one.",
+    an_prev: "Previous mistake",
+    an_next: "Next mistake",
     an_stale: "The game has moves the analysis has not seen.",
     an_hint: "Hint",
     an_hint_is: "Hint: {m} ({s})",
@@ -120,6 +122,8 @@ export const TEXT = {
     an_better: "Nên đi: {m}",
     an_line: "Biến: {l}",
     an_pick: "Bấm vào biểu đồ hoặc xem lại từng nước để thấy đánh giá của mỗi nước.",
+    an_prev: "Lỗi trước",
+    an_next: "Lỗi tiếp theo",
     an_stale: "Ván cờ có những nước mà lần phân tích chưa xem.",
     an_hint: "Gợi ý",
     an_hint_is: "Gợi ý: {m} ({s})",
@@ -196,6 +200,9 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       <progress id="an-progress" class="an-progress" max="1" value="0"></progress>
     </div>
     <div id="an-summary" class="an-summary"></div>
+    <div id="an-nav" class="an-row an-nav" hidden>
+      <button type="button" id="an-prev"></button><button type="button" id="an-next"></button>
+    </div>
     <div id="an-detail" class="an-detail" aria-live="polite"></div>
     <p id="an-message" class="an-message" role="alert"></p>`;
   const el = (id) => panel.querySelector("#" + id);
@@ -204,6 +211,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
   const linesBox = el("an-lines"), stats = el("an-stats"), hintText = el("an-hint-text");
   const job = el("an-job"), progress = el("an-progress"), progressLabel = el("an-progress-label");
   const summary = el("an-summary"), detail = el("an-detail"), messageBox = el("an-message");
+  const nav = el("an-nav"), prevButton = el("an-prev"), nextButton = el("an-next");
 
   if (graph) {
     graph.classList.add("an-graph");
@@ -229,6 +237,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
   let lastOverlay = "";
   let destroyed = false;
   let errorCode = null;     // the last error's code, translated at each render
+  let preview = null;       // the live line drawn whole on the board (hovered or focused)
 
   function read() {
     let p = getPosition ? getPosition() : null;
@@ -286,6 +295,8 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     hintButton.textContent = t("an_hint");
     gameButton.textContent = jobStale() ? t("an_again") : t("an_game");
     liveNote.textContent = t("an_live_players");
+    prevButton.textContent = t("an_prev");
+    nextButton.textContent = t("an_next");
     bar.setAttribute("aria-label", t("an_bar"));
     linesBox.setAttribute("aria-label", t("an_lines"));
     if (graph) graph.setAttribute("aria-label", t("an_graph"));
@@ -302,37 +313,26 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     liveBox.querySelector(".an-bar-b").textContent = t("an_black_pct", { p: chance });
     liveBox.querySelector(".an-bar-w").textContent = t("an_white_pct", { p: 100 - chance });
     bar.dataset.state = d ? "ready" : "waiting";
-    linesBox.innerHTML = "";
     const mover = view ? moverAt(view, sentPly < 0 ? shown : sentPly) : "black";
-    if (d && Array.isArray(d.lines)) {
-      d.lines.forEach((line, i) => {
-        const li = document.createElement("li");
-        li.className = "an-line";
-        li.dataset.move = name(line.move);
-        const rank = document.createElement("span");
-        rank.className = "an-rank an-rank-" + mover;
-        rank.textContent = String(i + 1);
-        rank.setAttribute("aria-hidden", "true");
-        const move = document.createElement("b");
-        move.className = "an-move";
-        move.textContent = name(line.move);
-        const score = document.createElement("span");
-        score.className = "an-score";
-        const words = scoreWords(line.score, mover, line.win_chance);
-        score.textContent = words;
-        const chanceText = document.createElement("span");
-        chanceText.className = "an-chance";
-        chanceText.textContent = t("an_chance", { p: pct(line.win_chance) });
-        const pv = document.createElement("span");
-        pv.className = "an-pv";
-        pv.textContent = lineText(line.pv);
-        li.setAttribute("aria-label", t("an_line_label", {
-          i: i + 1, m: name(line.move), s: words, p: pct(line.win_chance), l: lineText(line.pv),
-        }));
-        li.append(rank, move, score, chanceText, pv);
-        linesBox.appendChild(li);
-      });
-    }
+    const lines = d && Array.isArray(d.lines) ? d.lines : [];
+    // The items are kept and rewritten, so one focused keeps its focus.
+    while (linesBox.children.length > lines.length) linesBox.lastElementChild.remove();
+    while (linesBox.children.length < lines.length) linesBox.appendChild(lineItem(linesBox.children.length));
+    lines.forEach((line, i) => {
+      const li = linesBox.children[i];
+      li.dataset.move = name(line.move);
+      const [rank, move, score, chanceText, pv] = li.children;
+      rank.className = "an-rank an-rank-" + mover;
+      move.textContent = name(line.move);
+      const words = scoreWords(line.score, mover, line.win_chance);
+      score.textContent = words;
+      chanceText.textContent = t("an_chance", { p: pct(line.win_chance) });
+      pv.textContent = lineText(line.pv);
+      li.setAttribute("aria-label", t("an_line_label", {
+        i: i + 1, m: name(line.move), s: words, p: pct(line.win_chance), l: lineText(line.pv),
+      }));
+    });
+    if (preview !== null && preview >= lines.length) preview = null;
     linesBox.dataset.count = String(d && Array.isArray(d.lines) ? d.lines.length : 0);
     const parts = [];
     if (liveState === "over") parts.push(t("an_over"));
@@ -343,6 +343,32 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       if (liveState === "done") parts.push(t("an_stopped"));
     } else if (live && liveState === "thinking") parts.push(t("an_waiting"));
     stats.textContent = parts.join(" · ");
+  }
+
+  // A line's item: hovered or focused, its whole line is drawn on the board.
+  function lineItem(i) {
+    const li = document.createElement("li");
+    li.className = "an-line";
+    li.tabIndex = 0;
+    const rank = document.createElement("span");
+    rank.textContent = String(i + 1);
+    rank.setAttribute("aria-hidden", "true");
+    const move = document.createElement("b");
+    move.className = "an-move";
+    const score = document.createElement("span");
+    score.className = "an-score";
+    const chanceText = document.createElement("span");
+    chanceText.className = "an-chance";
+    const pv = document.createElement("span");
+    pv.className = "an-pv";
+    li.append(rank, move, score, chanceText, pv);
+    const on = () => { preview = i; pushOverlay(); };
+    const off = () => { if (preview === i) { preview = null; pushOverlay(); } };
+    li.addEventListener("mouseenter", on);
+    li.addEventListener("focus", on);
+    li.addEventListener("mouseleave", () => { if (document.activeElement !== li) off(); });
+    li.addEventListener("blur", off);
+    return li;
   }
 
   function renderHint() {
@@ -420,6 +446,10 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
         summary.appendChild(row);
       }
     } else summary.textContent = "";
+    const marked = markedPlies();
+    nav.hidden = !marked.length;
+    prevButton.disabled = !marked.some((p) => p < shown);
+    nextButton.disabled = !marked.some((p) => p > shown);
     drawGraph(points, moves, s);
     renderDetail(moves, s);
   }
@@ -518,6 +548,21 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     graph._an = { n, count: sorted.length };
   }
 
+  // The moves marked blunder or mistake (or inaccuracy when there are none).
+  function markedPlies() {
+    const moves = jobState && jobState.state === "done" && Array.isArray(jobState.moves) ? jobState.moves : [];
+    const bad = moves.filter((m) => m.mark === "blunder" || m.mark === "mistake");
+    return (bad.length ? bad : moves.filter((m) => m.mark)).map((m) => m.ply);
+  }
+  prevButton.addEventListener("click", () => {
+    const before = markedPlies().filter((p) => p < shown);
+    if (before.length) jumpTo(before[before.length - 1]);
+  });
+  nextButton.addEventListener("click", () => {
+    const after = markedPlies().find((p) => p > shown);
+    if (after !== undefined) jumpTo(after);
+  });
+
   function jumpTo(ply) {
     if (!view || !onJump) return;
     onJump(Math.max(0, Math.min(view.moves.length, ply)));
@@ -531,6 +576,15 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       const px = f * W;
       const ply = Math.round(((px - PAD) / (W - 2 * PAD)) * info.n);
       jumpTo(Math.max(0, Math.min(info.count - 1, ply)));
+    });
+    graph.addEventListener("mousemove", (ev) => {
+      const info = graph._an;
+      if (!info || !jobState) return;
+      const rect = graph.getBoundingClientRect();
+      const ply = Math.max(0, Math.min(info.count - 1,
+        Math.round(((((ev.clientX - rect.left) / Math.max(1, rect.width)) * W - PAD) / (W - 2 * PAD)) * info.n)));
+      const p = (jobState.points || []).find((q) => q.ply === ply);
+      if (p) graph.title = ply === 0 ? t("an_graph_start", { p: pct(p.win_chance) }) : t("an_graph_at", { n: ply, p: pct(p.win_chance) });
     });
     graph.addEventListener("keydown", (ev) => {
       const info = graph._an;
@@ -554,11 +608,23 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     const ghosts = [];
     const marks = [];
     if (!view) return { ghosts, marks };
+    const taken = new Set(view.moves.slice(0, shown).map(([x, y]) => y * view.width + x));
+    // A line's moves as numbered stones, colours alternating from `color`.
+    const lineGhosts = (pv, color, max) => {
+      pv.slice(0, max).forEach((p, i) => {
+        if (!p || taken.has(p[1] * view.width + p[0])) return;
+        ghosts.push({ x: p[0], y: p[1], label: String(i + 1), color: i % 2 === 0 ? color : other(color) });
+      });
+    };
     if (live && liveData && Array.isArray(liveData.lines) && sentPly === shown) {
       const color = moverAt(view, shown);
-      liveData.lines.slice(0, 5).forEach((line, i) => {
-        if (line.move) ghosts.push({ x: line.move[0], y: line.move[1], label: String(i + 1), color });
-      });
+      const line = preview !== null ? liveData.lines[preview] : null;
+      if (line && Array.isArray(line.pv) && line.pv.length) lineGhosts(line.pv, color, 12);
+      else {
+        liveData.lines.slice(0, 5).forEach((l, i) => {
+          if (l.move) ghosts.push({ x: l.move[0], y: l.move[1], label: String(i + 1), color });
+        });
+      }
     }
     const moves = jobState && Array.isArray(jobState.moves) ? jobState.moves : [];
     const m = moves.find((mv) => mv.ply === shown);
@@ -566,6 +632,8 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       marks.push({ x: m.move[0], y: m.move[1], kind: m.mark });
       if (m.best && !(m.best[0] === m.move[0] && m.best[1] === m.move[1])) {
         marks.push({ x: m.best[0], y: m.best[1], kind: "best" });
+        // The better line, when the live lines are not on the board.
+        if (!ghosts.length) lineGhosts(Array.isArray(m.best_line) && m.best_line.length ? m.best_line : [m.best], m.color, 6);
       }
     }
     if (hint && hint.ply === view.moves.length && shown === view.moves.length && hint.move) {

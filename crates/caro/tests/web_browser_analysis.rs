@@ -241,6 +241,26 @@ async fn analysed_game_graph_jumps(c: &Client, base: &str) -> TestResult {
            && document.getElementById('board').dataset.ply === '5'",
     )
     .await?;
+    // "Next mistake" goes to white's sixth move.
+    click(c, "#an-next").await?;
+    until(
+        c,
+        "the next mistake",
+        "return document.getElementById('analysis-graph').dataset.ply === '6'",
+    )
+    .await?;
+    js(
+        c,
+        "document.getElementById('analysis-graph').focus(); return true",
+    )
+    .await?;
+    press(c, &[Key::Left.into()]).await?;
+    until(
+        c,
+        "move 5 again",
+        "return document.getElementById('analysis-graph').dataset.ply === '5'",
+    )
+    .await?;
     // The panel speaks Vietnamese too.
     select(c, "#lang", "vi").await?;
     until(
