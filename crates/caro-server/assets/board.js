@@ -971,11 +971,18 @@ export class Board {
     const numberSize = (len) => cell * (len >= 4 ? 0.27 : len === 3 ? 0.33 : 0.42);
     const cellFont = clamp(cell * 0.22, 8, 13);
     const numbered = shown > 0 && (cellsMode ? cell >= 22 : numberSize(longest) >= 8.5);
-    // In cells the numbers sit in the top-left corner: marks then move down-right and
-    // shrink so that the two never overlap.
-    const tight = cellFont / cell > 0.26;
-    this._markR = cellsMode && numbered ? (tight ? 0.22 : 0.26) : 0.3;
-    this._markShift = cellsMode && numbered ? (tight ? 0.12 : 0.1) : 0;
+    // In cells the numbers sit in the top-left corner: marks move down-right (and on
+    // small cells shrink) as far as the longest number needs, so the two never touch.
+    this._markR = 0.3;
+    this._markShift = 0;
+    if (cellsMode && numbered) {
+      const corner = 0.05 + Math.min(0.62 * longest * cellFont, cellFont) / cell;
+      this._markShift = Math.max(0, corner - 0.15);
+      if (this._markShift > 0.12) {
+        this._markR = 0.24;
+        this._markShift = Math.min(0.16, Math.max(0, corner - 0.21));
+      }
+    }
 
     this._drawBackground(ctx, g, pal);
     if (cellsMode && s.lastMove && s.moves.length) {
@@ -1302,25 +1309,24 @@ export class Board {
     const bottom = g.gy + g.spanH * cell;
     const left = g.gx;
     const right = g.gx + g.spanW * cell;
-    const lines = cellsMode ? 0 : 1;
-    const xa = cellsMode ? x0 : x0;
+    // Cells have a line on each side (one more than points); intersections draw
+    // their outer lines apart, heavier.
     const xb = cellsMode ? x1 + 1 : x1;
-    const ya = y0;
     const yb = cellsMode ? y1 + 1 : y1;
-    for (let x = xa; x <= xb; x++) {
+    for (let x = x0; x <= xb; x++) {
       if (!cellsMode && (x === 0 || x === s.width - 1)) continue;
       const sx = snap(g.gx + x * cell, thin);
       ctx.moveTo(sx, top);
       ctx.lineTo(sx, bottom);
     }
-    for (let y = ya; y <= yb; y++) {
+    for (let y = y0; y <= yb; y++) {
       if (!cellsMode && (y === 0 || y === s.height - 1)) continue;
       const sy = snap(g.gy + y * cell, thin);
       ctx.moveTo(left, sy);
       ctx.lineTo(right, sy);
     }
     ctx.stroke();
-    if (lines) {
+    if (!cellsMode) {
       // The outer line, a little heavier, as on a go board.
       const thick = Math.max(thin + 1, Math.round(Math.min(3, cell * 0.05) * dpr));
       ctx.lineWidth = thick / dpr;
