@@ -20,6 +20,13 @@ const SVG: &str = "image/svg+xml";
 /// content type. A new module under `assets/` is one more line here.
 const FILES: &[(&str, &str, &str)] = &[
     ("/app.js", include_str!("../assets/app.js"), JS),
+    ("/i18n.js", include_str!("../assets/i18n.js"), JS),
+    ("/api.js", include_str!("../assets/api.js"), JS),
+    ("/home.js", include_str!("../assets/home.js"), JS),
+    ("/list.js", include_str!("../assets/list.js"), JS),
+    ("/game.js", include_str!("../assets/game.js"), JS),
+    ("/dialogs.js", include_str!("../assets/dialogs.js"), JS),
+    ("/sound.js", include_str!("../assets/sound.js"), JS),
     ("/board.js", include_str!("../assets/board.js"), JS),
     ("/style.css", include_str!("../assets/style.css"), CSS),
     ("/favicon.svg", include_str!("../assets/favicon.svg"), SVG),

@@ -1,0 +1,755 @@
+// game.js: the game page. The board (board.js) takes all the room it can;
+// beside it (below it on a phone) the player cards with their clocks, the
+// status, the swap choices, the engine's panel, the buttons, the move list
+// (click a move to look at it; "Back to the game" returns) and the analysis.
+//
+// The analysis hook. If /analysis.js loads, the page calls
+//   mountAnalysis({ panel, graph, board, getPosition, onJump, lang })
+// once per game page, where
+//   panel        <section id="analysis-panel"> in the side column,
+//   graph        <div id="analysis-graph"> under the board,
+//   board        the Board (the module sets its ghosts and marks itself),
+//   getPosition  () => ({ view, ply }): the latest view (with `you` online)
+//                and the number of its moves shown,
+//   onJump       (ply) => show the position after `ply` moves,
+//   lang         () => the language in use;
+// and it returns { update(), setLang(l), analyseGame(), destroy() }: update
+// after every new view or move shown, setLang after a language change,
+// analyseGame from the result dialog's "Analyse", destroy on leaving.
+
+import { Board } from "/board.js";
+import { t, getLang, onLang } from "/i18n.js";
+import { api, errorText, colorName, other, pointName, gameName, playerName, playerLevel } from "/api.js";
+import { go, show, setTitle, showMissing, getTheme, onTheme } from "/app.js";
+import { confirmDialog, resultDialog, closeDialogs } from "/dialogs.js";
+import { sound } from "/sound.js";
+
+const $ = (id) => document.getElementById(id);
+
+let current = null;      // the latest view from the server
+let viewPly = null;      // browsing: the number of moves shown, or null for the live game
+let events = null;       // a local game's server-sent events
+let socket = null;       // an online game's WebSocket
+let watching = false;    // opened with ?watch: never use a stored seat
+let lastThinking = null; // { thinking, ply }: the engine's latest report, kept after its move
+let lastResultShown = null;
+let sentMove = null;     // the last move sent: a stale answer for it is no news
+let dismissedOffer = null;
+let clockAt = 0;
+let board = null;
+let analysis = null;
+let wired = false;
+let loading = 0;         // counts page loads: an old load's answer is dropped
+
+const prefs = {
+  style: read("caro.style", ""),
+  numbers: read("caro.numbers", "last"),
+  sound: read("caro.sound", "on") !== "off",
+};
+function read(key, fallback) {
+  try { return localStorage.getItem(key) || fallback; } catch (_) { return fallback; }
+}
+function keep(key, value) {
+  try { localStorage.setItem(key, value); } catch (_) { /* not remembered */ }
+}
+
+// ---------------------------------------------------------------- leaving and opening
+
+/** Closes the game's connections (leaving the page or going elsewhere). */
+export function leaveGame() {
+  loading++;
+  if (events) { events.close(); events = null; }
+  if (socket) { const s = socket; socket = null; s.close(); }
+  if (analysis) { try { analysis.destroy(); } catch (_) { /* gone */ } analysis = null; }
+  closeDialogs();
+  current = null;
+}
+
+/** Opens a position code as a new game (`/p/CODE`, or the home page's form). */
+export async function openCode(code, fromAddress) {
+  try {
+    const view = await api("POST", "/api/games", { code });
+    if (fromAddress) history.replaceState(null, "", "/game/" + view.id);
+    else history.pushState(null, "", "/game/" + view.id);
+    show("game-page");
+    showGame(view.id);
+  } catch (e) {
+    if (fromAddress) { history.replaceState(null, "", "/"); show("home-page"); }
+    const { showHome } = await import("/home.js");
+    showHome();
+    $("quick-error").textContent = errorText(e);
+  }
+}
+
+/** Shows game `id`: a live game, an online one, or a saved one to replay. */
+export async function showGame(id) {
+  if (!wired) wire();
+  const load = ++loading;
+  viewPly = null; lastThinking = null; lastResultShown = null; sentMove = null; dismissedOffer = null;
+  message("");
+  $("status").textContent = t("loading");
+  const query = new URLSearchParams(location.search);
+  watching = query.has("watch");
+  if (query.get("seat")) {
+    // A seat link: keep the token here, out of the address bar.
+    keep("caro.seat." + id, query.get("seat"));
+    history.replaceState(null, "", "/game/" + id);
+  }
+  ensureBoard();
+  let view;
+  try { view = await api("GET", "/api/games/" + id); } catch (e) {
+    if (load !== loading) return;
+    if (e.code === "not_found" || e.status === 404) { showMissing(t("game_not_found", { id })); return; }
+    message(errorText(e));
+    return;
+  }
+  if (load !== loading) return;
+  lastResultShown = view.result ? view.id : null;
+  if (view.online) { view.you = "spectator"; accept(view, true); openSocket(id); }
+  else {
+    accept(view, true);
+    events = new EventSource("/api/games/" + id + "/events");
+    events.addEventListener("game", (ev) => { try { accept(JSON.parse(ev.data)); } catch (_) { /* ignore a bad frame */ } });
+  }
+  mountAnalysisPanel(load);
+}
+
+async function mountAnalysisPanel(load) {
+  let mod;
+  try { mod = await import("/analysis.js"); } catch (_) { return; }
+  if (load !== loading || !mod || typeof mod.mountAnalysis !== "function" || analysis) return;
+  try {
+    analysis = mod.mountAnalysis({
+      panel: $("analysis-panel"), graph: $("analysis-graph"), board,
+      getPosition: () => ({ view: current, ply: shownPly() }),
+      onJump: (ply) => browse(ply),
+      lang: () => getLang(),
+    });
+  } catch (e) { console.warn("analysis panel", e); analysis = null; }
+}
+
+// ---------------------------------------------------------------- the board
+
+/** The board, made once (board.js). */
+function ensureBoard() {
+  if (board) return;
+  board = new Board($("board"), {
+    onPlay: (x, y) => playAt(x, y),
+    onCursor: () => {},
+  });
+  // For tests and tools: where a point is on screen, the latest view and
+  // the board.
+  window.caroPointCenter = (x, y) => {
+    const p = board.pointToPixel(x, y);
+    return { x: p.left, y: p.top };
+  };
+  window.caroView = () => current;
+  window.caroBoard = board;
+}
+
+function shownPly() { return current ? (viewPly === null ? current.moves.length : viewPly) : 0; }
+
+function boardStyle(v) {
+  if (prefs.style === "xo" || (!prefs.style && v.width === 3 && v.height === 3)) return "xo";
+  return prefs.style === "flat" ? "flat" : "wood";
+}
+
+function drawBoard() {
+  const v = current;
+  if (!v || !board) return;
+  const shown = shownPly();
+  const live = viewPly === null;
+  const style = boardStyle(v);
+  const humanBlack = v.online ? v.you === "black" : seatName(v, "black") === "human";
+  board.set({
+    width: v.width, height: v.height, k: v.k,
+    cells: style === "xo" ? "cells" : "intersections",
+    moves: v.moves.slice(0, shown),
+    first: v.first,
+    showNumbers: prefs.numbers === "all" ? true : prefs.numbers === "last" ? 10 : false,
+    toMove: v.result ? null : v.to_move,
+    lastMove: true,
+    winLine: live && v.result && v.result.line && v.result.line.length ? v.result.line : null,
+    forbidden: live && humanBlack && !v.result ? v.forbidden || [] : [],
+    // Live, every click reaches playAt, which plays or says why not.
+    interactive: live,
+    theme: getTheme(),
+    style,
+    label: gameName(v) + ", " + t("board_aria", { w: v.width, h: v.height }),
+    name: gameName(v),
+    words: { black: colorName("black"), white: colorName("white"), empty: t("empty_point") },
+  });
+  const el = $("board");
+  $("game-page").querySelector(".game-layout").style.setProperty("--ratio", String(v.width / v.height));
+  el.dataset.ply = String(shown);
+  el.dataset.version = String(v.version);
+  $("reset-view").hidden = !(board.zoom > 1.001);
+}
+
+function seatName(v, color) { return v[color]; }
+
+function playAt(x, y) {
+  const v = current;
+  if (!v) return;
+  if (viewPly !== null) { browse(null); return; }
+  if (v.online && v.you !== "black" && v.you !== "white") { message(t("e_not_a_player")); return; }
+  if (v.result) { message(t("e_game_over")); return; }
+  if (v.turn && v.turn.kind === "choose") { message(t("e_must_choose")); return; }
+  sentMove = { ply: v.ply, x, y };
+  intent("move", { ply: v.ply, x, y });
+}
+
+// ---------------------------------------------------------------- server intents
+
+function message(text) { $("message").textContent = text; }
+
+/** Whether a stale answer is only the page's own move, already shown. */
+function alreadyPlayed() {
+  const v = current, m = sentMove;
+  if (!v || !m) return false;
+  const at = v.moves[m.ply];
+  return !!at && at[0] === m.x && at[1] === m.y;
+}
+
+async function intent(path, body) {
+  const v = current;
+  if (!v) return;
+  if (v.online) {
+    if (path === "move") send({ t: "move", ply: body.ply, x: body.x, y: body.y });
+    else if (path === "resign") send({ t: "resign" });
+    else if (path === "choose") send({ t: "choose", choice: body.choice, ply: body.ply });
+    return;
+  }
+  try {
+    accept(await api("POST", "/api/games/" + v.id + "/" + path, body === undefined ? {} : body));
+    message("");
+  } catch (e) {
+    if (e.code === "stale") {
+      await refresh();
+      if (path === "move" && alreadyPlayed()) { message(""); return; }
+    }
+    message(errorText(e));
+  }
+}
+
+async function refresh() {
+  if (!current) return;
+  try { accept(await api("GET", "/api/games/" + current.id)); } catch (_) { /* keep what we have */ }
+}
+
+// An online game: one WebSocket carries the game both ways.
+function openSocket(id) {
+  let token = null;
+  if (!watching) token = read("caro.seat." + id, null);
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/games/" + id + "/ws" +
+    (token ? "?seat=" + encodeURIComponent(token) : "");
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch (_) { return; }
+    if (m.t === "game") { accept(m); if (current && !current.result && $("message").dataset.keep !== "1") message(""); }
+    else if (m.t === "error") {
+      if (m.code === "stale" && alreadyPlayed()) return;
+      message(errorText(m, true));
+    } else if (m.t === "rematch") {
+      if (m.seat) keep("caro.seat." + m.id, m.seat);
+      go("/game/" + m.id + (m.seat ? "" : "?watch"));
+    }
+  };
+  ws.onclose = (ev) => {
+    if (socket !== ws) return; // closed on purpose
+    socket = null;
+    if (ev.code === 1007 || ev.code === 1008 || ev.code === 1009) { message(t("closed", { r: ev.reason })); return; }
+    message(t("reconnecting"));
+    setTimeout(() => { if (!socket && current && current.id === id && !$("game-page").hidden) openSocket(id); }, 1000);
+  };
+}
+
+function send(command) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
+  else message(t("reconnecting"));
+}
+
+// ---------------------------------------------------------------- a new view
+
+function accept(view, first) {
+  if (current && view.id === current.id && view.version < current.version) return;
+  if (current && current.online && view.you === undefined) view.you = current.you;
+  clockAt = performance.now();
+  const before = current;
+  current = view;
+  if (view.thinking) lastThinking = { thinking: view.thinking, ply: view.ply };
+  else if (lastThinking && lastThinking.ply > view.moves.length) lastThinking = null;
+  if (!first && before && before.id === view.id && view.ply > before.ply && !view.result) sound("move", prefs.sound);
+  if (view.result && lastResultShown !== view.id) {
+    lastResultShown = view.id;
+    if (!first) {
+      const people = [view.black, view.white].filter((s) => s === "human").length;
+      const mine = view.online ? view.you : people === 1 ? (view.black === "human" ? "black" : "white") : null;
+      sound(mine && view.result.winner && view.result.winner !== mine ? "loss" : "win", prefs.sound);
+      openResult();
+    }
+  }
+  // A spectator follows the players to their rematch or next game.
+  const next = view.match && view.match.next ? view.match.next : view.rematch_id || null;
+  if (view.online && view.you === "spectator" && next && next !== view.id) { go("/game/" + next + "?watch"); return; }
+  render();
+}
+
+// ---------------------------------------------------------------- drawing the page
+
+function people(v) { return [v.black, v.white].filter((s) => s === "human").length; }
+
+function isComputer(v, color) { return v[color] !== "human"; }
+
+function displayName(v, color) {
+  if (v.online) {
+    if (v.you === color) return t("you");
+    return colorName(color);
+  }
+  return playerName(v[color], people(v));
+}
+
+function resultText(v) {
+  const r = v.result;
+  const c = r.winner ? colorName(r.winner) : "";
+  const l = r.winner ? colorName(other(r.winner)) : "";
+  switch (r.reason) {
+    case "five": return t("wins_five", { c, k: v.k });
+    case "draw": return t(v.moves.length >= v.width * v.height ? "draw" : "draw_stuck");
+    case "agreed": return t("agreed");
+    case "time": return t("timeout", { c, l });
+    case "resign": return t("resigned", { c, l });
+    case "foul": return t("foul");
+    default: return t("failed", { c });
+  }
+}
+
+function statusText(v) {
+  if (viewPly !== null) return t("viewing", { n: viewPly, m: v.moves.length });
+  if (v.result) return resultText(v);
+  const sw = swapText(v);
+  if (sw) return sw;
+  const c = colorName(v.to_move);
+  if (v.online && (v.you === "black" || v.you === "white")) {
+    return v.to_move === v.you ? t("you_to_move", { c }) : t("waiting", { c });
+  }
+  if (v.paused) return t("paused", { c });
+  if (isComputer(v, v.to_move)) return t("thinking", { p: v[v.to_move], c });
+  return people(v) === 1 ? t("you_to_move", { c }) : t("to_move", { c });
+}
+
+/** The seat's player name (`human` or a computer). */
+function seatPlayer(v, seat) {
+  if (Array.isArray(v.seats)) return v.seats[seat === "first" ? 0 : 1].name;
+  return seat === "first" ? v.black : v.white;
+}
+
+/** Whether the person at this page sits in this seat. */
+function mySeat(v, seat) {
+  if (v.online) {
+    const opener = v.seats && v.seats[0] && v.seats[0].color ? v.seats[0].color : "black";
+    const color = seat === "first" ? opener : other(opener);
+    if (v.seats && !v.seats[0].color) return seat === "first" ? v.you === "black" : v.you === "white";
+    return v.you === color;
+  }
+  return seatPlayer(v, seat) === "human";
+}
+
+/** What the swap opening asks now, in words, or "". */
+function swapText(v) {
+  if (!v.opening || v.opening === "free" || !v.turn || v.result) return "";
+  const turn = v.turn;
+  const undecided = Array.isArray(v.seats) && v.seats.every((s) => !s.color);
+  const who = seatPlayer(v, turn.seat);
+  const mine = mySeat(v, turn.seat);
+  const pname = v.online ? colorName(turn.seat === "first" ? "black" : "white") : playerName(who, people(v));
+  if (turn.kind === "choose") {
+    if (!mine) return t("sw_choose_wait", { p: pname });
+    if ((turn.options || []).includes("place-two")) return t("sw_choose2");
+    return v.moves.length > 3 ? t("sw_choose_last") : t("sw_choose1");
+  }
+  if (turn.kind === "move" && undecided) {
+    const n = v.moves.length;
+    const c = colorName(turn.color);
+    if (n < 3) return mine ? t("sw_place3", { n: n + 1, c }) : t("sw_place3_wait", { p: pname });
+    if (n < 5) return mine ? t("sw_place2", { n: n - 2, c }) : t("sw_place2_wait", { p: pname });
+  }
+  return "";
+}
+
+function renderSwap(v) {
+  const box = $("swap"), choices = $("swap-choices");
+  const turn = v.turn;
+  const choosing = !v.result && viewPly === null && turn && turn.kind === "choose" && mySeat(v, turn.seat);
+  box.hidden = !choosing;
+  choices.innerHTML = "";
+  if (!choosing) return;
+  $("swap-text").textContent = swapText(v);
+  for (const option of turn.options || []) {
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "choose-" + option; b.className = option === "place-two" ? "" : "primary";
+    b.textContent = t(option);
+    b.addEventListener("click", () => intent("choose", { choice: option, ply: v.ply }));
+    choices.appendChild(b);
+  }
+}
+
+function clockText(ms) {
+  const s = Math.ceil(Math.max(0, ms) / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(sec).padStart(2, "0");
+}
+
+function renderCards(v) {
+  for (const color of ["black", "white"]) {
+    const card = $("card-" + color);
+    card.querySelector(".pname").textContent = displayName(v, color);
+    const level = v.online ? "" : playerLevel(v[color]);
+    card.querySelector(".plevel").textContent = level ? " · " + level : "";
+    card.classList.toggle("to-move", !v.result && v.to_move === color && (!v.turn || v.turn.kind !== "choose"));
+    card.classList.toggle("winner", !!(v.result && v.result.winner === color));
+    card.setAttribute("aria-label", colorName(color) + ": " + displayName(v, color) + (level ? ", " + level : ""));
+    const conn = card.querySelector(".conn");
+    const presence = v.connected || v.presence || null;
+    if (v.online && presence && typeof presence[color] === "boolean") {
+      conn.hidden = false;
+      conn.classList.toggle("on", presence[color]);
+      conn.textContent = presence[color] ? t("connected") : t("disconnected");
+    } else conn.hidden = true;
+  }
+  renderClocks();
+}
+
+// The server keeps the time; the page only counts down between readings.
+function renderClocks() {
+  const c = current && current.online && current.clock;
+  for (const color of ["black", "white"]) {
+    const el = $("card-" + color).querySelector(".pclock");
+    el.hidden = !c;
+    if (!c) continue;
+    const running = c.running === color && !current.result;
+    const ms = c[color + "_ms"] - (running ? performance.now() - clockAt : 0);
+    el.textContent = clockText(ms);
+    el.classList.toggle("running", running);
+    el.classList.toggle("low", ms < 20000);
+  }
+}
+setInterval(() => { if (current && current.clock && current.clock.running && !current.result) renderClocks(); }, 250);
+
+function renderMatch(v) {
+  const m = v.match;
+  const bar = $("match-bar");
+  bar.hidden = !m;
+  if (!m) return;
+  const names = (m.players || []).map((p) => playerName(p, people(v)));
+  const score = m.score || [0, 0];
+  let text = m.over && m.winner !== null && m.winner !== undefined
+    ? t("m_over", { p: names[m.winner] || "", a: Math.max(score[0], score[1]), b: Math.min(score[0], score[1]) })
+    : t("m_score", { n: m.first_to, g: m.game });
+  text += " · " + (names[0] || "") + " " + score[0] + " – " + score[1] + " " + (names[1] || "");
+  if (m.draws) text += " · " + t("m_draws", { d: m.draws });
+  bar.textContent = text;
+  bar.dataset.score = score.join("-");
+  bar.dataset.over = m.over ? "1" : "";
+}
+
+/** The engine's words for a score from the thinker's side. */
+function evaluation(th) {
+  const s = String(th.score || "");
+  let m;
+  if ((m = s.match(/^\+W(\d*)$/))) {
+    const n = m[1] ? Math.ceil(Number(m[1]) / 2) : null;
+    return n ? t("e_wins_in", { c: colorName(th.color), n }) : t("e_wins", { c: colorName(th.color) });
+  }
+  if ((m = s.match(/^-L(\d*)$/))) {
+    const n = m[1] ? Math.max(1, Math.ceil(Number(m[1]) / 2)) : null;
+    return n ? t("e_wins_in", { c: colorName(other(th.color)), n }) : t("e_wins", { c: colorName(other(th.color)) });
+  }
+  const score = Number(s);
+  if (!Number.isFinite(score)) return s;
+  // Black's win chance: the view's, or the engine's logistic on the score
+  // (caro_engine::analysis::WIN_CHANCE_SCALE, 350).
+  let black = typeof th.win_chance === "number" ? th.win_chance : null;
+  if (black === null) {
+    const mover = 1 / (1 + Math.exp(-score / 350));
+    black = th.color === "black" ? mover : 1 - mover;
+  }
+  const side = black >= 0.5 ? "black" : "white";
+  const p = Math.round((side === "black" ? black : 1 - black) * 100);
+  return t("e_chance", { c: colorName(side), p });
+}
+
+function renderEngine(v) {
+  const box = $("engine");
+  const anyComputer = isComputer(v, "black") || isComputer(v, "white");
+  const th = lastThinking && lastThinking.thinking;
+  box.hidden = !anyComputer || !th;
+  if (box.hidden) return;
+  const after = !v.thinking || !v.busy;
+  $("engine-side").textContent = t("e_side", { p: v[th.color], c: colorName(th.color) }) +
+    (after ? " · " + t("e_after", { n: Math.min(lastThinking.ply + 1, v.moves.length) }) : "");
+  $("engine-eval").textContent = t("e_eval") + ": " + evaluation(th);
+  $("engine-stats").textContent = t("e_depth", { d: th.depth }) + " · " + t("e_speed", { k: Math.round((th.nps || 0) / 1000) });
+  $("engine-line").textContent = th.pv && th.pv.length ? t("e_line", { l: th.pv.slice(0, 12).join(" ") }) : "";
+  box.classList.toggle("live", !after);
+}
+
+function renderMoves(v) {
+  const list = $("move-list");
+  const shown = shownPly();
+  if (list.dataset.key !== v.id + ":" + v.moves.length + ":" + getLang()) {
+    list.dataset.key = v.id + ":" + v.moves.length + ":" + getLang();
+    list.innerHTML = "";
+    if (!v.moves.length) {
+      const li = document.createElement("li");
+      li.className = "empty"; li.textContent = t("no_moves");
+      list.appendChild(li);
+    }
+    v.moves.forEach(([x, y], i) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "mv " + (i % 2 === 0 ? v.first : other(v.first));
+      b.dataset.ply = String(i + 1);
+      const name = pointName(x, y, v.height);
+      b.innerHTML = "";
+      const num = document.createElement("span");
+      num.className = "n"; num.textContent = String(i + 1);
+      b.append(num, " " + name);
+      b.setAttribute("aria-label", t("move_n", { n: i + 1, c: colorName(i % 2 === 0 ? v.first : other(v.first)), m: name }));
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+  }
+  list.querySelectorAll("button.mv").forEach((b) => {
+    const on = Number(b.dataset.ply) === shown;
+    b.classList.toggle("current", on);
+    if (on) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+  });
+  const cur = list.querySelector("button.current");
+  if (cur && viewPly !== null) cur.scrollIntoView({ block: "nearest" });
+  else if (viewPly === null) list.scrollTop = list.scrollHeight;
+}
+
+function renderOnline(v) {
+  const online = !!v.online;
+  $("online").hidden = !online;
+  const seated = online && (v.you === "black" || v.you === "white");
+  if (online) {
+    $("seat-info").textContent = seated ? t("online_you", { c: colorName(v.you) }) : t("online_watch");
+    let links = null;
+    try { links = JSON.parse(read("caro.links." + v.id, "null")); } catch (_) { links = null; }
+    $("invite").hidden = !(links && seated && !v.result && v.moves.length < 2);
+    if (links) { $("link-white").value = links.white; $("link-black").value = links.black; $("link-watch").value = links.watch; }
+  }
+  $("takeback").hidden = !seated || !!v.result;
+  $("draw").hidden = !seated || !!v.result;
+  const o = (online && v.offers) || {};
+  let text = "", yes = null, no = null;
+  if (o.takeback && seated) {
+    if (o.takeback.by === v.you) text = t("asked_takeback");
+    else { text = t("asks_takeback"); yes = { t: "takeback-accept", ply: o.takeback.ply }; no = { t: "takeback-decline" }; }
+  } else if (o.draw && seated && !v.result) {
+    if (o.draw === v.you) text = t("offered_draw");
+    else if (dismissedOffer !== "draw:" + v.ply) { text = t("offers_draw"); yes = { t: "draw-accept" }; no = { local: "draw:" + v.ply }; }
+  } else if (o.rematch && o.rematch.length && seated && v.result) {
+    const nextGame = v.match && !v.match.over;
+    if (o.rematch.includes(v.you)) text = t(nextGame ? "asked_next" : "asked_rematch");
+    else { text = t(nextGame ? "wants_next" : "wants_rematch"); yes = { t: "rematch" }; }
+  }
+  $("offer").hidden = !text;
+  $("offer-text").textContent = text;
+  $("offer-yes").hidden = !yes;
+  $("offer-no").hidden = !no;
+  offerAnswers = { yes, no };
+}
+let offerAnswers = { yes: null, no: null };
+
+function title(v) {
+  const n = people(v);
+  const name = (c) => (v.online ? (v.you === c ? t("you") : colorName(c)) : playerName(v[c], n));
+  return gameName(v) + " " + v.width + "×" + v.height + " · " + name("black") + " " + t("vs") + " " + name("white");
+}
+
+function render() {
+  const v = current;
+  if (!v) return;
+  $("status").textContent = statusText(v);
+  $("status").dataset.result = v.result ? v.result.winner || "draw" : "";
+  $("game-title").textContent = title(v);
+  setTitle(title(v));
+  const cc = isComputer(v, "black") && isComputer(v, "white");
+  const over = !!v.result;
+  const online = !!v.online;
+  const match = v.match || null;
+  $("cc-controls").hidden = !cc;
+  $("pause").textContent = v.paused ? t("resume") : t("pause");
+  $("pause").disabled = over;
+  $("step").disabled = over || !v.paused;
+  if (document.activeElement !== $("speed")) $("speed").value = v.delay_ms;
+  $("speed-value").textContent = t("delay_value", { s: (Number($("speed").value) / 1000).toFixed(1) });
+  $("stop").hidden = !(v.busy && !over && !online);
+  const seated = online && (v.you === "black" || v.you === "white");
+  $("resign").hidden = cc || (online && !seated);
+  $("resign").disabled = over;
+  $("undo").hidden = online;
+  $("redo").hidden = online;
+  $("undo").disabled = v.moves.length <= (v.opening_stones || 0) || cc;
+  $("redo").disabled = !v.redo || v.redo.length === 0;
+  $("next-game").hidden = !(over && match && !match.over);
+  $("rematch").hidden = online ? !(seated && over && !(match && !match.over)) : !!(match && !match.over);
+  $("new").hidden = online;
+  $("psq-link").href = "/api/games/" + v.id + "/psq";
+  $("psq-link").setAttribute("download", "caro-" + v.id + ".psq");
+  const n = v.moves.length, shown = shownPly();
+  $("nav-first").disabled = shown === 0;
+  $("nav-prev").disabled = shown === 0;
+  $("nav-next").disabled = shown >= n;
+  $("nav-last").disabled = shown >= n;
+  $("live").hidden = viewPly === null;
+  renderCards(v);
+  renderMatch(v);
+  renderSwap(v);
+  renderEngine(v);
+  renderMoves(v);
+  renderOnline(v);
+  drawBoard();
+  if (analysis) { try { analysis.update(); } catch (e) { console.warn("analysis", e); } }
+}
+
+// ---------------------------------------------------------------- browsing
+
+/** Shows the position after `ply` moves, or the live game for null. */
+function browse(ply) {
+  if (!current) return;
+  const n = current.moves.length;
+  viewPly = ply === null || ply >= n ? null : Math.max(0, ply);
+  render();
+}
+
+// ---------------------------------------------------------------- the result, match and rematch
+
+function openResult() {
+  const v = current;
+  if (!v || !v.result) return;
+  const m = v.match;
+  resultDialog({
+    text: resultText(v),
+    match: m ? $("match-bar").textContent || "" : "",
+    next: !!(m && !m.over),
+    rematch: !(m && !m.over) && (!v.online || v.you === "black" || v.you === "white"),
+    analyse: !!analysis,
+    onNext: () => nextGame(),
+    onRematch: () => rematch(),
+    onAnalyse: () => { if (analysis) analysis.analyseGame(); },
+  });
+}
+
+async function nextGame() {
+  const v = current;
+  if (!v) return;
+  if (v.online) { send({ t: "rematch" }); return; }
+  if (v.match && v.match.next) { go("/game/" + v.match.next); return; }
+  try {
+    const next = await api("POST", "/api/games/" + v.id + "/next", {});
+    go("/game/" + next.id);
+  } catch (e) { message(errorText(e)); }
+}
+
+async function rematch() {
+  const v = current;
+  if (!v) return;
+  if (v.online) { send({ t: "rematch" }); return; }
+  try { const r = await api("POST", "/api/games/" + v.id + "/rematch", { swap: true }); go("/game/" + r.id); }
+  catch (e) { message(errorText(e)); }
+}
+
+// ---------------------------------------------------------------- wiring
+
+function wire() {
+  wired = true;
+  $("undo").addEventListener("click", () => { viewPly = null; intent("undo", { ply: current.ply }); });
+  $("redo").addEventListener("click", () => { viewPly = null; intent("redo", { ply: current.ply }); });
+  $("resign").addEventListener("click", () => {
+    if (!current || current.result) return;
+    confirmDialog(t("confirm_resign"), () => intent("resign", {}));
+  });
+  $("stop").addEventListener("click", () => intent("stop"));
+  $("pause").addEventListener("click", () => intent("pause", { paused: !current.paused }));
+  $("step").addEventListener("click", () => intent("step"));
+  $("speed").addEventListener("input", () => {
+    $("speed-value").textContent = t("delay_value", { s: (Number($("speed").value) / 1000).toFixed(1) });
+  });
+  $("speed").addEventListener("change", () => intent("speed", { delay_ms: Number($("speed").value) }));
+  $("new").addEventListener("click", () => go("/"));
+  $("rematch").addEventListener("click", () => rematch());
+  $("next-game").addEventListener("click", () => nextGame());
+  $("takeback").addEventListener("click", () => { if (current) send({ t: "takeback", ply: current.ply }); });
+  $("draw").addEventListener("click", () => send({ t: "draw-offer" }));
+  $("offer-yes").addEventListener("click", () => { if (offerAnswers.yes) send(offerAnswers.yes); });
+  $("offer-no").addEventListener("click", () => {
+    const no = offerAnswers.no;
+    if (!no) return;
+    if (no.local) { dismissedOffer = no.local; render(); } else send(no);
+  });
+  document.querySelectorAll("button.copy").forEach((b) => b.addEventListener("click", async () => {
+    const input = $(b.dataset.for);
+    try { await navigator.clipboard.writeText(input.value); } catch (_) { input.select(); }
+    message(t("copied_plain"));
+  }));
+  $("code-link").addEventListener("click", async () => {
+    if (!current || !current.code) return;
+    const url = location.origin + "/p/" + current.code;
+    try { await navigator.clipboard.writeText(url); } catch (_) { /* shown anyway */ }
+    message(t("copied", { u: url }));
+  });
+  $("move-list").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button.mv");
+    if (b) browse(Number(b.dataset.ply));
+  });
+  $("nav-first").addEventListener("click", () => browse(0));
+  $("nav-prev").addEventListener("click", () => browse(shownPly() - 1));
+  $("nav-next").addEventListener("click", () => browse(shownPly() + 1));
+  $("nav-last").addEventListener("click", () => browse(null));
+  $("live").addEventListener("click", () => browse(null));
+  $("reset-view").addEventListener("click", () => { if (board && board.resetView) board.resetView(); });
+  $("board-style").value = prefs.style || "wood";
+  $("board-style").addEventListener("change", () => { prefs.style = $("board-style").value; keep("caro.style", prefs.style); drawBoard(); });
+  $("numbers").value = prefs.numbers;
+  $("numbers").addEventListener("change", () => { prefs.numbers = $("numbers").value; keep("caro.numbers", prefs.numbers); drawBoard(); });
+  $("sound").checked = prefs.sound;
+  $("sound").addEventListener("change", () => { prefs.sound = $("sound").checked; keep("caro.sound", prefs.sound ? "on" : "off"); });
+  onLang((l) => { if (current) render(); if (analysis && analysis.setLang) analysis.setLang(l); });
+  onTheme(() => drawBoard());
+  document.addEventListener("keydown", onKey);
+}
+
+function onKey(ev) {
+  if ($("game-page").hidden || !current) return;
+  if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const target = ev.target;
+  if (target && (/INPUT|SELECT|TEXTAREA|BUTTON/.test(target.tagName) || target.closest("#board") || target.closest("dialog"))) {
+    // The board's own keys (cursor, Enter) and the controls' keys.
+    if (!(target.tagName === "BUTTON" && /^(Home|End|u|r|\?)$/.test(ev.key))) return;
+  }
+  const n = current.moves.length;
+  const shown = shownPly();
+  switch (ev.key) {
+    case "ArrowLeft": browse(shown - 1); break;
+    case "ArrowRight": browse(shown + 1); break;
+    case "Home": browse(0); break;
+    case "End": browse(null); break;
+    case "u":
+      // Online, undo is a takeback request to the opponent.
+      if (current.online) { if (!$("takeback").hidden) $("takeback").click(); }
+      else if (!$("undo").disabled) $("undo").click();
+      break;
+    case "r": if (!current.online && !$("redo").disabled) $("redo").click(); break;
+    case "?": { const d = document.querySelector("details.options"); d.open = !d.open; break; }
+    default: return;
+  }
+  void n;
+  ev.preventDefault();
+}

@@ -1,0 +1,168 @@
+// home.js: the home page: quick starts (the computer at levels 1 to 10, a
+// friend online or on this screen, two computers, a position code or a PSQ
+// file) and the full form under "Custom game".
+
+import { t, onLang } from "/i18n.js";
+import { api, errorText } from "/api.js";
+import { go } from "/app.js";
+import { openCode } from "/game.js";
+
+const $ = (id) => document.getElementById(id);
+let players = null;
+let wired = false;
+
+/** The quick starts' boards. */
+const QUICK = {
+  gomoku: { width: 15, height: 15, rule: "freestyle" },
+  caro: { width: 20, height: 20, rule: "caro" },
+  renju: { width: 15, height: 15, rule: "renju" },
+  ttt: { width: 3, height: 3, rule: "freestyle", k: 3 },
+};
+
+/** Shows the home page (fills the players once). */
+export async function showHome() {
+  if (!wired) wire();
+  homeVisibility();
+  if (!players) {
+    try { players = await api("GET", "/api/players"); } catch (e) { $("quick-error").textContent = errorText(e); return; }
+    for (const sel of [$("black-player"), $("white-player")]) {
+      sel.innerHTML = "";
+      for (const p of players) {
+        const o = document.createElement("option");
+        o.value = p.name; o.textContent = p.name;
+        sel.appendChild(o);
+      }
+    }
+    $("black-player").value = "caro:5";
+    $("white-player").value = "caro:5";
+  }
+}
+
+function quickBoard() {
+  let q = QUICK[$("quick-board").value] || QUICK.gomoku;
+  try { localStorage.setItem("caro.quick", $("quick-board").value); } catch (_) { /* not remembered */ }
+  return Object.assign({}, q);
+}
+
+function fillText() {
+  const levels = $("levels");
+  levels.querySelectorAll("button").forEach((b) => {
+    b.textContent = t("q_level", { n: b.dataset.level });
+    b.setAttribute("aria-label", t("q_level_aria", { n: b.dataset.level }));
+  });
+  const sel = $("first-to");
+  const value = sel.value;
+  sel.innerHTML = "";
+  const single = document.createElement("option");
+  single.value = ""; single.textContent = t("m_single");
+  sel.appendChild(single);
+  for (let n = 1; n <= 10; n++) {
+    const o = document.createElement("option");
+    o.value = String(n); o.textContent = t("m_first_to", { n });
+    sel.appendChild(o);
+  }
+  sel.value = value;
+}
+
+async function create(body, error) {
+  error.textContent = "";
+  try {
+    const view = await api("POST", "/api/games", body);
+    go("/game/" + view.id);
+  } catch (e) { error.textContent = errorText(e); }
+}
+
+/** Creates an online game; the creator takes the opening (black's) seat. */
+async function createOnline(body, error) {
+  error.textContent = "";
+  try {
+    const made = await api("POST", "/api/online", body);
+    try {
+      localStorage.setItem("caro.seat." + made.id, made.black.token);
+      localStorage.setItem("caro.links." + made.id, JSON.stringify({
+        black: location.origin + made.black.url, white: location.origin + made.white.url,
+        watch: location.origin + made.spectator,
+      }));
+    } catch (_) { /* the seat is kept in this page only */ }
+    go("/game/" + made.id);
+  } catch (e) { error.textContent = errorText(e); }
+}
+
+function wire() {
+  wired = true;
+  try { const q = localStorage.getItem("caro.quick"); if (q && QUICK[q]) $("quick-board").value = q; } catch (_) { /* default */ }
+  for (let n = 1; n <= 10; n++) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "level"; b.dataset.level = String(n); b.id = "level-" + n;
+    b.addEventListener("click", () => create(Object.assign(quickBoard(), { black: "human", white: "caro:" + n, time_ms: 1000 }), $("quick-error")));
+    $("levels").appendChild(b);
+  }
+  fillText();
+  onLang(fillText);
+  $("quick-friend").addEventListener("click", () => createOnline(quickBoard(), $("quick-error")));
+  $("quick-here").addEventListener("click", () => create(Object.assign(quickBoard(), { black: "human", white: "human" }), $("quick-error")));
+  $("quick-watch").addEventListener("click", () => create(Object.assign(quickBoard(), { black: "caro:6", white: "caro:4", time_ms: 300 }), $("quick-error")));
+  $("code-form").addEventListener("submit", (ev) => { ev.preventDefault(); openCode($("code").value.trim(), false); });
+  $("psq-file").addEventListener("change", async () => {
+    const f = $("psq-file").files[0];
+    if (!f) return;
+    try {
+      const data = await api("POST", "/api/import", await f.text(), "text/plain");
+      go("/game/" + data.id);
+    } catch (e) { $("quick-error").textContent = errorText(e); }
+  });
+  document.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", homeVisibility));
+  $("preset").addEventListener("change", homeVisibility);
+  $("rule").addEventListener("change", () => { if ($("rule").value === "renju") $("first").value = "black"; });
+  $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); submitCustom(); });
+}
+
+function mode() { return document.querySelector("input[name=mode]:checked").value; }
+
+function homeVisibility() {
+  const m = mode();
+  $("black-player-label").hidden = !(m === "ch" || m === "cc");
+  $("white-player-label").hidden = !(m === "hc" || m === "cc");
+  $("time-label").hidden = m === "hh" || m === "online";
+  $("clock-label").hidden = m !== "online";
+  $("computers").hidden = m === "hh";
+  $("custom-size").hidden = $("preset").value !== "custom";
+}
+
+/** The custom form's settings, with what is wrong pushed to `problems`. */
+function settings(problems) {
+  let width, height;
+  if ($("preset").value === "custom") { width = Number($("width").value); height = Number($("height").value); }
+  else [width, height] = $("preset").value.split("x").map(Number);
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 3 && width <= 60 && height >= 3 && height <= 60)) problems.push(t("need_size"));
+  const kText = $("k").value.trim();
+  const k = kText === "" ? 0 : Number(kText);
+  if (kText !== "" && !(Number.isInteger(k) && k >= 3 && k <= 10 && k <= Math.max(width, height))) problems.push(t("need_k"));
+  if ($("rule").value === "renju" && $("first").value !== "black") problems.push(t("renju_first"));
+  const body = { width, height, rule: $("rule").value, first: $("first").value };
+  if ($("opening").value !== "free") body.opening = $("opening").value;
+  if ($("first-to").value) body.first_to = Number($("first-to").value);
+  if (k) body.k = k;
+  return body;
+}
+
+function submitCustom() {
+  const problems = [];
+  const body = settings(problems);
+  const m = mode();
+  const error = $("setup-error");
+  if (m === "online") {
+    const [clockSeconds, increment] = $("clock").value.split("+").map(Number);
+    if (clockSeconds) { body.clock_seconds = clockSeconds; body.increment_seconds = increment; }
+    if (problems.length) { error.textContent = problems.join("\n"); return; }
+    createOnline(body, error);
+    return;
+  }
+  body.black = m === "ch" || m === "cc" ? $("black-player").value : "human";
+  body.white = m === "hc" || m === "cc" ? $("white-player").value : "human";
+  if (!body.black) problems.push(t("need_black"));
+  if (!body.white) problems.push(t("need_white"));
+  body.time_ms = Number($("time").value);
+  if (problems.length) { error.textContent = problems.join("\n"); return; }
+  create(body, error);
+}

@@ -1,0 +1,267 @@
+// i18n.js: every word the page shows, in English and Tiếng Việt, and the
+// language in use. `t(key, {name: value})` fills `{name}` in the text;
+// elements with `data-i18n` (text), `data-i18n-placeholder`,
+// `data-i18n-aria` (aria-label) and `data-i18n-title` are filled by
+// applyText(). A missing Vietnamese text falls back to English.
+
+export const TEXT = {
+  en: {
+    // site
+    site_title: "caro: Caro, Gomoku, Renju and tic-tac-toe",
+    nav_play: "Play", nav_games: "Games", nav_main: "Main", language: "Language",
+    theme_dark: "Dark theme", theme_light: "Light theme", skip: "Skip to the content",
+    footer: "caro: five in a row, on your own computer.",
+    // home
+    home_title: "Five in a row: Caro, Gomoku, Renju, tic-tac-toe",
+    home_lead: "Play the computer, a friend on this screen or online, or watch two computers.",
+    quick_game: "Game", q_gomoku: "Gomoku 15×15", q_caro: "Caro 20×20", q_renju: "Renju 15×15", q_ttt: "Tic-tac-toe 3×3",
+    q_computer: "Play the computer", q_computer_help: "Choose a level: 1 is gentle, 10 is full strength.",
+    q_level: "Level {n}", q_level_aria: "Play the computer at level {n}",
+    q_friend: "Play a friend", q_friend_online: "Play a friend online", q_friend_here: "On this screen",
+    q_watch: "Watch two computers", q_watch_go: "Watch caro:6 against caro:4",
+    q_open: "Open a position", code: "Position code", code_ph: "e.g. 15x15k5freestyle.h8i9", open: "Open",
+    import: "Import a PSQ file",
+    custom: "Custom game", mode: "Mode", mode_hh: "Two people, this screen", mode_hc: "You (black) vs computer",
+    mode_ch: "Computer vs you (white)", mode_cc: "Computer vs computer", mode_online: "A friend online",
+    board: "Board", size: "Size", p_ttt: "3×3 tic-tac-toe", p_15: "15×15 gomoku / renju", p_19: "19×19",
+    p_20: "20×20 caro", p_30: "30×30", p_60: "60×60", p_custom: "custom", rows: "Rows", columns: "Columns",
+    k: "In a row to win", k_auto: "auto", rule: "Rule",
+    r_freestyle: "freestyle (k or more)", r_standard: "standard (exactly k)", r_renju: "renju",
+    r_caro: "caro (blocked ends do not win)", "r_caro-standard": "caro-standard (exactly k, not blocked)",
+    opening: "Opening", o_free: "free", o_swap1: "swap1 (3 stones, then choose a colour)",
+    o_swap2: "swap2 (3 stones, then choose or place two more)",
+    first: "First to move", c_black_x: "black (X)", c_white_o: "white (O)",
+    match: "Match", m_single: "a single game", m_first_to: "first to {n} wins",
+    players: "Players", black_player: "Black", white_player: "White", time: "Time per move",
+    clock: "Clock (online)", no_clock: "none", go: "Start the game",
+    need_size: "Rows and columns must each be from 3 to 60.",
+    need_k: "In a row to win must be from 3 to 10 and fit the board.",
+    need_black: "Choose the black computer player.", need_white: "Choose the white computer player.",
+    renju_first: "Under renju black moves first.",
+    // game page
+    game: "Game", players_aria: "Players", board_aria: "board {w} by {h}", empty_point: "empty", human: "Player", you: "You",
+    level: "level {n}", strength: "strength {n}", computer_player: "computer",
+    c_black: "Black", c_white: "White", vs: "vs",
+    g_tictactoe: "Tic-tac-toe", g_gomoku: "Gomoku", g_renju: "Renju", g_caro: "Caro",
+    to_move: "{c} to move", you_to_move: "Your move ({c})", thinking: "{p} ({c}) is thinking…",
+    paused: "Paused. {c} to move.", waiting: "Waiting for {c}…",
+    wins_five: "{c} wins with {k} in a row!", draw: "Draw: the board is full.",
+    draw_stuck: "Draw: black has no legal move left (every empty point is forbidden).",
+    resigned: "{l} resigned: {c} wins.", foul: "Black played a forbidden point: white wins.",
+    failed: "{c} wins: the other player failed to move.", timeout: "{l} ran out of time: {c} wins.",
+    agreed: "Draw agreed.",
+    viewing: "Viewing move {n} of {m}", live: "Back to the game", nav_first: "First move", nav_prev: "Previous move",
+    nav_next: "Next move", nav_last: "Last move", moves_title: "Moves", no_moves: "No moves yet.",
+    move_n: "Move {n}: {c} {m}",
+    undo: "Undo", redo: "Redo", resign: "Resign", stop: "Play now", new_game: "New game",
+    rematch: "Rematch", rematch_swap: "Rematch (swap colours)", next_game: "Next game", analyse: "Analyse",
+    close: "Close", pause: "Pause", resume: "Resume", step: "Step", delay: "Delay", delay_value: "{s} s",
+    style: "Board", s_wood: "wood", s_flat: "flat", s_xo: "X and O",
+    numbers: "Move numbers", off: "off", last10: "last 10", all: "all", sound: "Sound",
+    export: "Export PSQ", link: "Copy position link", copied: "Link copied: {u}", reset_view: "Fit the board",
+    keys: "Keys: on the board, arrows move the cursor and Enter or Space plays; elsewhere ← → step through the moves, Home / End first and last; u undo, r redo, ? this help.",
+    help: "Keys", options: "Options and keys",
+    // engine panel
+    engine: "Engine", e_side: "{p} plays {c}", e_depth: "depth {d}", e_speed: "{k}k nodes/s",
+    e_chance: "{c} {p}%", e_wins_in: "{c} wins in {n}", e_wins: "{c} wins", e_line: "Line: {l}",
+    e_eval: "Evaluation", e_after: "after move {n}",
+    // swap and match
+    sw_place3: "Opening: place stone {n} of 3 ({c}).", sw_place3_wait: "{p} is placing the opening stones…",
+    sw_choose1: "Choose your colour: take black or take white.",
+    sw_choose2: "Choose: take black, take white, or place two more stones and let your opponent choose.",
+    sw_choose_last: "Choose your colour.",
+    sw_choose_wait: "{p} is choosing a colour…", sw_place2: "Place two more stones: {n} of 2 ({c}).",
+    sw_place2_wait: "{p} is placing two more stones…",
+    "take-black": "Take black", "take-white": "Take white", "place-two": "Place two more",
+    sw_title: "Opening", sw_seat_first: "opens", sw_seat_second: "chooses",
+    m_score: "Match, first to {n}: game {g}", m_over: "Match over: {p} wins {a}–{b}",
+    m_draws: "draws {d}",
+    // dialogs
+    confirm_resign: "Resign this game?", confirm_yes: "Resign", cancel: "Cancel",
+    result_title: "Game over",
+    // online
+    online_you: "You play {c}.", online_watch: "You are watching.",
+    link_white: "White's link: send it to your friend", link_black: "Black's link (yours)",
+    link_watch: "Spectators' link", copy: "Copy", copied_plain: "Copied.",
+    takeback: "Ask to take back", offer_draw: "Offer a draw", accept: "Accept", decline: "Decline",
+    asks_takeback: "Your opponent asks to take back a move.", asked_takeback: "Takeback asked: waiting for your opponent.",
+    offers_draw: "Your opponent offers a draw.", offered_draw: "Draw offered: waiting for your opponent.",
+    wants_rematch: "Your opponent wants a rematch.", asked_rematch: "Rematch asked: waiting for your opponent.",
+    wants_next: "Your opponent is ready for the next game.", asked_next: "Waiting for your opponent to start the next game.",
+    connected: "connected", disconnected: "not connected",
+    closed: "Connection closed: {r}", reconnecting: "Connection lost; reconnecting…",
+    // lists and pages
+    saved_games: "Saved games", col_game: "Game", col_players: "Players", moves: "Moves", result: "Result",
+    date: "Date", no_games: "No saved games yet.", ongoing: "unfinished", online_badge: "online",
+    match_game: "match game {n}", draw_short: "draw",
+    why_five: "five", why_resign: "resignation", why_draw: "full board", why_foul: "forbidden point",
+    why_failed: "no move", why_time: "time", why_agreed: "agreed",
+    won_by: "{c} won ({w})", not_found: "There is no such page.", game_not_found: "There is no game {id} on this server.",
+    back_home: "Back to the home page", loading: "Loading…",
+    // errors, by the server's codes
+    e_occupied: "That point is already taken.", e_forbidden: "Forbidden point for black (renju): double-three, double-four or overline.",
+    e_off_board: "That point is off the board.",
+    e_not_your_turn: "Not your turn: the computer is to move.", e_game_over: "The game is over.",
+    e_nothing_to_undo: "Nothing to undo.", e_nothing_to_redo: "Nothing to redo.",
+    e_busy: "The server is busy; try again in a moment.", e_network: "Cannot reach the server.",
+    e_nobody_to_resign: "Only a person can resign.", e_not_a_player: "You are watching: only the two players can move.",
+    e_no_offer: "There is no offer to answer.", e_online: "Not available in an online game.",
+    e_too_many_games: "You have too many unfinished online games: finish some first.", e_wait: "Not your turn.",
+    e_storage: "The server could not save that; nothing changed. Try again in a moment.",
+    e_rate_limited: "Too many new games from here; wait a little and try again.",
+    e_too_many_connections: "The server has too many connections; try again in a moment.",
+    e_not_found: "There is no such game on this server.", e_bad_request: "The server refused these settings.",
+    e_bad_json: "The server could not read the request.", e_too_large: "That is too large for the server.",
+    e_internal: "The server failed; try again.", e_not_your_choice: "It is not your choice to make.",
+    e_must_choose: "A colour must be chosen first.", e_no_choice: "There is no choice to make now.",
+    e_match_over: "The match is over.", e_no_match: "This game is not part of a match.",
+    e_no_hint: "A hint is only for a person's turn against the computer.",
+    e_other: "The server refused ({c}).",
+  },
+  vi: {
+    site_title: "caro: cờ caro, Gomoku, Renju và tic-tac-toe",
+    nav_play: "Chơi", nav_games: "Các ván đã lưu", nav_main: "Chính", language: "Ngôn ngữ",
+    theme_dark: "Giao diện tối", theme_light: "Giao diện sáng", skip: "Đến nội dung chính",
+    footer: "caro: năm quân liên tiếp, ngay trên máy của bạn.",
+    home_title: "Cờ caro, Gomoku, Renju và tic-tac-toe",
+    home_lead: "Chơi với máy, với bạn trên cùng màn hình hoặc qua mạng, hoặc xem hai máy đấu nhau.",
+    quick_game: "Ván cờ", q_gomoku: "Gomoku 15×15", q_caro: "Caro 20×20", q_renju: "Renju 15×15", q_ttt: "Tic-tac-toe 3×3",
+    q_computer: "Chơi với máy", q_computer_help: "Chọn cấp độ: 1 là dễ nhất, 10 là mạnh nhất.",
+    q_level: "Cấp {n}", q_level_aria: "Chơi với máy ở cấp {n}",
+    q_friend: "Chơi với bạn", q_friend_online: "Chơi với bạn qua mạng", q_friend_here: "Trên màn hình này",
+    q_watch: "Xem hai máy đấu", q_watch_go: "Xem caro:6 đấu với caro:4",
+    q_open: "Mở một thế cờ", code: "Mã thế cờ", code_ph: "ví dụ 15x15k5freestyle.h8i9", open: "Mở",
+    import: "Nhập tệp PSQ",
+    custom: "Ván tùy chọn", mode: "Chế độ", mode_hh: "Hai người, cùng màn hình", mode_hc: "Bạn (đen) với máy",
+    mode_ch: "Máy với bạn (trắng)", mode_cc: "Máy với máy", mode_online: "Với bạn qua mạng",
+    board: "Bàn cờ", size: "Kích thước", p_ttt: "3×3 tic-tac-toe", p_15: "15×15 gomoku / renju", p_19: "19×19",
+    p_20: "20×20 caro", p_30: "30×30", p_60: "60×60", p_custom: "tùy chọn", rows: "Số hàng", columns: "Số cột",
+    k: "Số quân liên tiếp để thắng", k_auto: "tự động", rule: "Luật",
+    r_freestyle: "tự do (k quân trở lên)", r_standard: "chuẩn (đúng k quân)", r_renju: "renju",
+    r_caro: "caro (bị chặn hai đầu không thắng)", "r_caro-standard": "caro chuẩn (đúng k quân, không bị chặn)",
+    opening: "Khai cuộc", o_free: "tự do", o_swap1: "swap1 (3 quân, rồi chọn màu)",
+    o_swap2: "swap2 (3 quân, rồi chọn màu hoặc đặt thêm hai quân)",
+    first: "Đi trước", c_black_x: "đen (X)", c_white_o: "trắng (O)",
+    match: "Trận đấu", m_single: "một ván", m_first_to: "ai thắng {n} ván trước",
+    players: "Người chơi", black_player: "Đen", white_player: "Trắng", time: "Thời gian mỗi nước",
+    clock: "Đồng hồ (qua mạng)", no_clock: "không", go: "Bắt đầu",
+    need_size: "Số hàng và số cột phải từ 3 đến 60.",
+    need_k: "Số quân để thắng phải từ 3 đến 10 và vừa bàn cờ.",
+    need_black: "Hãy chọn máy cầm quân đen.", need_white: "Hãy chọn máy cầm quân trắng.",
+    renju_first: "Theo luật renju, quân đen đi trước.",
+    game: "Ván cờ", players_aria: "Người chơi", board_aria: "bàn cờ {w} × {h}", empty_point: "trống", human: "Người chơi", you: "Bạn",
+    level: "cấp {n}", strength: "độ mạnh {n}", computer_player: "máy",
+    c_black: "Đen", c_white: "Trắng", vs: "với",
+    g_tictactoe: "Tic-tac-toe", g_gomoku: "Gomoku", g_renju: "Renju", g_caro: "Caro",
+    to_move: "Lượt của {c}", you_to_move: "Đến lượt bạn ({c})", thinking: "{p} ({c}) đang suy nghĩ…",
+    paused: "Tạm dừng. Lượt của {c}.", waiting: "Đang chờ {c}…",
+    wins_five: "{c} thắng với {k} quân liên tiếp!", draw: "Hòa: bàn cờ đã kín.",
+    draw_stuck: "Hòa: quân Đen không còn nước đi hợp lệ (mọi điểm trống đều bị cấm).",
+    resigned: "{l} chịu thua: {c} thắng.", foul: "Đen đi vào điểm cấm: Trắng thắng.",
+    failed: "{c} thắng: đối thủ không đi được.", timeout: "{l} hết giờ: {c} thắng.",
+    agreed: "Hòa theo thỏa thuận.",
+    viewing: "Đang xem nước {n} / {m}", live: "Trở lại ván cờ", nav_first: "Nước đầu", nav_prev: "Nước trước",
+    nav_next: "Nước sau", nav_last: "Nước cuối", moves_title: "Các nước đi", no_moves: "Chưa có nước nào.",
+    move_n: "Nước {n}: {c} {m}",
+    undo: "Đi lại", redo: "Đi tiếp", resign: "Chịu thua", stop: "Đi ngay", new_game: "Ván mới",
+    rematch: "Đấu lại", rematch_swap: "Đấu lại (đổi màu)", next_game: "Ván tiếp theo", analyse: "Phân tích",
+    close: "Đóng", pause: "Tạm dừng", resume: "Tiếp tục", step: "Từng nước", delay: "Độ trễ", delay_value: "{s} giây",
+    style: "Bàn cờ", s_wood: "gỗ", s_flat: "phẳng", s_xo: "X và O",
+    numbers: "Số thứ tự nước đi", off: "tắt", last10: "10 nước cuối", all: "tất cả", sound: "Âm thanh",
+    export: "Xuất PSQ", link: "Chép liên kết thế cờ", copied: "Đã chép liên kết: {u}", reset_view: "Vừa bàn cờ",
+    keys: "Phím: trên bàn cờ, các phím mũi tên di chuyển con trỏ, Enter hoặc Space để đi; ở chỗ khác ← → xem lại từng nước, Home / End về đầu và cuối; u đi lại, r đi tiếp, ? trợ giúp.",
+    help: "Phím tắt", options: "Tùy chọn và phím tắt",
+    engine: "Máy tính toán", e_side: "{p} cầm quân {c}", e_depth: "độ sâu {d}", e_speed: "{k} nghìn nút/giây",
+    e_chance: "{c} {p}%", e_wins_in: "{c} thắng sau {n} nước", e_wins: "{c} thắng", e_line: "Biến: {l}",
+    e_eval: "Đánh giá", e_after: "sau nước {n}",
+    sw_place3: "Khai cuộc: đặt quân thứ {n} / 3 ({c}).", sw_place3_wait: "{p} đang đặt các quân khai cuộc…",
+    sw_choose1: "Hãy chọn màu: cầm đen hoặc cầm trắng.",
+    sw_choose2: "Hãy chọn: cầm đen, cầm trắng, hoặc đặt thêm hai quân để đối thủ chọn.",
+    sw_choose_last: "Hãy chọn màu quân.",
+    sw_choose_wait: "{p} đang chọn màu…", sw_place2: "Đặt thêm hai quân: quân {n} / 2 ({c}).",
+    sw_place2_wait: "{p} đang đặt thêm hai quân…",
+    "take-black": "Cầm đen", "take-white": "Cầm trắng", "place-two": "Đặt thêm hai quân",
+    sw_title: "Khai cuộc", sw_seat_first: "khai cuộc", sw_seat_second: "chọn màu",
+    m_score: "Trận đấu, ai thắng {n} ván trước: ván {g}", m_over: "Trận đấu kết thúc: {p} thắng {a}–{b}",
+    m_draws: "hòa {d}",
+    confirm_resign: "Chịu thua ván này?", confirm_yes: "Chịu thua", cancel: "Hủy",
+    result_title: "Ván cờ kết thúc",
+    online_you: "Bạn cầm quân {c}.", online_watch: "Bạn đang xem.",
+    link_white: "Liên kết quân trắng: gửi cho bạn của bạn", link_black: "Liên kết quân đen (của bạn)",
+    link_watch: "Liên kết cho người xem", copy: "Chép", copied_plain: "Đã chép.",
+    takeback: "Xin đi lại", offer_draw: "Cầu hòa", accept: "Đồng ý", decline: "Từ chối",
+    asks_takeback: "Đối thủ xin đi lại một nước.", asked_takeback: "Đã xin đi lại: đang chờ đối thủ.",
+    offers_draw: "Đối thủ cầu hòa.", offered_draw: "Đã cầu hòa: đang chờ đối thủ.",
+    wants_rematch: "Đối thủ muốn đấu lại.", asked_rematch: "Đã mời đấu lại: đang chờ đối thủ.",
+    wants_next: "Đối thủ đã sẵn sàng cho ván tiếp theo.", asked_next: "Đang chờ đối thủ bắt đầu ván tiếp theo.",
+    connected: "đang kết nối", disconnected: "mất kết nối",
+    closed: "Kết nối bị đóng: {r}", reconnecting: "Mất kết nối; đang kết nối lại…",
+    saved_games: "Các ván đã lưu", col_game: "Ván cờ", col_players: "Người chơi", moves: "Số nước", result: "Kết quả",
+    date: "Ngày", no_games: "Chưa có ván nào được lưu.", ongoing: "chưa xong", online_badge: "qua mạng",
+    match_game: "ván {n} của trận", draw_short: "hòa",
+    why_five: "đủ quân", why_resign: "chịu thua", why_draw: "kín bàn", why_foul: "điểm cấm",
+    why_failed: "không đi được", why_time: "hết giờ", why_agreed: "thỏa thuận",
+    won_by: "{c} thắng ({w})", not_found: "Không có trang này.", game_not_found: "Máy chủ không có ván số {id}.",
+    back_home: "Về trang chủ", loading: "Đang tải…",
+    e_occupied: "Ô này đã có quân.", e_forbidden: "Điểm cấm của quân đen (luật renju): ba-ba, bốn-bốn hoặc quá năm.",
+    e_off_board: "Điểm này nằm ngoài bàn cờ.",
+    e_not_your_turn: "Chưa đến lượt bạn: máy đang đi.", e_game_over: "Ván cờ đã kết thúc.",
+    e_nothing_to_undo: "Không có nước nào để đi lại.", e_nothing_to_redo: "Không có nước nào để đi tiếp.",
+    e_busy: "Máy chủ đang bận; hãy thử lại sau giây lát.", e_network: "Không kết nối được máy chủ.",
+    e_nobody_to_resign: "Chỉ người chơi mới có thể chịu thua.", e_not_a_player: "Bạn đang xem: chỉ hai người chơi mới được đi.",
+    e_no_offer: "Không có lời đề nghị nào để trả lời.", e_online: "Không dùng được trong ván chơi qua mạng.",
+    e_too_many_games: "Bạn có quá nhiều ván qua mạng chưa xong: hãy chơi xong vài ván trước.", e_wait: "Chưa đến lượt bạn.",
+    e_storage: "Máy chủ chưa lưu được; không có gì thay đổi. Hãy thử lại sau giây lát.",
+    e_rate_limited: "Có quá nhiều ván mới từ đây; hãy đợi một chút rồi thử lại.",
+    e_too_many_connections: "Máy chủ có quá nhiều kết nối; hãy thử lại sau giây lát.",
+    e_not_found: "Máy chủ không có ván này.", e_bad_request: "Máy chủ không nhận các thiết lập này.",
+    e_bad_json: "Máy chủ không đọc được yêu cầu.", e_too_large: "Dữ liệu quá lớn đối với máy chủ.",
+    e_internal: "Máy chủ gặp lỗi; hãy thử lại.", e_not_your_choice: "Không phải lượt bạn chọn.",
+    e_must_choose: "Phải chọn màu trước.", e_no_choice: "Bây giờ không có gì để chọn.",
+    e_match_over: "Trận đấu đã kết thúc.", e_no_match: "Ván này không thuộc trận đấu nào.",
+    e_no_hint: "Chỉ được gợi ý khi đến lượt người chơi trong ván với máy.",
+    e_other: "Máy chủ từ chối ({c}).",
+  },
+};
+
+const listeners = [];
+let lang = "en";
+try {
+  const saved = localStorage.getItem("caro.lang");
+  lang = saved || ((navigator.language || "en").toLowerCase().startsWith("vi") ? "vi" : "en");
+} catch (_) { /* storage off: the browser's language */ }
+if (!TEXT[lang]) lang = "en";
+
+/** The language in use, `en` or `vi`. */
+export function getLang() { return lang; }
+
+/** Switches the language, remembers it and redraws every listener. */
+export function setLang(l) {
+  if (!TEXT[l]) return;
+  lang = l;
+  try { localStorage.setItem("caro.lang", l); } catch (_) { /* not remembered */ }
+  applyText();
+  for (const f of listeners) f(l);
+}
+
+/** Calls `f(lang)` after every language change. */
+export function onLang(f) { listeners.push(f); }
+
+/** The text of `key` in the language in use, `{name}` filled from `args`. */
+export function t(key, args) {
+  let s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
+  for (const [k, v] of Object.entries(args || {})) s = s.split("{" + k + "}").join(String(v));
+  return s;
+}
+
+/** Whether `key` has a text. */
+export function has(key) { return key in TEXT.en; }
+
+/** Fills the page's marked elements and its `lang` attribute. */
+export function applyText(root = document) {
+  document.documentElement.lang = lang;
+  root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  root.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+  root.querySelectorAll("[data-i18n-aria]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nAria)); });
+  root.querySelectorAll("[data-i18n-title]").forEach((el) => { el.title = t(el.dataset.i18nTitle); });
+}
