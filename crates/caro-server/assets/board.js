@@ -1039,6 +1039,14 @@ export class Board {
       if (!visible(gh.x, gh.y) || this._occupied(gh.x, gh.y)) continue;
       const color = gh.color === "white" ? "white" : "black";
       this._piece(ctx, gh.x, gh.y, color, cellsMode ? 0.35 : 0.5, 1);
+      if (!cellsMode) {
+        // A thin ring in the analysis colour: a suggestion, not a stone of the game.
+        ctx.strokeStyle = pal.hint;
+        ctx.lineWidth = Math.max(1.5, cell * 0.045);
+        ctx.beginPath();
+        ctx.arc(X(gh.x), Y(gh.y), cell * 0.47, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
     }
 
     // The winning row, under the numbers.
