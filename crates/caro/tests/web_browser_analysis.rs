@@ -18,6 +18,7 @@ use common::browser::{
     press, select, until, until_within, TestResult, PHONE,
 };
 use common::{agent, get, post, Server};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use fantoccini::key::Key;
 use fantoccini::Client;
 use serde_json::{json, Value};
@@ -451,7 +452,15 @@ async fn screenshot(c: &Client, base: &str) -> TestResult {
         "return document.querySelectorAll('#an-lines li').length === 3",
     )
     .await?;
-    // The page scrolls down to the end of the analysis.
+    // The pointer off the lines (a hovered line is drawn whole), and the
+    // page scrolled down to the end of the analysis.
+    let away = MouseActions::new("mouse".to_string()).then(PointerAction::MoveTo {
+        duration: None,
+        x: 1.0,
+        y: 1.0,
+    });
+    c.perform_actions(away).await?;
+    c.release_actions().await?;
     js(
         c,
         "document.getElementById('an-detail').scrollIntoView({ block: 'end' }); return true",
