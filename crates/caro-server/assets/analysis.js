@@ -500,7 +500,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     const key = [s, shown, currentLang()];
     if (graphKey && key.every((k, i) => k === graphKey[i])) return;
     graphKey = key;
-    if (!points.length || !s || s.state === "none") { graph.hidden = true; graph.innerHTML = ""; return; }
+    if (!points.length || !s || s.state === "none") { graph.hidden = true; graph.innerHTML = ""; delete graph._an; return; }
     graph.hidden = false;
     const n = Math.max(1, (s.state === "done" ? points.length : Number(s.total) || points.length) - 1);
     const x = (ply) => PAD + (ply / n) * (W - 2 * PAD);
@@ -567,28 +567,30 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     if (!view || !onJump) return;
     onJump(Math.max(0, Math.min(view.moves.length, ply)));
   }
+  // The graph element outlives this panel (the page mounts one a game).
+  const listening = new AbortController();
   if (graph) {
     graph.addEventListener("click", (ev) => {
       const info = graph._an;
-      if (!info) return;
+      if (!info || destroyed) return;
       const rect = graph.getBoundingClientRect();
       const f = (ev.clientX - rect.left) / Math.max(1, rect.width);
       const px = f * W;
       const ply = Math.round(((px - PAD) / (W - 2 * PAD)) * info.n);
       jumpTo(Math.max(0, Math.min(info.count - 1, ply)));
-    });
+    }, { signal: listening.signal });
     graph.addEventListener("mousemove", (ev) => {
       const info = graph._an;
-      if (!info || !jobState) return;
+      if (!info || !jobState || destroyed) return;
       const rect = graph.getBoundingClientRect();
       const ply = Math.max(0, Math.min(info.count - 1,
         Math.round(((((ev.clientX - rect.left) / Math.max(1, rect.width)) * W - PAD) / (W - 2 * PAD)) * info.n)));
       const p = (jobState.points || []).find((q) => q.ply === ply);
       if (p) graph.title = ply === 0 ? t("an_graph_start", { p: pct(p.win_chance) }) : t("an_graph_at", { n: ply, p: pct(p.win_chance) });
-    });
+    }, { signal: listening.signal });
     graph.addEventListener("keydown", (ev) => {
       const info = graph._an;
-      if (!info || !view) return;
+      if (!info || !view || destroyed) return;
       let next = null;
       if (ev.key === "ArrowLeft" || ev.key === "ArrowDown") next = shown - 1;
       else if (ev.key === "ArrowRight" || ev.key === "ArrowUp") next = shown + 1;
@@ -600,7 +602,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       ev.preventDefault();
       ev.stopPropagation();
       jumpTo(Math.max(0, Math.min(info.count - 1, next)));
-    });
+    }, { signal: listening.signal });
   }
 
   // ------------------------------------------------------------ the board's overlay
@@ -869,11 +871,12 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
   }
   function destroy() {
     destroyed = true;
+    listening.abort();
     stopPolling();
     closeSocket();
     live = false;
     panel.innerHTML = "";
-    if (graph) { graph.innerHTML = ""; graph.hidden = true; }
+    if (graph) { graph.innerHTML = ""; graph.hidden = true; delete graph._an; }
     if (board && typeof board.set === "function") board.set({ ghosts: [], marks: [] });
   }
 
