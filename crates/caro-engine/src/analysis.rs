@@ -700,6 +700,26 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_board_gives_lines_near_the_centre() {
+        // With the centre (the only candidate on an empty board) excluded,
+        // the next lines are searched points around it, not the corner.
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
+        let g = Game::new(rules, Color::Black).unwrap();
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let a = analyse(&g, 3, limits, &StopFlag::new(), &mut |_| {}).unwrap();
+        assert_eq!(a.lines.len(), 3);
+        let centre = rules.size.center();
+        for l in &a.lines {
+            let d = l.mv.x.abs_diff(centre.x).max(l.mv.y.abs_diff(centre.y));
+            assert!(d <= 2, "{l:?} is far from the centre");
+            assert!(l.depth > 0, "{l:?} was not searched");
+        }
+    }
+
+    #[test]
     fn every_move_excluded_is_no_line() {
         // 3×3 with one point left: excluding it leaves nothing.
         let rules = Rules::new(BoardSize::square(3), 3, Rule::Freestyle).unwrap();

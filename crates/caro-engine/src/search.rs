@@ -2389,10 +2389,36 @@ fn without_excluded(s: &mut Searcher<'_>, generated: Gen, excluded: &[usize]) ->
             moves.push((i, s.order_score(i, 0, None)));
         }
     }
+    if moves.is_empty() {
+        moves = nearest_to_centre(s, excluded);
+    }
     Gen::Moves {
         moves,
         forced: false,
     }
+}
+
+/// The legal points but the `excluded` nearest the board's centre (those
+/// at the least distance and one ring further), nearer first: the
+/// candidates where the search area holds none, as on an empty board
+/// whose centre is excluded.
+fn nearest_to_centre(s: &mut Searcher<'_>, excluded: &[usize]) -> Vec<(usize, i32)> {
+    let size = s.state.rules().size;
+    let centre = size.center();
+    let mut points = Vec::new();
+    for y in 0..size.height {
+        for x in 0..size.width {
+            let i = s.state.index(Pos::new(x, y));
+            if !excluded.contains(&i) && s.state.is_legal(i) {
+                let d = centre.x.abs_diff(x).max(centre.y.abs_diff(y));
+                points.push((i, -i32::from(d)));
+            }
+        }
+    }
+    let nearest = points.iter().map(|&(_, d)| d).max().unwrap_or(0);
+    points.retain(|&(_, d)| d >= nearest - 1);
+    points.sort_by_key(|&(_, d)| std::cmp::Reverse(d));
+    points
 }
 
 /// A lazy-SMP helper: searches the root moves by iterative deepening
