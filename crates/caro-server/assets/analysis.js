@@ -439,9 +439,11 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
           dot.setAttribute("aria-hidden", "true");
           const n = document.createElement("span");
           n.textContent = String(count(c, mark));
-          n.title = t("an_count", { n: count(c, mark), w: t("an_n_" + mark) });
-          n.setAttribute("aria-label", n.title);
-          row.append(dot, n);
+          n.setAttribute("aria-hidden", "true");
+          const said = document.createElement("span");
+          said.className = "an-sr";
+          said.textContent = t("an_count", { n: count(c, mark), w: t("an_n_" + mark) });
+          row.append(dot, n, said);
         }
         summary.appendChild(row);
       }
