@@ -15,7 +15,8 @@
 // getPosition() returns { view, ply }: the game's latest view from the server
 // (with `you` set in an online game) and the number of its moves shown (the
 // move browsed to, or all of them). It may also return the view itself.
-// onJump(ply) asks the page to show the position after `ply` moves.
+// onJump(ply) asks the page to show the position after `ply` moves; lang is
+// the language ("en" or "vi") or a function that returns the one in use.
 // The module draws into `panel` and `graph` itself; the board gets the ghost
 // stones and marks through board.set({ ghosts, marks }).
 
