@@ -301,28 +301,53 @@ fn done_message() -> String {
     json!({ "type": "done" }).to_string()
 }
 
-/// A live analysis on its blocking thread.
+/// A live analysis on its blocking thread. Dropped, it stops the search
+/// (a socket's task that ends in any way leaves no search running).
 struct Running {
     stop: StopFlag,
     task: tokio::task::JoinHandle<()>,
     messages: mpsc::UnboundedReceiver<String>,
     deadline: tokio::time::Instant,
+    /// Stops the search at the time cap whatever the socket does (a
+    /// client that reads nothing holds the socket's task in a send).
+    watchdog: tokio::task::AbortHandle,
 }
 
 impl Running {
     /// Stops it and waits for its thread (a stopped search ends within
     /// about a millisecond), dropping what it had still to say.
-    async fn end(self) {
+    async fn end(mut self) {
         self.stop.stop();
-        let _ = self.task.await;
+        let _ = (&mut self.task).await;
     }
 }
 
-/// Starts the analysis of `game` on a blocking thread holding its places.
-fn start(game: Game, lines: usize, permit: OwnedSemaphorePermit, turn: ClientTurn) -> Running {
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop.stop();
+        self.watchdog.abort();
+    }
+}
+
+/// Starts the analysis of `game` on a blocking thread holding its places,
+/// stopped after `cap` at the latest.
+fn start(
+    game: Game,
+    lines: usize,
+    permit: OwnedSemaphorePermit,
+    turn: ClientTurn,
+    cap: Duration,
+) -> Running {
     let stop = StopFlag::new();
     let (tx, messages) = mpsc::unbounded_channel();
     let thread_stop = stop.clone();
+    let deadline = tokio::time::Instant::now() + cap;
+    let watchdog_stop = stop.clone();
+    let watchdog = tokio::spawn(async move {
+        tokio::time::sleep_until(deadline).await;
+        watchdog_stop.stop();
+    })
+    .abort_handle();
     let task = tokio::task::spawn_blocking(move || {
         let places = (permit, turn);
         if game.is_over() {
@@ -346,7 +371,8 @@ fn start(game: Game, lines: usize, permit: OwnedSemaphorePermit, turn: ClientTur
         stop,
         task,
         messages,
-        deadline: tokio::time::Instant::now() + LIVE_TIME_CAP,
+        deadline,
+        watchdog,
     }
 }
 
@@ -609,7 +635,7 @@ async fn handle(
                     .to_message(),
                 );
             };
-            *running = Some(start(game, lines, permit, turn));
+            *running = Some(start(game, lines, permit, turn, LIVE_TIME_CAP));
             Asked::Nothing
         }
     }
@@ -861,6 +887,40 @@ mod tests {
             ),
             "forbidden"
         );
+    }
+
+    /// A live analysis of the position after h8 with its own places.
+    fn running(cap: Duration) -> (Running, Arc<Semaphore>) {
+        let places = Arc::new(Semaphore::new(1));
+        let permit = Arc::clone(&places).try_acquire_owned().expect("a place");
+        let clients = Arc::new(Mutex::new(HashMap::new()));
+        let turn = ClientTurn::take(&clients, IpAddr::from([127, 0, 0, 1])).expect("a turn");
+        let game = position(r#"{"moves":[[7,7]]}"#).expect("legal");
+        (start(game, 3, permit, turn, cap), places)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dropped_analysis_stops_its_search() {
+        let (r, places) = running(LIVE_TIME_CAP);
+        let stop = r.stop.clone();
+        drop(r);
+        assert!(stop.is_set());
+        // Its thread ends and gives its place back.
+        let _place = places.acquire().await.expect("the place comes back");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_analysis_stops_at_its_cap_without_the_socket() {
+        // Nobody reads its messages nor ends it: the cap alone stops it
+        // (without the cap its rounds would go on for minutes).
+        let (mut r, places) = running(Duration::ZERO);
+        let ended = tokio::time::timeout(Duration::from_secs(300), places.acquire()).await;
+        assert!(ended.is_ok(), "the search ran past its cap");
+        let mut last = None;
+        while let Some(m) = r.messages.recv().await {
+            last = Some(m);
+        }
+        assert_eq!(last, Some(done_message()));
     }
 
     #[test]
