@@ -173,6 +173,7 @@ function drawBoard() {
     forbidden: live && humanBlack && !v.result ? v.forbidden || [] : [],
     // Live, every click reaches playAt, which plays or says why not.
     interactive: live,
+    preview: live && canPlay(v),
     theme: getTheme(),
     style,
     label: gameName(v) + ", " + t("board_aria", { w: v.width, h: v.height }),
@@ -184,6 +185,14 @@ function drawBoard() {
   el.dataset.ply = String(shown);
   el.dataset.version = String(v.version);
   $("reset-view").hidden = !(board.zoom > 1.001);
+}
+
+/** Whether the person at this page may place a stone now. */
+function canPlay(v) {
+  if (!v || v.result) return false;
+  if (v.turn && v.turn.kind === "choose") return false;
+  if (v.online) return v.you === v.to_move;
+  return seatName(v, v.to_move) === "human";
 }
 
 function seatName(v, color) { return v[color]; }
@@ -599,7 +608,7 @@ function render() {
   $("undo").disabled = v.moves.length <= (v.opening_stones || 0) || cc;
   $("redo").disabled = !v.redo || v.redo.length === 0;
   $("next-game").hidden = !(over && match && !match.over);
-  $("rematch").hidden = online ? !(seated && over && !(match && !match.over)) : !!(match && !match.over);
+  $("rematch").hidden = !over || (online && !seated) || !!(match && !match.over);
   $("new").hidden = online;
   $("psq-link").href = "/api/games/" + v.id + "/psq";
   $("psq-link").setAttribute("download", "caro-" + v.id + ".psq");

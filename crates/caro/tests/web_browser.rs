@@ -1,7 +1,15 @@
 //! The web app end to end in real headless Chromium, driven through
-//! ChromeDriver: games played by clicking the board, the computer answering,
-//! undo and redo, renju fouls, reloads and a 60×60 board. A failing scenario
-//! leaves a screenshot in `target/browser-failures/`.
+//! ChromeDriver (tests/common/browser.rs): games started from the home
+//! page's quick starts and its custom form, played by clicking the board
+//! and with the keyboard, the computer answering with its engine panel,
+//! undo and redo, resigning with a confirmation, renju fouls, reloads, a
+//! 60×60 board zoomed with the wheel, a Swap2 opening where the person
+//! chooses, a first-to-2 match against `random`, two browsers playing
+//! online, the phone layout, the pages for a missing game and an unknown
+//! address, and the Vietnamese text. A failing scenario leaves a
+//! screenshot in `target/browser-failures/`; with
+//! `CARO_UPDATE_SCREENSHOTS=1` the run saves docs/images/home.png,
+//! game.png and phone.png.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
 //! them). Without them the test says it was skipped, unless
@@ -10,52 +18,102 @@
 mod common;
 
 use std::error::Error;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use common::browser::{
-    browser_or_skip, click_point, connect, failure_shot, find_browser, js, play, ply, text, until,
-    wait_ply, TestResult,
+    browser_or_skip, click, click_point, connect, connect_window, doc_screenshot, failure_shot,
+    find_browser, js, play, ply, point_center, press, select, selected, text, until, wait_ply,
+    wheel, TestResult, PHONE,
 };
 use common::{agent, post, Server};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
-use serde_json::json;
+use serde_json::{json, Value};
 
-async fn choose_mode(c: &Client, mode: &str) -> TestResult {
-    c.find(Locator::Css(&format!("input[name=mode][value={mode}]")))
-        .await?
-        .click()
-        .await?;
-    Ok(())
-}
-
+/// The home page, with its players loaded.
 async fn open_home(c: &Client, base: &str) -> TestResult {
     c.goto(&format!("{base}/")).await?;
     until(
         c,
         "the home page",
-        "return document.getElementById('black-player').options.length > 0",
+        "return document.querySelectorAll('#levels button').length === 10 && document.getElementById('black-player').options.length > 0",
     )
     .await
 }
 
-async fn start_from_home(c: &Client, mode: &str, preset: &str) -> TestResult {
-    choose_mode(c, mode).await?;
-    c.find(Locator::Id("preset"))
-        .await?
-        .select_by_value(preset)
-        .await?;
-    c.find(Locator::Id("go")).await?.click().await?;
-    until(c, "the game page", "return /^\\/game\\/\\d+$/.test(location.pathname) && document.getElementById('board').dataset.ply !== undefined").await
+/// Waits for a game page with its board drawn.
+async fn wait_game_page(c: &Client) -> TestResult {
+    until(
+        c,
+        "the game page",
+        "const b = document.getElementById('board');
+         return /^\\/game\\/\\d+$/.test(location.pathname) && !document.getElementById('game-page').hidden
+           && !!window.caroView && !!window.caroView() && b.dataset.ply !== undefined && !!b.querySelector('canvas')",
+    )
+    .await
 }
 
+/// Opens the custom form and picks the mode.
+async fn custom(c: &Client, mode: &str) -> TestResult {
+    js(
+        c,
+        "document.getElementById('custom').open = true; return true",
+    )
+    .await?;
+    click(c, &format!("input[name=mode][value={mode}]")).await
+}
+
+/// Starts the custom form's game on a board preset.
+async fn start_custom(c: &Client, mode: &str, preset: &str) -> TestResult {
+    custom(c, mode).await?;
+    select(c, "#preset", preset).await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await
+}
+
+/// The latest view the page holds.
+async fn view(c: &Client) -> Result<Value, Box<dyn Error>> {
+    js(c, "return window.caroView()").await
+}
+
+/// Waits for the result dialog and closes it.
+async fn close_result(c: &Client) -> TestResult {
+    until(
+        c,
+        "the result dialog",
+        "return document.getElementById('result-dialog').open",
+    )
+    .await?;
+    click(c, "#result-close").await?;
+    until(
+        c,
+        "the dialog closed",
+        "return !document.getElementById('result-dialog').open",
+    )
+    .await
+}
+
+/// Two people on one screen, started from the quick start: black wins
+/// with five; the result dialog opens; a later click is refused in the
+/// page.
 async fn human_vs_human_won_by_five(c: &Client, base: &str) -> TestResult {
     open_home(c, base).await?;
-    start_from_home(c, "hh", "15x15").await?;
+    select(c, "#quick-board", "gomoku").await?;
+    click(c, "#quick-here").await?;
+    wait_game_page(c).await?;
     // Computer-only controls are not shown in a game between people.
-    let shown = js(c, "return ['cc-controls', 'stop'].map(id => getComputedStyle(document.getElementById(id)).display)").await?;
-    if shown != json!(["none", "none"]) {
+    let shown = js(c, "return ['cc-controls', 'stop', 'engine'].map(id => getComputedStyle(document.getElementById(id)).display)").await?;
+    if shown != json!(["none", "none", "none"]) {
         return Err(format!("computer controls shown to two people: {shown}").into());
+    }
+    let title = js(c, "return document.title").await?;
+    if !title
+        .as_str()
+        .unwrap_or("")
+        .starts_with("Gomoku 15×15 · Player vs Player")
+    {
+        return Err(format!("the page's title is {title}").into());
     }
     for i in 0..9u8 {
         let (x, y) = if i % 2 == 0 {
@@ -75,7 +133,16 @@ async fn human_vs_human_won_by_five(c: &Client, base: &str) -> TestResult {
     if !status.contains("Black wins") {
         return Err(format!("status says {status:?}").into());
     }
-    // A click on a finished game is refused in the page, not by alert().
+    let list = js(
+        c,
+        "return document.querySelectorAll('#move-list button.mv').length",
+    )
+    .await?;
+    if list != json!(9) {
+        return Err(format!("the move list has {list} moves").into());
+    }
+    close_result(c).await?;
+    // A click on a finished game is refused in the page.
     click_point(c, 0, 0).await?;
     until(
         c,
@@ -86,20 +153,93 @@ async fn human_vs_human_won_by_five(c: &Client, base: &str) -> TestResult {
     if ply(c).await? != 9 {
         return Err("a move was played after the end".into());
     }
+    // The move list browses the game without changing it.
+    click(c, "#move-list button.mv[data-ply='3']").await?;
+    until(
+        c,
+        "move 3 shown",
+        "return document.getElementById('board').dataset.ply === '3' && document.getElementById('status').textContent.startsWith('Viewing move 3')",
+    )
+    .await?;
+    click(c, "#live").await?;
+    wait_ply(c, 9).await
+}
+
+/// A double click plays once and shows no "the game has moved on".
+async fn double_click_plays_once(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    click(c, "#quick-here").await?;
+    wait_game_page(c).await?;
+    let (x, y) = point_center(c, 7, 7).await?;
+    let mouse = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x.round(),
+            y: y.round(),
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await?;
+    c.release_actions().await?;
+    wait_ply(c, 1).await?;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let message = text(c, "message").await?;
+    if !message.is_empty() || ply(c).await? != 1 {
+        return Err(format!(
+            "after a double click: message {message:?}, ply {}",
+            ply(c).await?
+        )
+        .into());
+    }
     Ok(())
 }
 
-async fn human_vs_computer_undo_redo(c: &Client, base: &str) -> TestResult {
+/// Keyboard play: the board takes the focus, arrows move its cursor and
+/// Enter plays there.
+async fn keyboard_play(c: &Client, base: &str) -> TestResult {
     open_home(c, base).await?;
-    c.find(Locator::Id("white-player"))
-        .await?
-        .select_by_value("caro:2")
-        .await?;
-    c.find(Locator::Id("time"))
-        .await?
-        .select_by_value("100")
-        .await?;
-    start_from_home(c, "hc", "15x15").await?;
+    click(c, "#quick-here").await?;
+    wait_game_page(c).await?;
+    js(c, "window.caroBoard.focus(); return true").await?;
+    press(c, &[Key::Right.into(), Key::Right.into(), Key::Up.into()]).await?;
+    let cursor = js(c, "const k = window.caroBoard.cursor; return [k.x, k.y]").await?;
+    press(c, &[Key::Enter.into()]).await?;
+    wait_ply(c, 1).await?;
+    let first = view(c).await?["moves"][0].clone();
+    if first != cursor {
+        return Err(format!("Enter played {first}, the cursor was at {cursor}").into());
+    }
+    press(c, &[Key::Down.into(), ' ']).await?;
+    wait_ply(c, 2).await?;
+    let second = view(c).await?["moves"][1].clone();
+    let below = json!([cursor[0], cursor[1].as_i64().unwrap_or(0) + 1]);
+    if second != below {
+        return Err(format!("Space played {second}, expected {below}").into());
+    }
+    Ok(())
+}
+
+/// Against the computer: its engine panel, `u` taking back the reply and
+/// the person's move, redo, history browsing, and resigning with a
+/// confirmation (Cancel keeps the game on).
+async fn human_vs_computer_undo_redo_resign(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    custom(c, "hc").await?;
+    select(c, "#white-player", "caro:2").await?;
+    select(c, "#time", "100").await?;
+    select(c, "#preset", "15x15").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
     play(c, 7, 7).await?;
     wait_ply(c, 2).await?;
     until(
@@ -108,10 +248,19 @@ async fn human_vs_computer_undo_redo(c: &Client, base: &str) -> TestResult {
         "return document.getElementById('status').textContent.startsWith('Your move')",
     )
     .await?;
+    // The engine's panel stays after its move, in words and units.
+    until(
+        c,
+        "the engine panel",
+        "const e = document.getElementById('engine');
+         return !e.hidden && /White|Black/.test(document.getElementById('engine-eval').textContent)
+           && /depth \\d+ · \\d+k nodes\\/s/.test(document.getElementById('engine-stats').textContent)",
+    )
+    .await?;
     // `u` takes back the computer's reply and the person's move.
     c.find(Locator::Css("body")).await?.send_keys("u").await?;
     wait_ply(c, 0).await?;
-    c.find(Locator::Id("redo")).await?.click().await?;
+    click(c, "#redo").await?;
     wait_ply(c, 2).await?;
     // Home and End browse the history without changing the game.
     c.find(Locator::Css("body"))
@@ -135,26 +284,52 @@ async fn human_vs_computer_undo_redo(c: &Client, base: &str) -> TestResult {
     )
     .await?;
     play(c, 8, 8).await?;
-    wait_ply(c, 4).await
+    wait_ply(c, 4).await?;
+    click(c, "#resign").await?;
+    until(
+        c,
+        "the confirmation",
+        "return document.getElementById('confirm-dialog').open",
+    )
+    .await?;
+    click(c, "#confirm-no").await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    if view(c).await?["result"] != Value::Null {
+        return Err("Cancel resigned the game".into());
+    }
+    click(c, "#resign").await?;
+    until(
+        c,
+        "the confirmation",
+        "return document.getElementById('confirm-dialog').open",
+    )
+    .await?;
+    click(c, "#confirm-yes").await?;
+    until(
+        c,
+        "white's win by resignation",
+        "return document.getElementById('status').dataset.result === 'white' && document.getElementById('status').textContent.includes('resigned')",
+    )
+    .await?;
+    close_result(c).await
 }
 
+/// Two computers: pause, step, the delay's value shown, the game to its
+/// end, then Pause and Step disabled.
 async fn computer_vs_computer_to_the_end(c: &Client, base: &str) -> TestResult {
     open_home(c, base).await?;
-    choose_mode(c, "cc").await?;
-    c.find(Locator::Id("black-player"))
-        .await?
-        .select_by_value("minimax:4")
-        .await?;
-    c.find(Locator::Id("white-player"))
-        .await?
-        .select_by_value("random")
-        .await?;
-    c.find(Locator::Id("time"))
-        .await?
-        .select_by_value("100")
-        .await?;
-    start_from_home(c, "cc", "3x3").await?;
-    c.find(Locator::Id("pause")).await?.click().await?;
+    custom(c, "cc").await?;
+    select(c, "#black-player", "minimax:4").await?;
+    select(c, "#white-player", "random").await?;
+    select(c, "#time", "100").await?;
+    select(c, "#preset", "3x3").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
+    let delay = text(c, "speed-value").await?;
+    if !delay.ends_with(" s") {
+        return Err(format!("the delay shows {delay:?}").into());
+    }
+    click(c, "#pause").await?;
     until(
         c,
         "the pause",
@@ -162,9 +337,9 @@ async fn computer_vs_computer_to_the_end(c: &Client, base: &str) -> TestResult {
     )
     .await?;
     let paused_at = ply(c).await?;
-    c.find(Locator::Id("step")).await?.click().await?;
+    click(c, "#step").await?;
     wait_ply(c, paused_at + 1).await?;
-    c.find(Locator::Id("pause")).await?.click().await?;
+    click(c, "#pause").await?;
     until(
         c,
         "the end of the game",
@@ -175,6 +350,14 @@ async fn computer_vs_computer_to_the_end(c: &Client, base: &str) -> TestResult {
     // minimax:4 never loses at tic-tac-toe.
     if result == json!("white") {
         return Err("minimax:4 lost to random".into());
+    }
+    let disabled = js(
+        c,
+        "return [document.getElementById('pause').disabled, document.getElementById('step').disabled]",
+    )
+    .await?;
+    if disabled != json!([true, true]) {
+        return Err(format!("Pause and Step after the end: disabled {disabled}").into());
     }
     Ok(())
 }
@@ -217,7 +400,7 @@ async fn renju_forbidden_point_refused(c: &Client, base: &str) -> TestResult {
 
 async fn reload_restores_the_game(c: &Client, base: &str) -> TestResult {
     open_home(c, base).await?;
-    start_from_home(c, "hh", "19x19").await?;
+    start_custom(c, "hh", "19x19").await?;
     for (x, y) in [(9, 9), (10, 9), (9, 10)] {
         play(c, x, y).await?;
     }
@@ -226,20 +409,17 @@ async fn reload_restores_the_game(c: &Client, base: &str) -> TestResult {
     play(c, 10, 10).await
 }
 
-async fn a_60_by_60_game(c: &Client, base: &str) -> TestResult {
+/// A 60×60 board: the size check on the form, the corners played, and the
+/// wheel zooming about the pointer (`data-zoom` grows), after which a
+/// click still lands on the point under it.
+async fn a_60_by_60_game_zoomed(c: &Client, base: &str) -> TestResult {
     open_home(c, base).await?;
-    c.find(Locator::Id("preset"))
-        .await?
-        .select_by_value("custom")
-        .await?;
+    custom(c, "hh").await?;
+    select(c, "#preset", "custom").await?;
     let height = c.find(Locator::Id("height")).await?;
     height.clear().await?;
     height.send_keys("70").await?;
-    c.find(Locator::Css("input[name=mode][value=hh]"))
-        .await?
-        .click()
-        .await?;
-    c.find(Locator::Id("go")).await?.click().await?;
+    click(c, "#go").await?;
     until(
         c,
         "the size message",
@@ -251,56 +431,400 @@ async fn a_60_by_60_game(c: &Client, base: &str) -> TestResult {
     let width = c.find(Locator::Id("width")).await?;
     width.clear().await?;
     width.send_keys("60").await?;
-    c.find(Locator::Id("go")).await?.click().await?;
-    until(c, "the game page", "return /^\\/game\\/\\d+$/.test(location.pathname) && document.getElementById('board').dataset.ply === '0'").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
+    wait_ply(c, 0).await?;
     for (x, y) in [(0, 0), (59, 59), (30, 30), (59, 0), (0, 59)] {
         play(c, x, y).await?;
     }
     let size = js(
         c,
-        "return [document.getElementById('board').width, document.getElementById('board').height]",
+        "const r = document.getElementById('board').getBoundingClientRect(); return [r.width, r.height]",
     )
     .await?;
-    if size[0].as_u64().unwrap_or(0) < 300 {
+    if size[0].as_f64().unwrap_or(0.0) < 600.0 {
         return Err(format!("the 60×60 board is drawn too small: {size}").into());
     }
-    Ok(())
-}
-
-async fn vietnamese_text(c: &Client, base: &str) -> TestResult {
-    open_home(c, base).await?;
-    c.find(Locator::Id("lang"))
-        .await?
-        .select_by_value("vi")
-        .await?;
+    let (px, py) = point_center(c, 32, 32).await?;
+    wheel(c, px, py, -600).await?;
     until(
         c,
-        "Vietnamese",
-        "return document.getElementById('go').textContent === 'Bắt đầu'",
+        "the zoom",
+        "return Number(document.getElementById('board').dataset.zoom) > 1.2",
     )
     .await?;
-    c.find(Locator::Id("lang"))
-        .await?
-        .select_by_value("en")
-        .await?;
+    let cell = js(
+        c,
+        "return Number(document.getElementById('board').dataset.cellPx)",
+    )
+    .await?;
+    if cell.as_f64().unwrap_or(0.0) < 14.0 {
+        return Err(format!("zoomed, a cell is {cell} px").into());
+    }
+    play(c, 33, 32).await?;
+    let last = view(c).await?["moves"][5].clone();
+    if last != json!([33, 32]) {
+        return Err(format!("the click after zooming played {last}").into());
+    }
+    if js(c, "return !document.getElementById('reset-view').hidden").await? != json!(true) {
+        return Err("no control to fit the board again".into());
+    }
+    click(c, "#reset-view").await?;
     until(
         c,
-        "English",
-        "return document.getElementById('go').textContent === \"Let's go\"",
+        "the whole board again",
+        "return Number(document.getElementById('board').dataset.zoom) < 1.01",
     )
     .await
 }
 
-/// Play a friend online: black creates the game from the home page and
-/// sends the white link; a second browser (its own profile) opens it, and
-/// the two windows play to black's win. A spectator page cannot move.
+/// Plays toward five in a row for `me` whenever it is that colour's turn,
+/// until the game ends: each move goes into the five-cell window along a
+/// row with the most of `me`'s stones and none of the other side's.
+async fn play_to_five(c: &Client, me: &str) -> TestResult {
+    let started = Instant::now();
+    loop {
+        if started.elapsed() > Duration::from_secs(120) {
+            return Err(format!("no five for {me} in two minutes").into());
+        }
+        match toward_five(c, me).await? {
+            Toward::Over => return Ok(()),
+            Toward::Play(x, y) => play(c, x, y).await?,
+            Toward::Wait => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+/// What [`toward_five`] says to do.
+enum Toward {
+    Over,
+    Play(u8, u8),
+    Wait,
+}
+
+/// The next move toward five for `me`: into the five-cell window along a
+/// row with the most of `me`'s stones and none of the other side's.
+async fn toward_five(c: &Client, me: &str) -> Result<Toward, Box<dyn Error>> {
+    let next = js(
+        c,
+        &format!(
+            "const v = window.caroView();
+             if (!v) return null;
+             if (v.result) return 'over';
+             if (v.to_move !== '{me}' || (v.turn && v.turn.kind === 'choose') || v.busy) return null;
+             const other = v.first === 'black' ? 'white' : 'black';
+             const mine = new Set(), theirs = new Set();
+             v.moves.forEach(([x, y], i) => ((i % 2 === 0 ? v.first : other) === '{me}' ? mine : theirs).add(x + ',' + y));
+             let best = null, bestCount = -1;
+             const near = (n, c) => [...Array(n).keys()].sort((a, b) => Math.abs(a - c) - Math.abs(b - c));
+             for (const y of near(v.height, (v.height - 1) / 2)) for (const x0 of near(v.width - 4, (v.width - 5) / 2)) {{
+               let count = 0, free = null, blocked = false;
+               for (let x = x0; x < x0 + 5; x++) {{
+                 const k = x + ',' + y;
+                 if (theirs.has(k)) {{ blocked = true; break; }}
+                 if (mine.has(k)) count++; else if (!free) free = [x, y];
+               }}
+               if (!blocked && free && count > bestCount) {{ best = free; bestCount = count; }}
+             }}
+             return best"
+        ),
+    )
+    .await?;
+    if next == json!("over") {
+        return Ok(Toward::Over);
+    }
+    Ok(match (next[0].as_u64(), next[1].as_u64()) {
+        (Some(x), Some(y)) => Toward::Play(x as u8, y as u8),
+        _ => Toward::Wait,
+    })
+}
+
+/// A game against caro:3 from the quick start, a few moves in, for
+/// docs/images/game.png (saved with `CARO_UPDATE_SCREENSHOTS=1`).
+async fn a_game_against_the_computer(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    select(c, "#quick-board", "gomoku").await?;
+    click(c, "#level-3").await?;
+    wait_game_page(c).await?;
+    let title = js(c, "return document.title").await?;
+    if !title
+        .as_str()
+        .unwrap_or("")
+        .starts_with("Gomoku 15×15 · You vs caro:3")
+    {
+        return Err(format!("the page's title is {title}").into());
+    }
+    let started = Instant::now();
+    while ply(c).await? < 10 && started.elapsed() < Duration::from_secs(60) {
+        match toward_five(c, "black").await? {
+            Toward::Over => break,
+            Toward::Play(x, y) => play(c, x, y).await?,
+            Toward::Wait => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    until(
+        c,
+        "the computer's reply",
+        "const v = window.caroView(); return !!v.result || (v.to_move === 'black' && !v.busy)",
+    )
+    .await?;
+    doc_screenshot(c, "game").await
+}
+
+/// A match, first to 2, against `random`: the person wins game 1 as black
+/// and game 2 as white (colours alternate); the score above the board
+/// follows; "Next game" continues the match and is gone once it is won.
+async fn match_first_to_two_against_random(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    custom(c, "hc").await?;
+    select(c, "#white-player", "random").await?;
+    select(c, "#time", "100").await?;
+    select(c, "#preset", "15x15").await?;
+    select(c, "#first-to", "2").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
+    until(
+        c,
+        "the match bar",
+        "return !document.getElementById('match-bar').hidden && document.getElementById('match-bar').textContent.includes('first to 2')",
+    )
+    .await?;
+    let first_game = js(c, "return location.pathname").await?;
+    play_to_five(c, "black").await?;
+    until(
+        c,
+        "the person's win in game 1",
+        "return document.getElementById('status').dataset.result === 'black' && document.getElementById('match-bar').dataset.score === '1-0'",
+    )
+    .await?;
+    until(
+        c,
+        "the result dialog with Next game",
+        "return document.getElementById('result-dialog').open && !document.getElementById('result-next').hidden",
+    )
+    .await?;
+    click(c, "#result-next").await?;
+    until(
+        c,
+        "game 2",
+        &format!(
+            "return location.pathname !== {first_game} && !!window.caroView() && window.caroView().match && window.caroView().match.game === 2"
+        ),
+    )
+    .await?;
+    let seats = js(c, "const v = window.caroView(); return [v.black, v.white]").await?;
+    if seats != json!(["random", "human"]) {
+        return Err(format!("game 2's seats: {seats}").into());
+    }
+    play_to_five(c, "white").await?;
+    until(
+        c,
+        "the match won",
+        "return document.getElementById('match-bar').dataset.over === '1' && document.getElementById('match-bar').dataset.score === '2-0'",
+    )
+    .await?;
+    until(
+        c,
+        "the final result dialog",
+        "return document.getElementById('result-dialog').open && document.getElementById('result-next').hidden",
+    )
+    .await?;
+    close_result(c).await?;
+    if js(c, "return document.getElementById('next-game').hidden").await? != json!(true) {
+        return Err("Next game offered after the match was won".into());
+    }
+    Ok(())
+}
+
+/// Swap2 against the computer: caro:1 opens with three stones, the person
+/// is asked to choose, takes white and plays on.
+async fn swap2_the_person_chooses(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    custom(c, "ch").await?;
+    select(c, "#black-player", "caro:1").await?;
+    select(c, "#time", "100").await?;
+    select(c, "#preset", "15x15").await?;
+    select(c, "#opening", "swap2").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
+    until(
+        c,
+        "the choice",
+        "return !document.getElementById('swap').hidden && !!document.getElementById('choose-take-white') && !!document.getElementById('choose-place-two')
+           && document.getElementById('status').textContent.startsWith('Choose')",
+    )
+    .await?;
+    if ply(c).await? != 3 {
+        return Err(format!("the choice came at ply {}", ply(c).await?).into());
+    }
+    click(c, "#choose-take-white").await?;
+    until(
+        c,
+        "the person to move as white",
+        "return document.getElementById('swap').hidden && document.getElementById('status').textContent.startsWith('Your move (White)')",
+    )
+    .await?;
+    let free = js(
+        c,
+        "const v = window.caroView(); for (let y = 0; y < 15; y++) for (let x = 0; x < 15; x++) if (!v.moves.some(m => m[0] === x && m[1] === y)) return [x, y];",
+    )
+    .await?;
+    play(
+        c,
+        free[0].as_u64().ok_or("no point")? as u8,
+        free[1].as_u64().ok_or("no point")? as u8,
+    )
+    .await?;
+    wait_ply(c, 5).await
+}
+
+/// The page's own pages for a game that does not exist and an unknown
+/// address: no board, no live buttons, a way home.
+async fn missing_game_and_unknown_path(c: &Client, base: &str) -> TestResult {
+    c.goto(&format!("{base}/game/99999")).await?;
+    until(
+        c,
+        "the missing game",
+        "return !document.getElementById('missing-page').hidden && document.getElementById('game-page').hidden
+           && document.getElementById('missing-title').textContent.includes('99999')",
+    )
+    .await?;
+    c.goto(&format!("{base}/no/such/page")).await?;
+    until(
+        c,
+        "the not-found page",
+        "return !document.getElementById('missing-page').hidden && document.getElementById('missing-title').textContent === 'There is no such page.'",
+    )
+    .await
+}
+
+/// Vietnamese: the page's words, the `lang` attribute, option and
+/// placeholder texts, and a server error given by its code.
+async fn vietnamese_text(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    doc_screenshot(c, "home").await?;
+    select(c, "#lang", "vi").await?;
+    until(
+        c,
+        "Vietnamese",
+        "return document.getElementById('go').textContent === 'Bắt đầu' && document.documentElement.lang === 'vi'
+           && document.querySelector('#rule option[value=standard]').textContent.startsWith('chuẩn')
+           && document.getElementById('k').placeholder === 'tự động'
+           && document.getElementById('level-3').textContent === 'Cấp 3'",
+    )
+    .await?;
+    // A bad position code: the server's refusal in Vietnamese.
+    js(
+        c,
+        "document.getElementById('code').value = 'zzz'; return true",
+    )
+    .await?;
+    click(c, "#code-form button[type=submit]").await?;
+    until(
+        c,
+        "the refusal in Vietnamese",
+        "return document.getElementById('quick-error').textContent === 'Máy chủ không nhận các thiết lập này.'",
+    )
+    .await?;
+    select(c, "#lang", "en").await?;
+    until(
+        c,
+        "English",
+        "return document.getElementById('go').textContent === 'Start the game' && document.documentElement.lang === 'en'",
+    )
+    .await
+}
+
+/// The phone: the board takes at least 95% of the width, nothing scrolls
+/// sideways (game page and games list), a tap plays.
+async fn phone_layout(base: &str) -> TestResult {
+    let browser = find_browser().ok_or("no browser")?;
+    let profile = tempfile::tempdir()?;
+    let (_driver, c) = connect_window(&browser, profile.path(), PHONE).await;
+    let outcome = async {
+        open_home(&c, base).await?;
+        let wide = js(
+            &c,
+            "return document.documentElement.scrollWidth <= window.innerWidth",
+        )
+        .await?;
+        if wide != json!(true) {
+            return Err("the home page scrolls sideways".into());
+        }
+        click(&c, "#quick-here").await?;
+        wait_game_page(&c).await?;
+        let fit = js(
+            &c,
+            "const r = document.getElementById('board').getBoundingClientRect();
+             return [r.width, window.innerWidth, document.documentElement.scrollWidth]",
+        )
+        .await?;
+        let (board, viewport, scroll) = (
+            fit[0].as_f64().unwrap_or(0.0),
+            fit[1].as_f64().unwrap_or(1.0),
+            fit[2].as_f64().unwrap_or(1e9),
+        );
+        if board < 0.95 * viewport || scroll > viewport {
+            return Err(
+                format!("phone: board {board} px of {viewport}, page {scroll} px wide").into(),
+            );
+        }
+        for (x, y) in [(7, 7), (8, 7), (7, 8), (8, 8), (6, 6)] {
+            play(&c, x, y).await?;
+        }
+        doc_screenshot(&c, "phone").await?;
+        c.goto(&format!("{base}/games")).await?;
+        until(
+            &c,
+            "the games list",
+            "return document.querySelectorAll('#games-table tr.game-row').length > 0",
+        )
+        .await?;
+        let list = js(
+            &c,
+            "return document.documentElement.scrollWidth <= window.innerWidth",
+        )
+        .await?;
+        if list != json!(true) {
+            return Err("the games list scrolls sideways on a phone".into());
+        }
+        // A row opens its game, saved moves and buttons to replay them.
+        click(&c, "#games-table tr.game-row td.result").await?;
+        wait_game_page(&c).await?;
+        click(&c, "#nav-first").await?;
+        until(
+            &c,
+            "the start of the game",
+            "return document.getElementById('board').dataset.ply === '0'",
+        )
+        .await?;
+        click(&c, "#nav-next").await?;
+        until(
+            &c,
+            "move 1",
+            "return document.getElementById('board').dataset.ply === '1'",
+        )
+        .await?;
+        Ok::<(), Box<dyn Error>>(())
+    }
+    .await;
+    if outcome.is_err() {
+        failure_shot(&c, "phone_layout").await;
+    }
+    let _ = c.close().await;
+    outcome
+}
+
+/// Play a friend online: black creates the game from the custom form
+/// with a clock and sends the white link; a second browser (its own
+/// profile) opens it, and the two windows play to black's win. A
+/// spectator page cannot move.
 async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult {
     open_home(c, base).await?;
-    c.find(Locator::Id("clock"))
-        .await?
-        .select_by_value("600+5")
-        .await?;
-    c.find(Locator::Id("friend")).await?.click().await?;
+    custom(c, "online").await?;
+    select(c, "#preset", "15x15").await?;
+    select(c, "#clock", "600+5").await?;
+    click(c, "#go").await?;
     until(
         c,
         "the seat links",
@@ -316,7 +840,7 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
     until(
         c,
         "the clocks",
-        "return !document.getElementById('clocks').hidden && document.getElementById('clock-black').textContent === 'Black 10:00'",
+        "const k = document.querySelector('#card-black .pclock'); return !k.hidden && k.textContent === '10:00'",
     )
     .await?;
     let white_link = js(c, "return document.getElementById('link-white').value").await?;
@@ -387,7 +911,7 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
                     "return !document.getElementById('offer').hidden && document.getElementById('offer-text').textContent.startsWith('Your opponent asks to take back')",
                 )
                 .await?;
-                w.find(Locator::Id("offer-no")).await?.click().await?;
+                click(&w, "#offer-no").await?;
                 until(
                     c,
                     "the request answered",
@@ -397,6 +921,23 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
                 if ply(c).await? != 4 {
                     return Err("a declined takeback changed the game".into());
                 }
+            }
+            if i == 2 {
+                // A draw offer can be declined.
+                click(c, "#draw").await?;
+                until(
+                    &w,
+                    "the draw offer on white's page",
+                    "return !document.getElementById('offer').hidden && document.getElementById('offer-text').textContent.startsWith('Your opponent offers a draw')",
+                )
+                .await?;
+                click(&w, "#offer-no").await?;
+                until(
+                    &w,
+                    "the offer declined",
+                    "return document.getElementById('offer').hidden",
+                )
+                .await?;
             }
         }
         for (page, who) in [(c, "black"), (&w, "white")] {
@@ -431,27 +972,44 @@ async fn the_web_app_in_a_real_browser() {
     let mut failures = Vec::new();
     macro_rules! scenario {
         ($name:ident) => {
-            let started = Instant::now();
-            let outcome = $name(&client, &server.base).await;
-            eprintln!("{}: {:?}", stringify!($name), started.elapsed());
-            if let Err(e) = outcome {
-                let shot = failure_shot(&client, stringify!($name)).await;
-                failures.push(format!(
-                    "{}: {e} (screenshot {})",
-                    stringify!($name),
-                    shot.display()
-                ));
+            if !selected(stringify!($name)) {
+                eprintln!("{}: not selected (CARO_BROWSER_ONLY)", stringify!($name));
+            } else {
+                let started = Instant::now();
+                let outcome = $name(&client, &server.base).await;
+                eprintln!("{}: {:?}", stringify!($name), started.elapsed());
+                if let Err(e) = outcome {
+                    let shot = failure_shot(&client, stringify!($name)).await;
+                    failures.push(format!(
+                        "{}: {e} (screenshot {})",
+                        stringify!($name),
+                        shot.display()
+                    ));
+                }
             }
         };
     }
-    scenario!(a_60_by_60_game);
+    scenario!(vietnamese_text);
+    scenario!(a_60_by_60_game_zoomed);
     scenario!(human_vs_human_won_by_five);
-    scenario!(human_vs_computer_undo_redo);
+    scenario!(double_click_plays_once);
+    scenario!(keyboard_play);
+    scenario!(human_vs_computer_undo_redo_resign);
+    scenario!(a_game_against_the_computer);
     scenario!(computer_vs_computer_to_the_end);
     scenario!(renju_forbidden_point_refused);
     scenario!(reload_restores_the_game);
-    scenario!(vietnamese_text);
+    scenario!(missing_game_and_unknown_path);
+    scenario!(match_first_to_two_against_random);
+    scenario!(swap2_the_person_chooses);
     scenario!(two_windows_play_a_friend_online);
+    if selected("phone_layout") {
+        let started = Instant::now();
+        if let Err(e) = phone_layout(&server.base).await {
+            failures.push(format!("phone_layout: {e}"));
+        }
+        eprintln!("phone_layout: {:?}", started.elapsed());
+    }
     let _ = client.close().await;
     assert!(
         failures.is_empty(),

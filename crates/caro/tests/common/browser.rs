@@ -19,7 +19,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{
-    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, MOUSE_BUTTON_LEFT,
+    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, WheelAction, WheelActions,
+    MOUSE_BUTTON_LEFT,
 };
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -88,7 +89,7 @@ pub fn free_port() -> u16 {
 }
 
 /// The size of the browser's viewport, and whether it is a phone (touch,
-/// a device pixel ratio of 3, a mobile user agent).
+/// a device pixel ratio of 2, a mobile user agent).
 #[derive(Clone, Copy, Debug)]
 pub struct Window {
     /// Viewport width in CSS pixels.
@@ -106,7 +107,7 @@ pub const DESKTOP: Window = Window {
     phone: false,
 };
 
-/// A phone, 390×844 (touch, device pixel ratio 3).
+/// A phone, 390×844 (touch, device pixel ratio 2).
 pub const PHONE: Window = Window {
     width: 390,
     height: 844,
@@ -142,7 +143,7 @@ pub async fn connect_window(browser: &Browser, profile: &Path, window: Window) -
     });
     if window.phone {
         options["mobileEmulation"] = json!({
-            "deviceMetrics": { "width": window.width, "height": window.height, "pixelRatio": 3.0, "touch": true },
+            "deviceMetrics": { "width": window.width, "height": window.height, "pixelRatio": 2.0, "touch": true },
             "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
         });
     }
@@ -329,6 +330,17 @@ pub async fn play(c: &Client, x: u8, y: u8) -> TestResult {
     .await
 }
 
+/// Whether the scenario `name` runs: all of them unless
+/// `CARO_BROWSER_ONLY` lists some (comma-separated parts of their names).
+pub fn selected(name: &str) -> bool {
+    match std::env::var("CARO_BROWSER_ONLY") {
+        Ok(only) if !only.trim().is_empty() => only
+            .split(',')
+            .any(|part| !part.trim().is_empty() && name.contains(part.trim())),
+        _ => true,
+    }
+}
+
 /// Where a failing scenario leaves its screenshot: `target/browser-failures/`.
 pub fn failures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../browser-failures")
@@ -359,8 +371,26 @@ pub async fn doc_screenshot(c: &Client, name: &str) -> TestResult {
     }
     let dir = docs_images();
     std::fs::create_dir_all(&dir)?;
+    // The last stone's animation and the fonts settle first.
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
     let png = c.screenshot().await?;
     std::fs::write(dir.join(format!("{name}.png")), png)?;
     eprintln!("screenshot docs/images/{name}.png");
+    Ok(())
+}
+
+/// Turns the mouse wheel at client coordinates (`delta_y` < 0 zooms in on
+/// the board).
+pub async fn wheel(c: &Client, x: f64, y: f64, delta_y: i64) -> TestResult {
+    let mut actions = WheelActions::new("wheel".to_string());
+    actions.push(WheelAction::Scroll {
+        duration: None,
+        x: x.round() as i64,
+        y: y.round() as i64,
+        delta_x: 0,
+        delta_y,
+    });
+    c.perform_actions(actions).await?;
+    c.release_actions().await?;
     Ok(())
 }
