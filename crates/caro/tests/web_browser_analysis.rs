@@ -2,7 +2,8 @@
 //! evaluation bar and three best lines for a position, a finished game's
 //! analysis (a win-chance graph with one point per position, a click or an
 //! arrow key on it showing that move, in English and Vietnamese, and on a
-//! phone without sideways scrolling), a hint in a game against the
+//! phone without sideways scrolling), the result dialog's "Analyse" for a
+//! game that ends on the page, a hint in a game against the
 //! computer, counted in the game, and no live panel for the two players of
 //! an online game in progress. With `CARO_UPDATE_SCREENSHOTS=1` it saves
 //! `docs/images/analysis.png`. A failing scenario leaves a screenshot in
@@ -334,6 +335,29 @@ async fn phone_layout(base: &str, id: i64, points: usize) -> TestResult {
     outcome
 }
 
+/// A game that ends on the page: the result dialog's "Analyse" starts the
+/// review and the graph appears.
+async fn result_dialog_analyses(c: &Client, base: &str) -> TestResult {
+    let id = game_with_moves(base, &FIVE[..8])?;
+    open_game(c, base, id, 8).await?;
+    let (status, answer) = post(
+        &agent(),
+        &format!("{base}/api/games/{id}/move"),
+        &json!({"ply": 8, "x": FIVE[8].0, "y": FIVE[8].1}),
+    );
+    if status != 200 {
+        return Err(format!("the last move: {status} {answer}").into());
+    }
+    until(
+        c,
+        "the result dialog with Analyse",
+        "const b = document.getElementById('result-analyse'); return !!b && !b.hidden && b.offsetParent !== null",
+    )
+    .await?;
+    click(c, "#result-analyse").await?;
+    wait_analysed(c, FIVE.len() + 1).await
+}
+
 /// A hint in a game against the computer, on the person's turn: the move
 /// is marked on the board and the count, kept in the game, is shown.
 async fn hint_against_the_computer(c: &Client, base: &str) -> TestResult {
@@ -496,6 +520,7 @@ async fn analysis_in_a_real_browser() {
     }
     scenario!(live_panel_shows_three_lines);
     scenario!(analysed_game_graph_jumps);
+    scenario!(result_dialog_analyses);
     scenario!(hint_against_the_computer);
     scenario!(online_players_have_no_live_panel);
     scenario!(screenshot);
