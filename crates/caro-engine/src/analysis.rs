@@ -794,6 +794,10 @@ mod tests {
         assert!([pos("g8"), pos("k8")].contains(&best), "{best:?}");
         assert_eq!(blunder.best_line.first(), Some(&best));
         assert_eq!(review.points[6], 1.0, "black wins by force after it");
+        // White to move against black's open four: black's chance, not
+        // the side to move's.
+        assert_eq!(review.points[7], 1.0, "white to move, lost");
+        assert_eq!(review.moves[7].color, Color::White);
         // The winning moves of black are the engine's own: no loss.
         assert_eq!(review.moves[6].loss, 0.0);
         assert_eq!(review.moves[8].mark, None);

@@ -945,5 +945,20 @@ mod tests {
         assert!(v["lines"][0]["score"]
             .as_str()
             .is_some_and(|s| s.starts_with("+W")));
+
+        // White to move against black's open four: every chance is
+        // black's (1), the scores white's (lost).
+        let g =
+            position(r#"{"moves":[[7,7],[0,0],[8,7],[0,2],[9,7],[0,4],[10,7]]}"#).expect("legal");
+        let a = Analyser::new()
+            .analyse(&g, 2, Limits::depth(3), &StopFlag::new(), &mut |_| {})
+            .expect("lines");
+        let v: Value = serde_json::from_str(&analysis_message(&g, Some(&a))).expect("json");
+        assert_eq!(v["ply"], 7);
+        assert_eq!(v["win_chance"], 1.0, "black's chance: {v}");
+        for line in v["lines"].as_array().expect("lines") {
+            assert_eq!(line["win_chance"], 1.0, "black's chance: {line}");
+            assert!(line["score"].as_str().is_some_and(|s| s.starts_with("-L")));
+        }
     }
 }
