@@ -44,6 +44,7 @@ export const TEXT = {
     an_stopped: "The engine has stopped at this depth.",
     an_over: "The game is over in this position.",
     an_lines: "The engine's best moves",
+    an_to_move: "{c} to move: the engine's best moves",
     an_line_label: "{i}. {m}: {s}, black's win chance {p}%. Line: {l}",
     an_game: "Analyse game",
     an_again: "Analyse again",
@@ -103,6 +104,7 @@ export const TEXT = {
     an_stopped: "Máy đã dừng ở độ sâu này.",
     an_over: "Ở thế cờ này ván đã kết thúc.",
     an_lines: "Các nước tốt nhất của máy",
+    an_to_move: "Lượt của {c}: các nước tốt nhất của máy",
     an_line_label: "{i}. {m}: {s}, khả năng thắng của Đen {p}%. Biến: {l}",
     an_game: "Phân tích ván cờ",
     an_again: "Phân tích lại",
@@ -192,6 +194,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
       <div id="an-bar" class="an-bar" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="50">
         <div class="an-bar-black"></div>
       </div>
+      <p id="an-side" class="an-side"></p>
       <ol id="an-lines" class="an-lines"></ol>
       <p id="an-stats" class="an-stats"></p>
     </div>
@@ -316,6 +319,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     bar.dataset.state = d ? "ready" : "waiting";
     const mover = view ? moverAt(view, sentPly < 0 ? shown : sentPly) : "black";
     const lines = d && Array.isArray(d.lines) ? d.lines : [];
+    el("an-side").textContent = lines.length ? t("an_to_move", { c: colorName(mover) }) : "";
     // The items are kept and rewritten, so one focused keeps its focus.
     while (linesBox.children.length > lines.length) linesBox.lastElementChild.remove();
     while (linesBox.children.length < lines.length) linesBox.appendChild(lineItem(linesBox.children.length));
