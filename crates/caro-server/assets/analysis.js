@@ -4,7 +4,7 @@
 // the mistakes marked and the better move at each), and hints in games
 // against the computer.
 //
-//   import { mountAnalysis, TEXT } from '/analysis.js';
+//   import { mountAnalysis, TEXT } from '/analysis.js';   // (it uses /api.js)
 //   const analysis = mountAnalysis({ panel, graph, board, getPosition, onJump, lang });
 //   analysis.update();        // after every change of the game or of the move shown
 //   analysis.setLang('vi');   // after a language change
@@ -19,6 +19,8 @@
 // the language ("en" or "vi") or a function that returns the one in use.
 // The module draws into `panel` and `graph` itself; the board gets the ghost
 // stones and marks through board.set({ ghosts, marks }).
+
+import { api, pointName, other } from "/api.js";
 
 const STYLE_HREF = "/analysis.css";
 
@@ -146,19 +148,6 @@ export const TEXT = {
   },
 };
 
-/** A point's name for people: column letters and the row from the bottom (`h8`). */
-export function pointName(x, y, height) {
-  let s = "";
-  let n = x + 1;
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    s = String.fromCharCode(97 + r) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s + String(height - y);
-}
-
-const other = (c) => (c === "black" ? "white" : "black");
 const pct = (f) => Math.round(Math.max(0, Math.min(1, Number(f) || 0)) * 100);
 
 /**
@@ -790,20 +779,11 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
   toggle.addEventListener("click", () => setLive(!live));
 
   // ------------------------------------------------------------ game analysis
-  async function request(method, path, body) {
-    const opts = { method, headers: {} };
-    if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
-    let res;
-    try { res = await fetch(path, opts); } catch (_) { throw { code: "network" }; }
-    const data = await res.json().catch(() => ({ code: "bad_response" }));
-    if (!res.ok) throw data;
-    return data;
-  }
   function stopPolling() { if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; } }
   async function poll(id) {
     stopPolling();
     let s;
-    try { s = await request("GET", "/api/games/" + id + "/analysis"); } catch (e) {
+    try { s = await api("GET", "/api/games/" + id + "/analysis"); } catch (e) {
       if (gameId === id && !destroyed) { showError(e); if (e.code !== "not_found") pollTimer = setTimeout(() => poll(id), 2000); }
       return;
     }
@@ -818,7 +798,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     errorCode = null;
     gameButton.disabled = true;
     try {
-      const s = await request("POST", "/api/games/" + id + "/analysis", {});
+      const s = await api("POST", "/api/games/" + id + "/analysis", {});
       if (gameId !== id) return;
       if (s && s.state) jobState = s;
       else jobState = { state: "running", done: 0, total: view.moves.length + 1, points: [], moves: [] };
@@ -837,7 +817,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     errorCode = null;
     render();
     try {
-      const h = await request("POST", "/api/games/" + id + "/hint", { ply });
+      const h = await api("POST", "/api/games/" + id + "/hint", { ply });
       if (gameId !== id) return;
       hint = { ply, move: h.move, score: h.score, win_chance: h.win_chance, pv: h.pv || [], hints: Number(h.hints) || (Number(v.hints) || 0) + 1 };
     } catch (e) {
