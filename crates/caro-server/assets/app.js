@@ -82,6 +82,16 @@ function applyTheme() {
 }
 
 // ---------------------------------------------------------------- start
+
+// Errors the page met (script errors, rejected promises, files that did not
+// load), for tests and for a look in the console.
+window.caroErrors = [];
+window.addEventListener("error", (e) => {
+  const what = e.message || (e.target && (e.target.src || e.target.href)) || "error";
+  window.caroErrors.push(String(what));
+}, true);
+window.addEventListener("unhandledrejection", (e) => { window.caroErrors.push(String(e.reason)); });
+
 function start() {
   applyText();
   applyTheme();

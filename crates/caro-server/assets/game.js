@@ -313,6 +313,7 @@ function people(v) { return [v.black, v.white].filter((s) => s === "human").leng
 function isComputer(v, color) { return v[color] !== "human"; }
 
 function displayName(v, color) {
+  if (Array.isArray(v.names) && v.names[color === "black" ? 0 : 1]) return v.names[color === "black" ? 0 : 1];
   if (v.online) {
     if (v.you === color) return t("you");
     return colorName(color);
@@ -577,8 +578,7 @@ function renderOnline(v) {
 let offerAnswers = { yes: null, no: null };
 
 function title(v) {
-  const n = people(v);
-  const name = (c) => (v.online ? (v.you === c ? t("you") : colorName(c)) : playerName(v[c], n));
+  const name = (c) => displayName(v, c);
   return gameName(v) + " " + v.width + "×" + v.height + " · " + name("black") + " " + t("vs") + " " + name("white");
 }
 

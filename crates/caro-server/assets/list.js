@@ -66,13 +66,12 @@ function render(list) {
       b.className = "badge"; b.textContent = t("online_badge");
       p.append(" ", b);
     }
-    const m = g.match || null;
     let what = gameName(g) + " " + g.width + "×" + g.height + (g.k !== 5 ? " k=" + g.k : "");
-    if (m && m.game) what += " · " + t("match_game", { n: m.game });
-    else if (g.match_game) what += " · " + t("match_game", { n: g.match_game });
+    if (g.opening && g.opening !== "free") what += " · " + g.opening;
+    if (g.match && g.game_no) what += " · " + t("match_game", { n: g.game_no });
     cell(tr, what, t("col_game"), "what");
     cell(tr, String(g.ply), t("moves"), "num");
-    const reason = g.ending || g.reason || "";
+    const reason = g.reason || g.ending || "";
     cell(tr, resultShort(g.result, reason), t("result"), "result");
     cell(tr, new Date(g.updated * 1000).toLocaleString(getLang() === "vi" ? "vi-VN" : "en-GB"), t("date"), "date");
   }

@@ -678,6 +678,33 @@ async fn swap2_the_person_chooses(c: &Client, base: &str) -> TestResult {
     wait_ply(c, 5).await
 }
 
+/// The theme: the toggle switches it, a reload keeps it; the pages met no
+/// script error and no file that did not load.
+async fn dark_theme_remembered(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    let before = js(c, "return document.documentElement.dataset.theme").await?;
+    click(c, "#theme-toggle").await?;
+    let after = js(c, "return document.documentElement.dataset.theme").await?;
+    if before == after {
+        return Err(format!("the theme stayed {before}").into());
+    }
+    click(c, "#quick-here").await?;
+    wait_game_page(c).await?;
+    play(c, 7, 7).await?;
+    c.refresh().await?;
+    wait_ply(c, 1).await?;
+    let kept = js(c, "return document.documentElement.dataset.theme").await?;
+    if kept != after {
+        return Err(format!("after a reload the theme is {kept}, not {after}").into());
+    }
+    let errors = js(c, "return window.caroErrors").await?;
+    if errors != json!([]) {
+        return Err(format!("the page met errors: {errors}").into());
+    }
+    click(c, "#theme-toggle").await?;
+    Ok(())
+}
+
 /// The page's own pages for a game that does not exist and an unknown
 /// address: no board, no live buttons, a way home.
 async fn missing_game_and_unknown_path(c: &Client, base: &str) -> TestResult {
@@ -1000,6 +1027,7 @@ async fn the_web_app_in_a_real_browser() {
     scenario!(renju_forbidden_point_refused);
     scenario!(reload_restores_the_game);
     scenario!(missing_game_and_unknown_path);
+    scenario!(dark_theme_remembered);
     scenario!(match_first_to_two_against_random);
     scenario!(swap2_the_person_chooses);
     scenario!(two_windows_play_a_friend_online);
