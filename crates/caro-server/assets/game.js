@@ -423,7 +423,7 @@ function renderCards(v) {
     card.setAttribute("aria-label", colorName(color) + ": " + displayName(v, color) + (level ? ", " + level : ""));
     const conn = card.querySelector(".conn");
     const presence = v.connected || v.presence || null;
-    if (v.online && presence && typeof presence[color] === "boolean") {
+    if (v.online && presence && typeof presence[color] === "boolean" && v.you !== color) {
       conn.hidden = false;
       conn.classList.toggle("on", presence[color]);
       conn.textContent = presence[color] ? t("connected") : t("disconnected");

@@ -890,6 +890,13 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         if w.current_url().await?.as_str().contains("seat=") {
             return Err("the seat token stayed in the address bar".into());
         }
+        // Black's page says whether white is connected.
+        until(
+            c,
+            "white connected on black's page",
+            "const k = document.querySelector('#card-white .conn'); return !k.hidden && k.textContent === 'connected'",
+        )
+        .await?;
         for i in 0..5u8 {
             play(c, 3 + i, 7).await?;
             wait_ply(&w, i64::from(i) * 2 + 1).await?;
@@ -903,6 +910,12 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
                 )
                 .await?;
                 wait_ply(&w, 1).await?;
+                until(
+                    c,
+                    "white gone on black's page",
+                    "return document.querySelector('#card-white .conn').textContent === 'not connected'",
+                )
+                .await?;
                 click_point(&w, 9, 9).await?;
                 until(
                     &w,
@@ -972,6 +985,28 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
                 page,
                 &format!("black's win on {who}'s page"),
                 "return document.getElementById('status').dataset.result === 'black'",
+            )
+            .await?;
+            close_result(page).await?;
+        }
+        // A rematch, asked by black and accepted by white: both pages go
+        // to the new game, colours swapped.
+        let old_path = js(c, "return location.pathname").await?;
+        click(c, "#rematch").await?;
+        until(
+            &w,
+            "the rematch offer on white's page",
+            "return !document.getElementById('offer').hidden && document.getElementById('offer-text').textContent.startsWith('Your opponent wants a rematch')",
+        )
+        .await?;
+        click(&w, "#offer-yes").await?;
+        for (page, seat) in [(c, "White"), (&w, "Black")] {
+            until(
+                page,
+                &format!("the rematch, {seat}'s seat"),
+                &format!(
+                    "return location.pathname !== {old_path} && document.getElementById('seat-info').textContent === 'You play {seat}.'"
+                ),
             )
             .await?;
         }
