@@ -18,7 +18,7 @@
 // analyseGame from the result dialog's "Analyse", destroy on leaving.
 
 import { Board } from "/board.js";
-import { t, getLang, onLang } from "/i18n.js";
+import { t, getLang, onLang, say } from "/i18n.js";
 import { api, errorText, colorName, other, pointName, gameName, playerName, playerLevel } from "/api.js";
 import { go, show, setTitle, showMissing, getTheme, onTheme } from "/app.js";
 import { confirmDialog, resultDialog, closeDialogs } from "/dialogs.js";
@@ -77,7 +77,7 @@ export async function openCode(code, fromAddress) {
     if (fromAddress) { history.replaceState(null, "", "/"); show("home-page"); }
     const { showHome } = await import("/home.js");
     showHome();
-    $("quick-error").textContent = errorText(e);
+    say($("quick-error"), () => errorText(e));
   }
 }
 
@@ -86,7 +86,7 @@ export async function showGame(id) {
   if (!wired) wire();
   const load = ++loading;
   viewPly = null; lastThinking = null; lastResultShown = null; sentMove = null; dismissedOffer = null;
-  message("");
+  message(null);
   $("status").textContent = t("loading");
   const query = new URLSearchParams(location.search);
   watching = query.has("watch");
@@ -100,7 +100,7 @@ export async function showGame(id) {
   try { view = await api("GET", "/api/games/" + id); } catch (e) {
     if (load !== loading) return;
     if (e.code === "not_found" || e.status === 404) { showMissing(t("game_not_found", { id })); return; }
-    message(errorText(e));
+    message(() => errorText(e));
     return;
   }
   if (load !== loading) return;
@@ -201,16 +201,17 @@ function playAt(x, y) {
   const v = current;
   if (!v) return;
   if (viewPly !== null) { browse(null); return; }
-  if (v.online && v.you !== "black" && v.you !== "white") { message(t("e_not_a_player")); return; }
-  if (v.result) { message(t("e_game_over")); return; }
-  if (v.turn && v.turn.kind === "choose") { message(t("e_must_choose")); return; }
+  if (v.online && v.you !== "black" && v.you !== "white") { message(() => t("e_not_a_player")); return; }
+  if (v.result) { message(() => t("e_game_over")); return; }
+  if (v.turn && v.turn.kind === "choose") { message(() => t("e_must_choose")); return; }
   sentMove = { ply: v.ply, x, y };
   intent("move", { ply: v.ply, x, y });
 }
 
 // ---------------------------------------------------------------- server intents
 
-function message(text) { $("message").textContent = text; }
+/** Shows a message: words from `f()` (again after a language change), or none. */
+function message(f) { say($("message"), f || null); }
 
 /** Whether a stale answer is only the page's own move, already shown. */
 function alreadyPlayed() {
@@ -231,13 +232,13 @@ async function intent(path, body) {
   }
   try {
     accept(await api("POST", "/api/games/" + v.id + "/" + path, body === undefined ? {} : body));
-    message("");
+    message(null);
   } catch (e) {
     if (e.code === "stale") {
       await refresh();
-      if (path === "move" && alreadyPlayed()) { message(""); return; }
+      if (path === "move" && alreadyPlayed()) { message(null); return; }
     }
-    message(errorText(e));
+    message(() => errorText(e));
   }
 }
 
@@ -257,10 +258,10 @@ function openSocket(id) {
   ws.onmessage = (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch (_) { return; }
-    if (m.t === "game") { accept(m); if (current && !current.result && $("message").dataset.keep !== "1") message(""); }
+    if (m.t === "game") { accept(m); if (current && !current.result && $("message").dataset.keep !== "1") message(null); }
     else if (m.t === "error") {
       if (m.code === "stale" && alreadyPlayed()) return;
-      message(errorText(m, true));
+      message(() => errorText(m, true));
     } else if (m.t === "rematch") {
       if (m.seat) keep("caro.seat." + m.id, m.seat);
       go("/game/" + m.id + (m.seat ? "" : "?watch"));
@@ -269,15 +270,15 @@ function openSocket(id) {
   ws.onclose = (ev) => {
     if (socket !== ws) return; // closed on purpose
     socket = null;
-    if (ev.code === 1007 || ev.code === 1008 || ev.code === 1009) { message(t("closed", { r: ev.reason })); return; }
-    message(t("reconnecting"));
+    if (ev.code === 1007 || ev.code === 1008 || ev.code === 1009) { message(() => t("closed", { r: ev.reason })); return; }
+    message(() => t("reconnecting"));
     setTimeout(() => { if (!socket && current && current.id === id && !$("game-page").hidden) openSocket(id); }, 1000);
   };
 }
 
 function send(command) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
-  else message(t("reconnecting"));
+  else message(() => t("reconnecting"));
 }
 
 // ---------------------------------------------------------------- a new view
@@ -664,7 +665,7 @@ async function nextGame() {
   try {
     const next = await api("POST", "/api/games/" + v.id + "/next", {});
     go("/game/" + next.id);
-  } catch (e) { message(errorText(e)); }
+  } catch (e) { message(() => errorText(e)); }
 }
 
 async function rematch() {
@@ -672,7 +673,7 @@ async function rematch() {
   if (!v) return;
   if (v.online) { send({ t: "rematch" }); return; }
   try { const r = await api("POST", "/api/games/" + v.id + "/rematch", { swap: true }); go("/game/" + r.id); }
-  catch (e) { message(errorText(e)); }
+  catch (e) { message(() => errorText(e)); }
 }
 
 // ---------------------------------------------------------------- wiring
@@ -706,13 +707,13 @@ function wire() {
   document.querySelectorAll("button.copy").forEach((b) => b.addEventListener("click", async () => {
     const input = $(b.dataset.for);
     try { await navigator.clipboard.writeText(input.value); } catch (_) { input.select(); }
-    message(t("copied_plain"));
+    message(() => t("copied_plain"));
   }));
   $("code-link").addEventListener("click", async () => {
     if (!current || !current.code) return;
     const url = location.origin + "/p/" + current.code;
     try { await navigator.clipboard.writeText(url); } catch (_) { /* shown anyway */ }
-    message(t("copied", { u: url }));
+    message(() => t("copied", { u: url }));
   });
   $("move-list").addEventListener("click", (ev) => {
     const b = ev.target.closest("button.mv");

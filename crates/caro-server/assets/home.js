@@ -2,7 +2,7 @@
 // friend online or on this screen, two computers, a position code or a PSQ
 // file) and the full form under "Custom game".
 
-import { t, onLang } from "/i18n.js";
+import { t, onLang, say } from "/i18n.js";
 import { api, errorText } from "/api.js";
 import { go } from "/app.js";
 import { openCode } from "/game.js";
@@ -24,7 +24,7 @@ export async function showHome() {
   if (!wired) wire();
   homeVisibility();
   if (!players) {
-    try { players = await api("GET", "/api/players"); } catch (e) { $("quick-error").textContent = errorText(e); return; }
+    try { players = await api("GET", "/api/players"); } catch (e) { say($("quick-error"), () => errorText(e)); return; }
     for (const sel of [$("black-player"), $("white-player")]) {
       sel.innerHTML = "";
       for (const p of players) {
@@ -65,16 +65,16 @@ function fillText() {
 }
 
 async function create(body, error) {
-  error.textContent = "";
+  say(error, null);
   try {
     const view = await api("POST", "/api/games", body);
     go("/game/" + view.id);
-  } catch (e) { error.textContent = errorText(e); }
+  } catch (e) { say(error, () => errorText(e)); }
 }
 
 /** Creates an online game; the creator takes the opening (black's) seat. */
 async function createOnline(body, error) {
-  error.textContent = "";
+  say(error, null);
   try {
     const made = await api("POST", "/api/online", body);
     try {
@@ -85,7 +85,7 @@ async function createOnline(body, error) {
       }));
     } catch (_) { /* the seat is kept in this page only */ }
     go("/game/" + made.id);
-  } catch (e) { error.textContent = errorText(e); }
+  } catch (e) { say(error, () => errorText(e)); }
 }
 
 function wire() {
@@ -109,7 +109,7 @@ function wire() {
     try {
       const data = await api("POST", "/api/import", await f.text(), "text/plain");
       go("/game/" + data.id);
-    } catch (e) { $("quick-error").textContent = errorText(e); }
+    } catch (e) { say($("quick-error"), () => errorText(e)); }
   });
   document.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", homeVisibility));
   $("preset").addEventListener("change", homeVisibility);
@@ -129,16 +129,16 @@ function homeVisibility() {
   $("custom-size").hidden = $("preset").value !== "custom";
 }
 
-/** The custom form's settings, with what is wrong pushed to `problems`. */
+/** The custom form's settings, with the text keys of what is wrong pushed to `problems`. */
 function settings(problems) {
   let width, height;
   if ($("preset").value === "custom") { width = Number($("width").value); height = Number($("height").value); }
   else [width, height] = $("preset").value.split("x").map(Number);
-  if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 3 && width <= 60 && height >= 3 && height <= 60)) problems.push(t("need_size"));
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 3 && width <= 60 && height >= 3 && height <= 60)) problems.push("need_size");
   const kText = $("k").value.trim();
   const k = kText === "" ? 0 : Number(kText);
-  if (kText !== "" && !(Number.isInteger(k) && k >= 3 && k <= 10 && k <= Math.max(width, height))) problems.push(t("need_k"));
-  if ($("rule").value === "renju" && $("first").value !== "black") problems.push(t("renju_first"));
+  if (kText !== "" && !(Number.isInteger(k) && k >= 3 && k <= 10 && k <= Math.max(width, height))) problems.push("need_k");
+  if ($("rule").value === "renju" && $("first").value !== "black") problems.push("renju_first");
   const body = { width, height, rule: $("rule").value, first: $("first").value };
   if ($("opening").value !== "free") body.opening = $("opening").value;
   if ($("first-to").value) body.first_to = Number($("first-to").value);
@@ -154,15 +154,15 @@ function submitCustom() {
   if (m === "online") {
     const [clockSeconds, increment] = $("clock").value.split("+").map(Number);
     if (clockSeconds) { body.clock_seconds = clockSeconds; body.increment_seconds = increment; }
-    if (problems.length) { error.textContent = problems.join("\n"); return; }
+    if (problems.length) { say(error, () => problems.map((k) => t(k)).join("\n")); return; }
     createOnline(body, error);
     return;
   }
   body.black = m === "ch" || m === "cc" ? $("black-player").value : "human";
   body.white = m === "hc" || m === "cc" ? $("white-player").value : "human";
-  if (!body.black) problems.push(t("need_black"));
-  if (!body.white) problems.push(t("need_white"));
+  if (!body.black) problems.push("need_black");
+  if (!body.white) problems.push("need_white");
   body.time_ms = Number($("time").value);
-  if (problems.length) { error.textContent = problems.join("\n"); return; }
+  if (problems.length) { say(error, () => problems.map((k) => t(k)).join("\n")); return; }
   create(body, error);
 }

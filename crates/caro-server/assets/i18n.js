@@ -19,7 +19,7 @@ export const TEXT = {
     q_level: "Level {n}", q_level_aria: "Play the computer at level {n}",
     q_friend: "Play a friend", q_friend_online: "Play a friend online", q_friend_here: "On this screen",
     q_watch: "Watch two computers", q_watch_go: "Watch caro:6 against caro:4",
-    q_open: "Open a position", code: "Position code", code_ph: "e.g. 15x15k5freestyle.h8i9", open: "Open",
+    q_open: "Open a position", code: "Position code", code_ph: "e.g. v1.15x15.5.renju.free.b.HHIGJF", open: "Open",
     import: "Import a PSQ file",
     custom: "Custom game", mode: "Mode", mode_hh: "Two people, this screen", mode_hc: "You (black) vs computer",
     mode_ch: "Computer vs you (white)", mode_cc: "Computer vs computer", mode_online: "A friend online",
@@ -130,7 +130,7 @@ export const TEXT = {
     q_level: "Cấp {n}", q_level_aria: "Chơi với máy ở cấp {n}",
     q_friend: "Chơi với bạn", q_friend_online: "Chơi với bạn qua mạng", q_friend_here: "Trên màn hình này",
     q_watch: "Xem hai máy đấu", q_watch_go: "Xem caro:6 đấu với caro:4",
-    q_open: "Mở một thế cờ", code: "Mã thế cờ", code_ph: "ví dụ 15x15k5freestyle.h8i9", open: "Mở",
+    q_open: "Mở một thế cờ", code: "Mã thế cờ", code_ph: "ví dụ v1.15x15.5.renju.free.b.HHIGJF", open: "Mở",
     import: "Nhập tệp PSQ",
     custom: "Ván tùy chọn", mode: "Chế độ", mode_hh: "Hai người, cùng màn hình", mode_hc: "Bạn (đen) với máy",
     mode_ch: "Máy với bạn (trắng)", mode_cc: "Máy với máy", mode_online: "Với bạn qua mạng",
@@ -257,9 +257,22 @@ export function t(key, args) {
 /** Whether `key` has a text. */
 export function has(key) { return key in TEXT.en; }
 
+const sayings = new Map();
+
+/**
+ * Sets an element's text from `f()` (a function giving the words in the
+ * language in use), again after each language change; `null` clears it.
+ */
+export function say(el, f) {
+  if (!f) { sayings.delete(el); el.textContent = ""; return; }
+  sayings.set(el, f);
+  el.textContent = f();
+}
+
 /** Fills the page's marked elements and its `lang` attribute. */
 export function applyText(root = document) {
   document.documentElement.lang = lang;
+  for (const [el, f] of sayings) el.textContent = f();
   root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   root.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
   root.querySelectorAll("[data-i18n-aria]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nAria)); });

@@ -757,7 +757,8 @@ async fn vietnamese_text(c: &Client, base: &str) -> TestResult {
     until(
         c,
         "English",
-        "return document.getElementById('go').textContent === 'Start the game' && document.documentElement.lang === 'en'",
+        "return document.getElementById('go').textContent === 'Start the game' && document.documentElement.lang === 'en'
+           && document.getElementById('quick-error').textContent === 'The server refused these settings.'",
     )
     .await
 }
