@@ -11,7 +11,6 @@
 
 #![deny(missing_docs)]
 
-mod analysis;
 mod api;
 mod assets;
 pub mod listen;
@@ -623,6 +622,14 @@ impl App {
                 return Ok(());
             }
             g.search = None;
+            // The search's last report stays as the game's evaluation.
+            if let Ok(Decision {
+                info: Some(info), ..
+            }) = &result
+            {
+                let (color, size) = (g.game().to_move(), g.game().size());
+                g.thinking = Some(Thinking::from_info(color, info, size));
+            }
             match result {
                 Ok(d) if choosing => {
                     let even = d.info.as_ref().is_none_or(|i| at_least_even(i.score));

@@ -209,6 +209,8 @@ enum Command {
     DrawOffer,
     /// Accept the opponent's draw offer.
     DrawAccept,
+    /// Decline the opponent's draw offer.
+    DrawDecline,
     /// Ask for a rematch with colours swapped (in a match: the next game).
     Rematch,
     /// Make the swap decision due now (the game at ply `ply`).
@@ -495,6 +497,7 @@ async fn apply(
             Command::TakebackDecline => g.decline_takeback(seat)?,
             Command::DrawOffer => g.offer_draw(seat)?,
             Command::DrawAccept => g.accept_draw(seat)?,
+            Command::DrawDecline => g.decline_draw(seat)?,
             Command::Choose { choice, ply } => {
                 let choice: Choice = choice.parse().map_err(|_| {
                     ApiError::BadRequest(format!(

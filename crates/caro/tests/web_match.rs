@@ -216,6 +216,11 @@ fn swap2_with_a_person_choosing_and_with_a_computer_opening_and_deciding() {
     assert_eq!(play(&a, &server, id, 4, free[1].0, free[1].1).0, 200);
     let v = wait_for(&a, &server, id, |v| v["seats"][0]["color"] != Value::Null);
     let opener = v["seats"][0]["color"].as_str().unwrap().to_string();
+    // The computer's evaluation stays after its decision.
+    let chance = v["evaluation"]["win_chance"]
+        .as_f64()
+        .expect("an evaluation");
+    assert!((0.0..=1.0).contains(&chance), "{v}");
     assert_ne!(v["seats"][1]["color"], opener.as_str());
     assert_eq!(v["turn"]["kind"], "move");
     assert_eq!(v["opening_stones"], 5);
@@ -480,6 +485,10 @@ fn online_swap1_and_an_online_match_agreed_game_by_game() {
     pa.until(|m| m["t"] == "game");
     // Each page knows whether the other player is there.
     pb.until(|m| m["t"] == "game" && m["connected"] == json!({"black": true, "white": true}));
+    pa.send(json!({"t": "draw-offer"}));
+    pb.until(|m| m["t"] == "game" && m["offers"]["draw"] == "black");
+    pb.send(json!({"t": "draw-decline"}));
+    pa.until(|m| m["t"] == "game" && m["offers"]["draw"].is_null());
     pa.send(json!({"t": "resign"}));
     let over = pb.until(|m| m["t"] == "game" && !m["result"].is_null());
     assert_eq!(over["match"]["score"], json!([0, 1]));

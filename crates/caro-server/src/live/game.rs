@@ -23,6 +23,7 @@ impl LiveGame {
             search: None,
             generation: 0,
             thinking: None,
+            evaluation: None,
             created: now,
             updated: now,
             online: None,
@@ -88,6 +89,7 @@ impl LiveGame {
             search: self.search.clone(),
             generation: self.generation,
             thinking: self.thinking.clone(),
+            evaluation: self.evaluation.clone(),
             updated: self.updated,
             online: self.online.clone(),
             hints: self.hints,
@@ -106,6 +108,7 @@ impl LiveGame {
             search,
             generation,
             thinking,
+            evaluation,
             updated,
             online,
             hints,
@@ -118,6 +121,7 @@ impl LiveGame {
         self.search = search;
         self.generation = generation;
         self.thinking = thinking;
+        self.evaluation = evaluation;
         self.updated = updated;
         self.online = online;
         self.hints = hints;
@@ -185,6 +189,7 @@ impl LiveGame {
             return Err(e.into());
         }
         self.search = None;
+        self.evaluation = self.thinking.take();
         self.touch();
         Ok(true)
     }
@@ -206,6 +211,7 @@ impl LiveGame {
             return false;
         }
         self.search = None;
+        self.evaluation = self.thinking.take();
         self.touch();
         true
     }
@@ -247,6 +253,7 @@ impl LiveGame {
             return Err(ActionError::GameOver);
         }
         self.table.undo()?;
+        self.evaluation = None;
         if self.computers_only() {
             self.paused = true;
         }
@@ -264,6 +271,7 @@ impl LiveGame {
             self.check_ply(ply)?;
         }
         self.table.redo()?;
+        self.evaluation = None;
         if self.computers_only() {
             self.paused = true;
         }

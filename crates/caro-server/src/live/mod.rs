@@ -171,6 +171,8 @@ pub struct LiveGame {
     pub generation: u64,
     /// The engine's latest progress report.
     pub thinking: Option<Thinking>,
+    /// The last report of the computer's last search, kept after its move.
+    pub evaluation: Option<Thinking>,
     /// Unix seconds of creation.
     pub created: i64,
     /// Unix seconds of the last change.
@@ -195,6 +197,7 @@ pub struct Snapshot {
     search: Option<Ticket>,
     generation: u64,
     thinking: Option<Thinking>,
+    evaluation: Option<Thinking>,
     updated: i64,
     online: Option<Online>,
     hints: u32,

@@ -238,6 +238,20 @@ impl LiveGame {
         Ok(())
     }
 
+    /// `seat` declines the opponent's draw offer.
+    ///
+    /// # Errors
+    /// [`ActionError::NoOffer`].
+    pub fn decline_draw(&mut self, seat: Seat) -> Result<(), ActionError> {
+        let online = self.online_mut()?;
+        match online.draw {
+            Some(by) if by != seat => online.draw = None,
+            _ => return Err(ActionError::NoOffer),
+        }
+        self.touch();
+        Ok(())
+    }
+
     /// `seat` asks for a rematch (or the match's next game) once the game
     /// is over. Returns whether both have now asked and no rematch exists
     /// yet.
@@ -291,6 +305,13 @@ mod tests {
             g.accept_takeback(Seat::Second, 1),
             Err(ActionError::NoOffer)
         ));
+        g.offer_draw(Seat::Second).unwrap();
+        assert!(matches!(
+            g.decline_draw(Seat::Second),
+            Err(ActionError::NoOffer)
+        ));
+        g.decline_draw(Seat::First).unwrap();
+        assert!(g.online.as_ref().unwrap().draw.is_none());
         g.offer_draw(Seat::Second).unwrap();
         assert!(!g.is_over());
         g.accept_draw(Seat::First).unwrap();

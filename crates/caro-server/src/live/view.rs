@@ -6,13 +6,14 @@ use caro_core::notation::format_pos;
 use caro_core::opening::Seat;
 use caro_core::table::Turn;
 use caro_core::{BoardSize, Color};
+use caro_engine::analysis::{black_chance, win_chance};
 use caro_engine::{Score, SearchInfo};
 use serde::Serialize;
 
 use super::{seat_of_index, xy, LiveGame};
 
 /// What the engine is thinking, as the page shows it.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Thinking {
     /// The colour thinking.
     pub color: &'static str,
@@ -27,6 +28,10 @@ pub struct Thinking {
     pub nps: u64,
     /// The best line, in coordinates such as `h8`.
     pub pv: Vec<String>,
+    /// The best line as points `[x, y]`.
+    pub line: Vec<[u8; 2]>,
+    /// Black's chance to win by the score, from 0 to 1.
+    pub win_chance: f64,
 }
 
 impl Thinking {
@@ -43,6 +48,8 @@ impl Thinking {
             nodes: info.nodes,
             nps: info.nps(),
             pv: info.pv.iter().map(|&p| format_pos(p, size)).collect(),
+            line: info.pv.iter().copied().map(xy).collect(),
+            win_chance: black_chance(color, win_chance(info.score)),
         }
     }
 }
@@ -171,6 +178,9 @@ pub struct GameView {
     pub forbidden: Vec<[u8; 2]>,
     /// The engine's progress, while a computer thinks.
     pub thinking: Option<Thinking>,
+    /// The last report of the computer's last search, kept after its move
+    /// (its evaluation of the position it moved in).
+    pub evaluation: Option<Thinking>,
     /// Whether a computer is thinking now.
     pub busy: bool,
     /// Computer vs computer: paused.
@@ -342,6 +352,7 @@ impl LiveGame {
             result: self.result_view(),
             forbidden,
             thinking: self.thinking.clone(),
+            evaluation: self.evaluation.clone(),
             busy: self.search.is_some(),
             paused: self.paused,
             delay_ms: self.delay_ms,
