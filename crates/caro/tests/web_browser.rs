@@ -833,6 +833,28 @@ async fn phone_layout(base: &str) -> TestResult {
             "return document.getElementById('board').dataset.ply === '1'",
         )
         .await?;
+        // A 60×60 board on a touch screen starts zoomed to cells of 24 px
+        // at least; a tap still plays.
+        let (_, big) = post(
+            &agent(),
+            &format!("{base}/api/games"),
+            &json!({"width": 60, "height": 60}),
+        );
+        let id = big["id"].as_i64().ok_or("no id")?;
+        c.goto(&format!("{base}/game/{id}")).await?;
+        wait_game_page(&c).await?;
+        let cell = js(
+            &c,
+            "return Number(document.getElementById('board').dataset.cellPx)",
+        )
+        .await?;
+        if cell.as_f64().unwrap_or(0.0) < 24.0 {
+            return Err(format!("60×60 on a phone: a cell is {cell} px").into());
+        }
+        play(&c, 30, 30).await?;
+        if view(&c).await?["moves"][0] != json!([30, 30]) {
+            return Err("the tap on the zoomed board missed its point".into());
+        }
         Ok::<(), Box<dyn Error>>(())
     }
     .await;
@@ -1008,6 +1030,24 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
                 &format!(
                     "return location.pathname !== {old_path} && document.getElementById('seat-info').textContent === 'You play {seat}.'"
                 ),
+            )
+            .await?;
+        }
+        // Resigning online asks first too; white (black's old seat)
+        // resigns the new game and both pages say so.
+        click(c, "#resign").await?;
+        until(
+            c,
+            "the confirmation",
+            "return document.getElementById('confirm-dialog').open",
+        )
+        .await?;
+        click(c, "#confirm-yes").await?;
+        for page in [c, &w] {
+            until(
+                page,
+                "white's resignation",
+                "return document.getElementById('status').dataset.result === 'black' && document.getElementById('status').textContent.includes('resigned')",
             )
             .await?;
         }
