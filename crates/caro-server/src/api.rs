@@ -29,7 +29,7 @@ use crate::live::{
 };
 use crate::pool::Busy;
 use crate::store::{MatchRow, StoreError};
-use crate::{assets, online, App, Entry};
+use crate::{analysis, assets, online, App, Entry};
 
 mod guard;
 mod hint;
@@ -59,6 +59,7 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .route("/game/{id}", get(assets::index))
         .route("/p/{code}", get(assets::index))
         .merge(assets::files())
+        .merge(analysis::routes())
         .route("/api/players", get(players))
         .route(
             "/api/games",

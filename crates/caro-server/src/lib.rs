@@ -11,6 +11,7 @@
 
 #![deny(missing_docs)]
 
+mod analysis;
 mod api;
 mod assets;
 pub mod listen;
