@@ -147,3 +147,70 @@ impl LiveGame {
         Ok(live)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use caro_core::opening::Opening;
+    use caro_core::table::Table;
+    use caro_core::{BoardSize, Rule, Rules};
+
+    fn first_game() -> LiveGame {
+        let rules = Rules::new(BoardSize::square(9), 5, Rule::Freestyle).unwrap();
+        let table = Table::new(
+            rules,
+            Color::Black,
+            Opening::Free,
+            [Sitter::Human, Sitter::Computer("random".into())],
+        )
+        .unwrap();
+        let mut g = LiveGame::start_match(table, 100, 7, 2);
+        g.id = 1;
+        g.series.as_mut().unwrap().games = vec![1];
+        g
+    }
+
+    #[test]
+    fn a_match_goes_on_game_by_game_with_the_other_player_opening() {
+        let mut g1 = first_game();
+        assert!(matches!(g1.next_in_match(), Err(ActionError::GameNotOver)));
+        g1.resign(None).unwrap();
+        let m = g1.view().series.unwrap();
+        assert_eq!((m.score, m.over, m.game), ([0, 1], false, 1));
+        let mut g2 = g1.next_in_match().unwrap();
+        // Stored: the server adds its id to the match's games.
+        g2.id = 2;
+        g2.series.as_mut().unwrap().games.push(2);
+        // B (random) opens game 2 and plays black.
+        assert_eq!(
+            g2.sitter_of(Color::Black),
+            &Sitter::Computer("random".into())
+        );
+        assert_eq!(g2.series.as_ref().unwrap().earlier, vec![Some(1)]);
+        g2.resign(None).unwrap();
+        let m = g2.view().series.unwrap();
+        assert_eq!((m.score, m.over, m.winner), ([0, 2], true, Some(1)));
+        assert!(matches!(g2.next_in_match(), Err(ActionError::MatchOver)));
+
+        // From the store: the match's row and its games' rows.
+        let rows = [g1.to_row(), g2.to_row()];
+        let m = crate::store::MatchRow {
+            id: 7,
+            first_to: 2,
+            player_a: "human".into(),
+            player_b: "random".into(),
+            created: 0,
+        };
+        let mut back = LiveGame::from_row(&rows[1]).unwrap();
+        back.link_match(&m, &rows).unwrap();
+        assert_eq!(back.view().series, g2.view().series);
+        let mut first = LiveGame::from_row(&rows[0]).unwrap();
+        first.link_match(&m, &rows).unwrap();
+        let view = first.view().series.unwrap();
+        assert_eq!(
+            (view.next, view.games, view.score),
+            (Some(2), vec![1, 2], [0, 1])
+        );
+        assert!(matches!(first.undo(None), Err(ActionError::GameOver)));
+    }
+}
