@@ -441,6 +441,10 @@ pub fn decide_swap(options: &[Choice], to_move: Color, at_least_even: bool) -> C
     }
 }
 
+/// The shortest row a swap opening allows: its opener places up to three
+/// black stones, which must not win before the colours are chosen.
+pub const MIN_SWAP_K: u8 = 4;
+
 /// A seated game. See the [module documentation](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
@@ -458,8 +462,9 @@ impl Table {
     /// seat plays black; a swap opening needs black to move first.
     ///
     /// # Errors
-    /// [`TableError::Setup`] when the rules refuse `first` (renju) or a swap
-    /// opening does not start with black.
+    /// [`TableError::Setup`] when the rules refuse `first` (renju), a swap
+    /// opening does not start with black, or a swap opening is asked for
+    /// with fewer than [`MIN_SWAP_K`] in a row to win.
     pub fn new(
         rules: Rules,
         first: Color,
@@ -469,6 +474,13 @@ impl Table {
         if opening != Opening::Free && first != Color::Black {
             return Err(TableError::Setup(format!(
                 "the {opening} opening starts with black"
+            )));
+        }
+        if opening != Opening::Free && rules.k < MIN_SWAP_K {
+            return Err(TableError::Setup(format!(
+                "the {opening} opening needs at least {MIN_SWAP_K} in a row to win, not {}: \
+                 its opening stones could win before the colours are chosen",
+                rules.k
             )));
         }
         let game = Game::new(rules, first).map_err(|e| TableError::Setup(e.to_string()))?;
@@ -1221,6 +1233,20 @@ mod tests {
 
     fn at(t: &Table, text: &str) -> Pos {
         parse_pos(text, t.game().size()).unwrap()
+    }
+
+    #[test]
+    fn swap_openings_need_a_row_the_opening_stones_cannot_make() {
+        let people = || [Sitter::Human, Sitter::Human];
+        for opening in [Opening::Swap1, Opening::Swap2] {
+            let refused = Table::new(rules(3, 3, Rule::Freestyle), B, opening, people());
+            assert!(
+                matches!(refused, Err(TableError::Setup(ref m)) if m.contains("at least 4")),
+                "{opening}: {refused:?}"
+            );
+            assert!(Table::new(rules(9, 4, Rule::Freestyle), B, opening, people()).is_ok());
+        }
+        assert!(Table::new(rules(3, 3, Rule::Freestyle), B, Opening::Free, people()).is_ok());
     }
 
     /// Plays `moves` for whoever's turn it is.
