@@ -512,7 +512,7 @@ mod tests {
     }
 
     #[test]
-    fn an_old_database_gains_the_online_columns() {
+    fn an_old_database_gains_the_added_columns_and_the_matches_table() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.sqlite3");
         {

@@ -225,6 +225,21 @@ fn swap2_with_a_person_choosing_and_with_a_computer_opening_and_deciding() {
     assert_eq!(v["turn"]["kind"], "move");
     assert_eq!(v["opening_stones"], 5);
 
+    // A person opens swap1; caro:1, in the second seat, decides by itself.
+    let v = new_game(
+        &a,
+        &server,
+        json!({"black": "human", "white": "caro:1", "opening": "swap1", "time_ms": 100}),
+    );
+    let other = id_of(&v);
+    for (i, (x, y)) in [(7, 7), (8, 8), (7, 9)].into_iter().enumerate() {
+        assert_eq!(play(&a, &server, other, i as u64, x, y).0, 200);
+    }
+    let v = wait_for(&a, &server, other, |v| {
+        v["seats"][1]["color"] != Value::Null
+    });
+    assert_ne!(v["seats"][0]["color"], v["seats"][1]["color"]);
+
     // The swap state survives a restart.
     server.kill();
     let server = Server::start(dir.path());
