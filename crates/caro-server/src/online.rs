@@ -354,8 +354,10 @@ impl Drop for Present {
 }
 
 async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket: WebSocket) {
-    let mut updates = entry.events.subscribe();
+    // Counted before listening: the socket's own arrival is in its first
+    // message, the others are sent the game again.
     let _present = Present::new(&entry, you);
+    let mut updates = entry.events.subscribe();
     if socket
         .send(Message::Text(state_message(&entry, you).into()))
         .await

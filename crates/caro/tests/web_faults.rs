@@ -196,6 +196,17 @@ impl Ws {
             }
         }
     }
+
+    /// The next message that is not the game at ply `ply` again (the game
+    /// is sent again when the opponent connects or leaves).
+    fn after_ply(&mut self, ply: u64) -> Value {
+        loop {
+            let msg = self.next();
+            if !(msg["t"] == "game" && msg["ply"] == ply) {
+                return msg;
+            }
+        }
+    }
 }
 
 /// A move that cannot be stored is not made. Over HTTP
@@ -216,8 +227,8 @@ fn a_move_that_cannot_be_stored_is_not_made() {
     assert_eq!(white_ws.next()["ply"], 0);
     let (status, view) = post_as(&a, &url, &black, &json!({"ply": 0, "x": 7, "y": 7}));
     assert_eq!(status, 200, "{view}");
-    assert_eq!(black_ws.next()["ply"], 1);
-    assert_eq!(white_ws.next()["ply"], 1);
+    assert_eq!(black_ws.after_ply(0)["ply"], 1);
+    assert_eq!(white_ws.after_ply(0)["ply"], 1);
 
     let lock = WriteLock::take(&server);
     // Over HTTP.
@@ -235,7 +246,7 @@ fn a_move_that_cannot_be_stored_is_not_made() {
     assert_eq!(view["to_move"], "white", "{view}");
     // Over the WebSocket.
     white_ws.send(json!({"t": "move", "ply": 1, "x": 8, "y": 8}));
-    let err = white_ws.next();
+    let err = white_ws.after_ply(1);
     assert_eq!(
         (err["t"].as_str(), err["code"].as_str()),
         (Some("error"), Some("storage")),
@@ -245,9 +256,9 @@ fn a_move_that_cannot_be_stored_is_not_made() {
     drop(lock);
 
     // The database works again: the game goes on from where it was. The
-    // opponent's next message is this move, never the ones refused.
+    // opponent's next change is this move, never the ones refused.
     white_ws.send(json!({"t": "move", "ply": 1, "x": 9, "y": 9}));
-    let seen = black_ws.next();
+    let seen = black_ws.after_ply(1);
     assert_eq!(seen["ply"], 2, "{seen}");
     assert_eq!(seen["moves"], json!([[7, 7], [9, 9]]), "{seen}");
     drop((black_ws, white_ws));
