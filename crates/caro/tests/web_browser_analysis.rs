@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use common::browser::{
     browser_or_skip, click, click_at, connect, connect_window, doc_screenshot, failure_shot, js,
-    press, select, until, until_within, TestResult, PHONE,
+    press, select, selected, until, until_within, TestResult, PHONE,
 };
 use common::{agent, get, post, Server};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
@@ -505,16 +505,20 @@ async fn analysis_in_a_real_browser() {
     let mut failures = Vec::new();
     macro_rules! scenario {
         ($name:ident) => {
-            let started = Instant::now();
-            let outcome = $name(&client, &server.base).await;
-            eprintln!("{}: {:?}", stringify!($name), started.elapsed());
-            if let Err(e) = outcome {
-                let shot = failure_shot(&client, stringify!($name)).await;
-                failures.push(format!(
-                    "{}: {e} (screenshot {})",
-                    stringify!($name),
-                    shot.display()
-                ));
+            if !selected(stringify!($name)) {
+                eprintln!("{}: not selected (CARO_BROWSER_ONLY)", stringify!($name));
+            } else {
+                let started = Instant::now();
+                let outcome = $name(&client, &server.base).await;
+                eprintln!("{}: {:?}", stringify!($name), started.elapsed());
+                if let Err(e) = outcome {
+                    let shot = failure_shot(&client, stringify!($name)).await;
+                    failures.push(format!(
+                        "{}: {e} (screenshot {})",
+                        stringify!($name),
+                        shot.display()
+                    ));
+                }
             }
         };
     }
