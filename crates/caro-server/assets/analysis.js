@@ -520,9 +520,12 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     const dots = document.createElement("div");
     dots.className = "an-dots";
     const byPly = new Map(moves.map((m) => [m.ply, m]));
+    // On a long game only the marked points and the one shown get a dot.
+    const dense = sorted.length > 300;
     for (const p of sorted) {
-      const dot = document.createElement("span");
       const mark = byPly.get(p.ply) && byPly.get(p.ply).mark;
+      if (dense && !mark && p.ply !== shown) continue;
+      const dot = document.createElement("span");
       dot.className = "an-pt" + (mark ? " an-pt-" + mark : "") + (p.ply === shown ? " an-pt-now" : "");
       dot.dataset.ply = String(p.ply);
       dot.style.left = (x(p.ply) / W * 100) + "%";
