@@ -40,9 +40,11 @@ pub struct GameRow {
     pub created: i64,
     /// Unix seconds of the last change.
     pub updated: i64,
-    /// Who plays black: `human` or a computer player's name.
+    /// The first seat: `human` or a computer player's name. It plays black
+    /// in a free opening; under a swap opening it opens and `choices`
+    /// decide its colour.
     pub black: String,
-    /// Who plays white.
+    /// The second seat.
     pub white: String,
     /// Columns.
     pub width: u8,
@@ -65,9 +67,9 @@ pub struct GameRow {
     /// How it ended: `five`, `resign`, `draw`, `foul`, `failed: …`, or
     /// empty.
     pub ending: String,
-    /// Online games: black's secret seat token (hex), empty otherwise.
+    /// Online games: the first seat's secret token (hex), empty otherwise.
     pub black_token: String,
-    /// Online games: white's secret seat token.
+    /// Online games: the second seat's secret token.
     pub white_token: String,
     /// Online games: the address of the client that created it (for the
     /// cap on open games per client).

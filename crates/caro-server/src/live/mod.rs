@@ -248,7 +248,7 @@ pub fn sitter(name: &str) -> Sitter {
     }
 }
 
-/// The other seat's index.
+/// The seat of an index: 0 the first, 1 the second.
 fn seat_of_index(i: usize) -> Seat {
     if i == 0 {
         Seat::First
