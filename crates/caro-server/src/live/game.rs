@@ -240,8 +240,8 @@ impl LiveGame {
 
     /// Takes back moves ([`Table::undo`]): against the computer back to the
     /// person's previous turn, otherwise one move, never the opening's
-    /// stones; with two computers the game pauses. Refused once the next
-    /// game of its match exists.
+    /// stones; with two computers the game pauses. Refused once a match
+    /// game has ended (its result counts at once).
     ///
     /// # Errors
     /// [`ActionError::NothingToUndo`], or [`ActionError::Stale`].
@@ -249,7 +249,9 @@ impl LiveGame {
         if let Some(ply) = ply {
             self.check_ply(ply)?;
         }
-        if self.series.as_ref().is_some_and(|m| m.next.is_some()) {
+        // A match game's result counts as soon as it ends, as in the
+        // terminal: it is not taken back.
+        if self.series.is_some() && self.is_over() {
             return Err(ActionError::GameOver);
         }
         self.table.undo()?;

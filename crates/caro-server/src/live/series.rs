@@ -177,6 +177,9 @@ mod tests {
         g1.resign(None).unwrap();
         let m = g1.view().series.unwrap();
         assert_eq!((m.score, m.over, m.game), ([0, 1], false, 1));
+        // The result counts at once, as in the terminal: no undo, even
+        // before the next game exists.
+        assert!(matches!(g1.undo(None), Err(ActionError::GameOver)));
         let mut g2 = g1.next_in_match().unwrap();
         // Stored: the server adds its id to the match's games.
         g2.id = 2;
