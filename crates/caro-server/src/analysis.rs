@@ -789,6 +789,18 @@ async fn start_review(
     Extension(analyses): Extension<Arc<Analyses>>,
     GameId(id): GameId,
 ) -> ApiResult<Response> {
+    let playing_online = {
+        let entry = entry(&app, id).await?;
+        let live = entry.lock();
+        live.online.is_some() && !live.is_over()
+    };
+    if playing_online {
+        return Err(ApiError::Status {
+            status: StatusCode::CONFLICT,
+            code: "online_in_progress",
+            message: "an online game is analysed once it is over".to_string(),
+        });
+    }
     let (game, key, stored) = lookup(&app, id).await?;
     if stored.is_some() {
         return Ok(Json(answer(&analyses, id, &game, &key, stored.as_ref())).into_response());

@@ -4,7 +4,8 @@
 //! error code, a client runs two analyses at once, oversized, binary and
 //! flooding messages close the socket; a finished game is reviewed through the API with one point
 //! a position and its blunder marked, and the review is stored, so a
-//! restarted server gives it back without computing it again.
+//! restarted server gives it back without computing it again; an online
+//! game is not reviewed while it goes on.
 
 mod common;
 
@@ -392,4 +393,32 @@ fn a_finished_game_is_analysed_once_with_its_blunder_marked_and_kept_after_a_res
     let (status, body) = post(&a, &server.url("/api/games/999999/analysis"), &json!({}));
     assert_eq!(status, 404);
     assert_eq!(body["code"], "not_found");
+}
+
+#[test]
+fn an_online_game_in_progress_is_not_reviewed_for_its_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let a = agent();
+    let (status, body) = post(&a, &server.url("/api/online"), &json!({"width": 15}));
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_i64().expect("id");
+    let url = server.url(&format!("/api/games/{id}/analysis"));
+    let (status, err) = post(&a, &url, &json!({}));
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (409, Some("online_in_progress")),
+        "{err}"
+    );
+    // Once the game is over, it is.
+    let token = body["black"]["token"].as_str().expect("black token");
+    let mut res = a
+        .post(server.url(&format!("/api/games/{id}/resign")))
+        .header("Content-Type", "application/json")
+        .header("X-Caro-Seat", token)
+        .send("{}")
+        .expect("resign");
+    assert_eq!(res.status(), 200, "{:?}", res.body_mut().read_to_string());
+    let (status, started) = post(&a, &url, &json!({}));
+    assert!(status == 202 || status == 200, "{status} {started}");
 }
