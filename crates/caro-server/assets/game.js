@@ -302,7 +302,7 @@ function accept(view, first) {
     }
   }
   // A spectator follows the players to their rematch or next game.
-  const next = view.match && view.match.next ? view.match.next : view.rematch_id || null;
+  const next = view.match && view.match.next ? view.match.next : null;
   if (view.online && view.you === "spectator" && next && next !== view.id) { go("/game/" + next + "?watch"); return; }
   render();
 }
@@ -397,7 +397,7 @@ function renderSwap(v) {
   box.hidden = !choosing;
   choices.innerHTML = "";
   if (!choosing) return;
-  $("swap-text").textContent = swapText(v);
+  $("swap-text").textContent = t("sw_title");
   for (const option of turn.options || []) {
     const b = document.createElement("button");
     b.type = "button"; b.id = "choose-" + option; b.className = option === "place-two" ? "" : "primary";
@@ -417,7 +417,10 @@ function renderCards(v) {
   for (const color of ["black", "white"]) {
     const card = $("card-" + color);
     card.querySelector(".pname").textContent = displayName(v, color);
-    const level = v.online ? "" : playerLevel(v[color]);
+    let level = v.online ? "" : playerLevel(v[color]);
+    // Before a swap opening decides the colours: who opens and who chooses.
+    const undecided = v.opening && v.opening !== "free" && Array.isArray(v.seats) && v.seats.every((st) => !st.color) && !v.result;
+    if (undecided) level = (level ? level + " · " : "") + t(color === "black" ? "sw_seat_first" : "sw_seat_second");
     card.querySelector(".plevel").textContent = level ? " · " + level : "";
     card.classList.toggle("to-move", !v.result && v.to_move === color && (!v.turn || v.turn.kind !== "choose"));
     card.classList.toggle("winner", !!(v.result && v.result.winner === color));
@@ -502,7 +505,9 @@ function renderEngine(v) {
   $("engine-side").textContent = t("e_side", { p: v[th.color], c: colorName(th.color) }) +
     (after ? " · " + t("e_after", { n: Math.min(lastThinking.ply + 1, v.moves.length) }) : "");
   $("engine-eval").textContent = t("e_eval") + ": " + evaluation(th);
-  $("engine-stats").textContent = t("e_depth", { d: th.depth }) + " · " + t("e_speed", { k: Math.round((th.nps || 0) / 1000) });
+  const nps = th.nps || 0;
+  const k = nps >= 10000 ? String(Math.round(nps / 1000)) : (nps / 1000).toFixed(1);
+  $("engine-stats").textContent = t("e_depth", { d: th.depth }) + " · " + t("e_speed", { k });
   $("engine-line").textContent = th.pv && th.pv.length ? t("e_line", { l: th.pv.slice(0, 12).join(" ") }) : "";
   box.classList.toggle("live", !after);
 }

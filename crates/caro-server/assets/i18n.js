@@ -8,6 +8,7 @@ export const TEXT = {
   en: {
     // site
     site_title: "caro: Caro, Gomoku, Renju and tic-tac-toe",
+    meta_description: "Play Caro, Gomoku, Renju and tic-tac-toe against the computer, a friend on the same screen or online; watch two computers; analyse your games.",
     nav_play: "Play", nav_games: "Games", nav_main: "Main", language: "Language",
     theme_dark: "Dark theme", theme_light: "Light theme", skip: "Skip to the content",
     footer: "caro: five in a row, on your own computer.",
@@ -120,6 +121,7 @@ export const TEXT = {
   },
   vi: {
     site_title: "caro: cờ caro, Gomoku, Renju và tic-tac-toe",
+    meta_description: "Chơi cờ caro, Gomoku, Renju và tic-tac-toe với máy, với bạn trên cùng màn hình hoặc qua mạng; xem hai máy đấu nhau; phân tích ván cờ.",
     nav_play: "Chơi", nav_games: "Các ván đã lưu", nav_main: "Chính", language: "Ngôn ngữ",
     theme_dark: "Giao diện tối", theme_light: "Giao diện sáng", skip: "Đến nội dung chính",
     footer: "caro: năm quân liên tiếp, ngay trên máy của bạn.",
@@ -272,6 +274,8 @@ export function say(el, f) {
 /** Fills the page's marked elements and its `lang` attribute. */
 export function applyText(root = document) {
   document.documentElement.lang = lang;
+  const meta = document.querySelector('meta[name="description"]');
+  if (meta) meta.content = t("meta_description");
   for (const [el, f] of sayings) el.textContent = f();
   root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   root.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });

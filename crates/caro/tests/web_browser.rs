@@ -254,7 +254,7 @@ async fn human_vs_computer_undo_redo_resign(c: &Client, base: &str) -> TestResul
         "the engine panel",
         "const e = document.getElementById('engine');
          return !e.hidden && /White|Black/.test(document.getElementById('engine-eval').textContent)
-           && /depth \\d+ · \\d+k nodes\\/s/.test(document.getElementById('engine-stats').textContent)",
+           && /depth \\d+ · [\\d.]+k nodes\\/s/.test(document.getElementById('engine-stats').textContent)",
     )
     .await?;
     // `u` takes back the computer's reply and the person's move.
