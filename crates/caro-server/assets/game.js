@@ -561,6 +561,7 @@ function renderOnline(v) {
     if (links) { $("link-white").value = links.white; $("link-black").value = links.black; $("link-watch").value = links.watch; }
   }
   $("takeback").hidden = !seated || !!v.result;
+  $("takeback").disabled = v.moves.length <= (v.opening_stones || 0);
   $("draw").hidden = !seated || !!v.result;
   const o = (online && v.offers) || {};
   let text = "", yes = null, no = null;

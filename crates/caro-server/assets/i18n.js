@@ -92,7 +92,7 @@ export const TEXT = {
     connected: "connected", disconnected: "not connected",
     closed: "Connection closed: {r}", reconnecting: "Connection lost; reconnecting…",
     // lists and pages
-    saved_games: "Saved games", col_game: "Game", col_players: "Players", moves: "Moves", result: "Result",
+    saved_games: "Saved games", moves_unit: "moves", col_game: "Game", col_players: "Players", moves: "Moves", result: "Result",
     date: "Date", no_games: "No saved games yet.", ongoing: "unfinished", online_badge: "online",
     match_game: "match game {n}", draw_short: "draw",
     why_five: "five", why_resign: "resignation", why_draw: "full board", why_foul: "forbidden point",
@@ -198,7 +198,7 @@ export const TEXT = {
     wants_next: "Đối thủ đã sẵn sàng cho ván tiếp theo.", asked_next: "Đang chờ đối thủ bắt đầu ván tiếp theo.",
     connected: "đang kết nối", disconnected: "mất kết nối",
     closed: "Kết nối bị đóng: {r}", reconnecting: "Mất kết nối; đang kết nối lại…",
-    saved_games: "Các ván đã lưu", col_game: "Ván cờ", col_players: "Người chơi", moves: "Số nước", result: "Kết quả",
+    saved_games: "Các ván đã lưu", moves_unit: "nước", col_game: "Ván cờ", col_players: "Người chơi", moves: "Số nước", result: "Kết quả",
     date: "Ngày", no_games: "Chưa có ván nào được lưu.", ongoing: "chưa xong", online_badge: "qua mạng",
     match_game: "ván {n} của trận", draw_short: "hòa",
     why_five: "đủ quân", why_resign: "chịu thua", why_draw: "kín bàn", why_foul: "điểm cấm",

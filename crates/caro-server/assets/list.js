@@ -70,7 +70,7 @@ function render(list) {
     if (g.opening && g.opening !== "free") what += " · " + g.opening;
     if (g.match && g.game_no) what += " · " + t("match_game", { n: g.game_no });
     cell(tr, what, t("col_game"), "what");
-    cell(tr, String(g.ply), t("moves"), "num");
+    cell(tr, String(g.ply), t("moves"), "num").dataset.unit = t("moves_unit");
     const reason = g.reason || g.ending || "";
     cell(tr, resultShort(g.result, reason), t("result"), "result");
     cell(tr, new Date(g.updated * 1000).toLocaleString(getLang() === "vi" ? "vi-VN" : "en-GB"), t("date"), "date");
