@@ -1013,7 +1013,16 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
             close_result(page).await?;
         }
         // A rematch, asked by black and accepted by white: both pages go
-        // to the new game, colours swapped.
+        // to the new game, colours swapped, and a spectator follows.
+        let profile = tempfile::tempdir()?;
+        let (_spectator_driver, s) = connect(&browser, profile.path()).await;
+        s.goto(&watch_link).await?;
+        until(
+            &s,
+            "the spectator's view of the finished game",
+            "return document.getElementById('seat-info').textContent === 'You are watching.' && document.getElementById('status').dataset.result === 'black'",
+        )
+        .await?;
         let old_path = js(c, "return location.pathname").await?;
         click(c, "#rematch").await?;
         until(
@@ -1023,6 +1032,15 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         )
         .await?;
         click(&w, "#offer-yes").await?;
+        until(
+            &s,
+            "the spectator at the rematch",
+            &format!(
+                "return location.pathname !== {old_path} && document.getElementById('seat-info').textContent === 'You are watching.'"
+            ),
+        )
+        .await?;
+        let _ = s.close().await;
         for (page, seat) in [(c, "White"), (&w, "Black")] {
             until(
                 page,
