@@ -3,8 +3,8 @@
 //! page's quick starts and its custom form, played by clicking the board
 //! and with the keyboard, the computer answering with its engine panel,
 //! undo and redo, resigning with a confirmation, renju fouls, reloads, a
-//! 60×60 board zoomed with the wheel, a Swap2 opening where the person
-//! chooses, a first-to-2 match against `random`, two browsers playing
+//! 60×60 board zoomed with the wheel, Swap2 openings where the person
+//! chooses and where the person opens, a first-to-2 match against `random`, two browsers playing
 //! online, the phone layout, the pages for a missing game and an unknown
 //! address, and the Vietnamese text. A failing scenario leaves a
 //! screenshot in `target/browser-failures/`; with
@@ -705,6 +705,48 @@ async fn dark_theme_remembered(c: &Client, base: &str) -> TestResult {
     Ok(())
 }
 
+/// Swap2 with the person opening: the page asks for the three stones one
+/// by one, then caro:1 decides (and if it places two more, the person is
+/// asked for a colour); the game goes on with the colours set.
+async fn swap2_the_person_opens(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    custom(c, "hc").await?;
+    select(c, "#white-player", "caro:1").await?;
+    select(c, "#time", "100").await?;
+    select(c, "#preset", "15x15").await?;
+    select(c, "#opening", "swap2").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
+    for (i, (x, y)) in [(7u8, 7u8), (8, 8), (6, 8)].into_iter().enumerate() {
+        until(
+            c,
+            "the opening's instruction",
+            &format!(
+                "return document.getElementById('status').textContent.startsWith('Opening: place stone {} of 3')",
+                i + 1
+            ),
+        )
+        .await?;
+        play(c, x, y).await?;
+    }
+    // caro:1 takes a colour, or places two more and leaves the choice.
+    until(
+        c,
+        "the computer's decision",
+        "const v = window.caroView(); return !!v && v.seats.some(s => s.color) || (v.turn.kind === 'choose' && !document.getElementById('swap').hidden)",
+    )
+    .await?;
+    if js(c, "return !document.getElementById('swap').hidden").await? == json!(true) {
+        click(c, "#choose-take-black").await?;
+    }
+    until(
+        c,
+        "the colours set",
+        "const v = window.caroView(); return v.seats.every(s => s.color) && v.turn.kind === 'move'",
+    )
+    .await
+}
+
 /// The page's own pages for a game that does not exist and an unknown
 /// address: no board, no live buttons, a way home.
 async fn missing_game_and_unknown_path(c: &Client, base: &str) -> TestResult {
@@ -1124,6 +1166,7 @@ async fn the_web_app_in_a_real_browser() {
     scenario!(dark_theme_remembered);
     scenario!(match_first_to_two_against_random);
     scenario!(swap2_the_person_chooses);
+    scenario!(swap2_the_person_opens);
     scenario!(two_windows_play_a_friend_online);
     if selected("phone_layout") {
         let started = Instant::now();
