@@ -4,12 +4,15 @@
 //! and with the keyboard, the computer answering with its engine panel,
 //! undo and redo, resigning with a confirmation, renju fouls, reloads, a
 //! 60×60 board zoomed with the wheel, Swap2 openings where the person
-//! chooses and where the person opens, a first-to-2 match against `random`, two browsers playing
-//! online, the phone layout, the pages for a missing game and an unknown
-//! address, and the Vietnamese text. A failing scenario leaves a
-//! screenshot in `target/browser-failures/`; with
-//! `CARO_UPDATE_SCREENSHOTS=1` the run saves docs/images/home.png,
-//! game.png and phone.png.
+//! chooses and where the person opens, a first-to-2 match against
+//! `random`, two browsers playing online (presence, takeback and draw
+//! declined, rematch with a spectator following), the phone layout, the
+//! pages for a missing game and an unknown address, the theme, and the
+//! Vietnamese text. A failing scenario leaves a screenshot in
+//! `target/browser-failures/`; with `CARO_UPDATE_SCREENSHOTS=1` the run
+//! saves docs/images/home.png, game.png and phone.png;
+//! `CARO_BROWSER_ONLY=phone,match` runs only the scenarios whose names
+//! contain one of those words.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
 //! them). Without them the test says it was skipped, unless
