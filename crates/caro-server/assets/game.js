@@ -34,7 +34,6 @@ let watching = false;    // opened with ?watch: never use a stored seat
 let lastThinking = null; // { thinking, ply }: the engine's latest report, kept after its move
 let lastResultShown = null;
 let sentMove = null;     // the last move sent: a stale answer for it is no news
-let dismissedOffer = null;
 let clockAt = 0;
 let board = null;
 let analysis = null;
@@ -85,7 +84,7 @@ export async function openCode(code, fromAddress) {
 export async function showGame(id) {
   if (!wired) wire();
   const load = ++loading;
-  viewPly = null; lastThinking = null; lastResultShown = null; sentMove = null; dismissedOffer = null;
+  viewPly = null; lastThinking = null; lastResultShown = null; sentMove = null;
   message(null);
   $("status").textContent = t("loading");
   const query = new URLSearchParams(location.search);
@@ -290,6 +289,7 @@ function accept(view, first) {
   const before = current;
   current = view;
   if (view.thinking) lastThinking = { thinking: view.thinking, ply: view.ply };
+  else if (view.evaluation) lastThinking = { thinking: view.evaluation, ply: lastMoveBy(view, view.evaluation.color) };
   else if (lastThinking && lastThinking.ply > view.moves.length) lastThinking = null;
   if (!first && before && before.id === view.id && view.ply > before.ply && !view.result) sound("move", prefs.sound);
   if (view.result && lastResultShown !== view.id) {
@@ -305,6 +305,14 @@ function accept(view, first) {
   const next = view.match && view.match.next ? view.match.next : null;
   if (view.online && view.you === "spectator" && next && next !== view.id) { go("/game/" + next + "?watch"); return; }
   render();
+}
+
+/** The number of moves before `color`'s last move (its search's position). */
+function lastMoveBy(v, color) {
+  for (let i = v.moves.length - 1; i >= 0; i--) {
+    if ((i % 2 === 0 ? v.first : other(v.first)) === color) return i;
+  }
+  return 0;
 }
 
 // ---------------------------------------------------------------- drawing the page
@@ -570,7 +578,7 @@ function renderOnline(v) {
     else { text = t("asks_takeback"); yes = { t: "takeback-accept", ply: o.takeback.ply }; no = { t: "takeback-decline" }; }
   } else if (o.draw && seated && !v.result) {
     if (o.draw === v.you) text = t("offered_draw");
-    else if (dismissedOffer !== "draw:" + v.ply) { text = t("offers_draw"); yes = { t: "draw-accept" }; no = { local: "draw:" + v.ply }; }
+    else { text = t("offers_draw"); yes = { t: "draw-accept" }; no = { t: "draw-decline" }; }
   } else if (o.rematch && o.rematch.length && seated && v.result) {
     const nextGame = v.match && !v.match.over;
     if (o.rematch.includes(v.you)) text = t(nextGame ? "asked_next" : "asked_rematch");
@@ -705,11 +713,7 @@ function wire() {
   $("takeback").addEventListener("click", () => { if (current) send({ t: "takeback", ply: current.ply }); });
   $("draw").addEventListener("click", () => send({ t: "draw-offer" }));
   $("offer-yes").addEventListener("click", () => { if (offerAnswers.yes) send(offerAnswers.yes); });
-  $("offer-no").addEventListener("click", () => {
-    const no = offerAnswers.no;
-    if (!no) return;
-    if (no.local) { dismissedOffer = no.local; render(); } else send(no);
-  });
+  $("offer-no").addEventListener("click", () => { if (offerAnswers.no) send(offerAnswers.no); });
   document.querySelectorAll("button.copy").forEach((b) => b.addEventListener("click", async () => {
     const input = $(b.dataset.for);
     try { await navigator.clipboard.writeText(input.value); } catch (_) { input.select(); }

@@ -571,7 +571,16 @@ async fn a_game_against_the_computer(c: &Client, base: &str) -> TestResult {
         "const v = window.caroView(); return !!v.result || (v.to_move === 'black' && !v.busy)",
     )
     .await?;
-    doc_screenshot(c, "game").await
+    doc_screenshot(c, "game").await?;
+    // The computer's evaluation is kept with the game: a reload shows it.
+    c.refresh().await?;
+    wait_game_page(c).await?;
+    until(
+        c,
+        "the engine panel after a reload",
+        "return !document.getElementById('engine').hidden && document.getElementById('engine-side').textContent.startsWith('caro:3 plays White')",
+    )
+    .await
 }
 
 /// A match, first to 2, against `random`: the person wins game 1 as black
@@ -1040,12 +1049,14 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
                 )
                 .await?;
                 click(&w, "#offer-no").await?;
-                until(
-                    &w,
-                    "the offer declined",
-                    "return document.getElementById('offer').hidden",
-                )
-                .await?;
+                for page in [c, &w] {
+                    until(
+                        page,
+                        "the offer declined",
+                        "return document.getElementById('offer').hidden",
+                    )
+                    .await?;
+                }
             }
         }
         for (page, who) in [(c, "black"), (&w, "white")] {
