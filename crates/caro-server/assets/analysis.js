@@ -83,6 +83,7 @@ export const TEXT = {
     an_e_game_over: "The game is over.",
     an_e_stale: "The game has moved on; try again.",
     an_e_storage: "The server could not save that; try again in a moment.",
+    an_e_online_in_progress: "An online game is analysed once it is over.",
     an_e_other: "The analysis is not available ({c}).",
     an_closed: "Connection to the analysis lost; reconnecting…",
   },
@@ -143,6 +144,7 @@ export const TEXT = {
     an_e_game_over: "Ván cờ đã kết thúc.",
     an_e_stale: "Ván cờ đã thay đổi; hãy thử lại.",
     an_e_storage: "Máy chủ chưa lưu được; hãy thử lại sau giây lát.",
+    an_e_online_in_progress: "Ván chơi qua mạng chỉ được phân tích khi đã kết thúc.",
     an_e_other: "Không phân tích được ({c}).",
     an_closed: "Mất kết nối với phần phân tích; đang kết nối lại…",
   },
@@ -386,8 +388,9 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     }
   }
 
+  // An online game is reviewed once it is over (for spectators too).
   function canAnalyseGame(v) {
-    return !!v && v.moves.length > 0 && !(seated(v) && !v.result);
+    return !!v && v.moves.length > 0 && !(v.online && !v.result);
   }
   // A finished analysis of fewer (or other) moves than the game has now.
   function jobStale() {

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use common::browser::{
     browser_or_skip, click, click_at, connect, connect_window, doc_screenshot, failure_shot, js,
-    press, select, selected, until, until_within, TestResult, PHONE,
+    play, press, select, selected, until, until_within, TestResult, PHONE,
 };
 use common::{agent, get, post, Server};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
@@ -293,12 +293,15 @@ async fn online_players_have_no_live_panel(c: &Client, base: &str) -> TestResult
          return !!t && t.hidden && !n.hidden && n.textContent.includes('off for the two players')",
     )
     .await?;
+    // Black's first move, so there is a game to review (later).
+    play(c, 7, 7).await?;
     c.goto(&format!("{base}{watch}")).await?;
     until(
         c,
-        "the spectator's live analysis",
+        "the spectator's live analysis, and no review while the game is on",
         "const t = document.getElementById('an-toggle');
-         return !!t && !t.hidden && document.getElementById('an-live-note').hidden",
+         return !!t && !t.hidden && document.getElementById('board').dataset.ply === '1' && document.getElementById('an-live-note').hidden
+           && document.getElementById('an-game').hidden",
     )
     .await
 }
