@@ -827,12 +827,18 @@ async fn phone_layout(base: &str) -> TestResult {
         open_home(&c, base).await?;
         let wide = js(
             &c,
-            "return document.documentElement.scrollWidth <= window.innerWidth",
+            "document.getElementById('custom').open = true;
+             return document.documentElement.scrollWidth <= window.innerWidth",
         )
         .await?;
         if wide != json!(true) {
             return Err("the home page scrolls sideways".into());
         }
+        js(
+            &c,
+            "document.getElementById('custom').open = false; return true",
+        )
+        .await?;
         click(&c, "#quick-here").await?;
         wait_game_page(&c).await?;
         let fit = js(
