@@ -38,7 +38,7 @@ export const TEXT = {
     an_wins_now: "{c} wins with this move",
     an_wins_in: "{c} wins in {n} moves",
     an_wins: "{c} wins",
-    an_chance: "black {p}%",
+    an_chance: "Black {p}%",
     an_depth: "depth {d}",
     an_speed: "{k}k nodes/s",
     an_nodes: "{n} nodes",
