@@ -159,6 +159,7 @@ function drawBoard() {
   const shown = shownPly();
   const live = viewPly === null;
   const style = boardStyle(v);
+  $("game-page").querySelector(".game-layout").classList.toggle("xo", style === "xo");
   const humanBlack = v.online ? v.you === "black" : seatName(v, "black") === "human";
   board.set({
     width: v.width, height: v.height, k: v.k,
