@@ -178,7 +178,7 @@ function drawBoard() {
     style,
     label: gameName(v) + ", " + t("board_aria", { w: v.width, h: v.height }),
     name: gameName(v),
-    words: { black: colorName("black"), white: colorName("white"), empty: t("empty_point") },
+    words: { black: sideName("black"), white: sideName("white"), empty: t("empty_point") },
   });
   const el = $("board");
   $("game-page").querySelector(".game-layout").style.setProperty("--ratio", String(v.width / v.height));
@@ -316,6 +316,12 @@ function lastMoveBy(v, color) {
   return 0;
 }
 
+/** A side's name: "Black" or "White", or X and O when the board shows them. */
+function sideName(c) {
+  if (current && boardStyle(current) === "xo") return c === "white" ? "O" : "X";
+  return colorName(c);
+}
+
 // ---------------------------------------------------------------- drawing the page
 
 function people(v) { return [v.black, v.white].filter((s) => s === "human").length; }
@@ -326,15 +332,15 @@ function displayName(v, color) {
   if (Array.isArray(v.names) && v.names[color === "black" ? 0 : 1]) return v.names[color === "black" ? 0 : 1];
   if (v.online) {
     if (v.you === color) return t("you");
-    return colorName(color);
+    return sideName(color);
   }
   return playerName(v[color], people(v));
 }
 
 function resultText(v) {
   const r = v.result;
-  const c = r.winner ? colorName(r.winner) : "";
-  const l = r.winner ? colorName(other(r.winner)) : "";
+  const c = r.winner ? sideName(r.winner) : "";
+  const l = r.winner ? sideName(other(r.winner)) : "";
   switch (r.reason) {
     case "five": return t("wins_five", { c, k: v.k });
     case "draw": return t(v.moves.length >= v.width * v.height ? "draw" : "draw_stuck");
@@ -351,7 +357,7 @@ function statusText(v) {
   if (v.result) return resultText(v);
   const sw = swapText(v);
   if (sw) return sw;
-  const c = colorName(v.to_move);
+  const c = sideName(v.to_move);
   if (v.online && (v.you === "black" || v.you === "white")) {
     return v.to_move === v.you ? t("you_to_move", { c }) : t("waiting", { c });
   }
@@ -384,7 +390,7 @@ function swapText(v) {
   const undecided = Array.isArray(v.seats) && v.seats.every((s) => !s.color);
   const who = seatPlayer(v, turn.seat);
   const mine = mySeat(v, turn.seat);
-  const pname = v.online ? colorName(turn.seat === "first" ? "black" : "white") : playerName(who, people(v));
+  const pname = v.online ? sideName(turn.seat === "first" ? "black" : "white") : playerName(who, people(v));
   if (turn.kind === "choose") {
     if (!mine) return t("sw_choose_wait", { p: pname });
     if ((turn.options || []).includes("place-two")) return t("sw_choose2");
@@ -392,7 +398,7 @@ function swapText(v) {
   }
   if (turn.kind === "move" && undecided) {
     const n = v.moves.length;
-    const c = colorName(turn.color);
+    const c = sideName(turn.color);
     if (n < 3) return mine ? t("sw_place3", { n: n + 1, c }) : t("sw_place3_wait", { p: pname });
     if (n < 5) return mine ? t("sw_place2", { n: n - 2, c }) : t("sw_place2_wait", { p: pname });
   }
@@ -433,7 +439,7 @@ function renderCards(v) {
     card.querySelector(".plevel").textContent = level ? " · " + level : "";
     card.classList.toggle("to-move", !v.result && v.to_move === color && (!v.turn || v.turn.kind !== "choose"));
     card.classList.toggle("winner", !!(v.result && v.result.winner === color));
-    card.setAttribute("aria-label", colorName(color) + ": " + displayName(v, color) + (level ? ", " + level : ""));
+    card.setAttribute("aria-label", sideName(color) + ": " + displayName(v, color) + (level ? ", " + level : ""));
     const conn = card.querySelector(".conn");
     const presence = v.connected || v.presence || null;
     if (v.online && presence && typeof presence[color] === "boolean" && v.you !== color) {
@@ -484,11 +490,11 @@ function evaluation(th) {
   let m;
   if ((m = s.match(/^\+W(\d*)$/))) {
     const n = m[1] ? Math.ceil(Number(m[1]) / 2) : null;
-    return n ? t("e_wins_in", { c: colorName(th.color), n }) : t("e_wins", { c: colorName(th.color) });
+    return n ? t("e_wins_in", { c: sideName(th.color), n }) : t("e_wins", { c: sideName(th.color) });
   }
   if ((m = s.match(/^-L(\d*)$/))) {
     const n = m[1] ? Math.max(1, Math.ceil(Number(m[1]) / 2)) : null;
-    return n ? t("e_wins_in", { c: colorName(other(th.color)), n }) : t("e_wins", { c: colorName(other(th.color)) });
+    return n ? t("e_wins_in", { c: sideName(other(th.color)), n }) : t("e_wins", { c: sideName(other(th.color)) });
   }
   const score = Number(s);
   if (!Number.isFinite(score)) return s;
@@ -501,7 +507,7 @@ function evaluation(th) {
   }
   const side = black >= 0.5 ? "black" : "white";
   const p = Math.round((side === "black" ? black : 1 - black) * 100);
-  return t("e_chance", { c: colorName(side), p });
+  return t("e_chance", { c: sideName(side), p });
 }
 
 function renderEngine(v) {
@@ -511,7 +517,7 @@ function renderEngine(v) {
   box.hidden = !anyComputer || !th;
   if (box.hidden) return;
   const after = !v.thinking || !v.busy;
-  $("engine-side").textContent = t("e_side", { p: v[th.color], c: colorName(th.color) }) +
+  $("engine-side").textContent = t("e_side", { p: v[th.color], c: sideName(th.color) }) +
     (after ? " · " + t("e_after", { n: Math.min(lastThinking.ply + 1, v.moves.length) }) : "");
   $("engine-eval").textContent = t("e_eval") + ": " + evaluation(th);
   const nps = th.nps || 0;
@@ -543,7 +549,7 @@ function renderMoves(v) {
       const num = document.createElement("span");
       num.className = "n"; num.textContent = String(i + 1);
       b.append(num, " " + name);
-      b.setAttribute("aria-label", t("move_n", { n: i + 1, c: colorName(i % 2 === 0 ? v.first : other(v.first)), m: name }));
+      b.setAttribute("aria-label", t("move_n", { n: i + 1, c: sideName(i % 2 === 0 ? v.first : other(v.first)), m: name }));
       li.appendChild(b);
       list.appendChild(li);
     });
@@ -563,7 +569,7 @@ function renderOnline(v) {
   $("online").hidden = !online;
   const seated = online && (v.you === "black" || v.you === "white");
   if (online) {
-    $("seat-info").textContent = seated ? t("online_you", { c: colorName(v.you) }) : t("online_watch");
+    $("seat-info").textContent = seated ? t("online_you", { c: sideName(v.you) }) : t("online_watch");
     let links = null;
     try { links = JSON.parse(read("caro.links." + v.id, "null")); } catch (_) { links = null; }
     $("invite").hidden = !(links && seated && !v.result && v.moves.length < 2);
