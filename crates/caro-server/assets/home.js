@@ -113,6 +113,7 @@ function wire() {
   });
   document.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", homeVisibility));
   $("preset").addEventListener("change", homeVisibility);
+  $("opening").addEventListener("change", homeVisibility);
   $("rule").addEventListener("change", () => { if ($("rule").value === "renju") $("first").value = "black"; });
   $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); submitCustom(); });
 }
@@ -127,6 +128,8 @@ function homeVisibility() {
   $("clock-label").hidden = m !== "online";
   $("computers").hidden = m === "hh";
   $("custom-size").hidden = $("preset").value !== "custom";
+  // Under a swap opening black opens: the choice of colours is the swap's.
+  $("first-label").hidden = $("opening").value !== "free";
 }
 
 /** The custom form's settings, with the text keys of what is wrong pushed to `problems`. */
@@ -138,9 +141,10 @@ function settings(problems) {
   const kText = $("k").value.trim();
   const k = kText === "" ? 0 : Number(kText);
   if (kText !== "" && !(Number.isInteger(k) && k >= 3 && k <= 10 && k <= Math.max(width, height))) problems.push("need_k");
-  if ($("rule").value === "renju" && $("first").value !== "black") problems.push("renju_first");
-  const body = { width, height, rule: $("rule").value, first: $("first").value };
+  if ($("rule").value === "renju" && $("first").value !== "black" && $("opening").value === "free") problems.push("renju_first");
+  const body = { width, height, rule: $("rule").value };
   if ($("opening").value !== "free") body.opening = $("opening").value;
+  else body.first = $("first").value;
   if ($("first-to").value) body.first_to = Number($("first-to").value);
   if (k) body.k = k;
   return body;
