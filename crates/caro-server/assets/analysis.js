@@ -24,21 +24,28 @@ import { api, pointName, other } from "/api.js";
 
 const STYLE_HREF = "/analysis.css";
 
+// Whether the page draws this game as X and O (its board style, or 3×3
+// unless another style was chosen), as game.js decides.
+function xoBoard(v) {
+  let style = "";
+  try { style = localStorage.getItem("caro.style") || ""; } catch (_) { /* none */ }
+  return style === "xo" || (!style && v.width === 3 && v.height === 3);
+}
+
 /** Every word this module shows, in English and Tiếng Việt. */
 export const TEXT = {
   en: {
     an_title: "Analysis",
     an_live: "Live analysis",
     an_live_players: "Live analysis is off for the two players while the game is on.",
-    an_bar: "Black's win chance",
-    an_black_pct: "Black {p}%",
-    an_white_pct: "White {p}%",
+    an_bar: "{b}'s win chance",
+    an_pct: "{c} {p}%",
     an_black: "Black",
     an_white: "White",
     an_wins_now: "{c} wins with this move",
     an_wins_in: "{c} wins in {n} moves",
     an_wins: "{c} wins",
-    an_chance: "Black {p}%",
+    an_chance: "{b} {p}%",
     an_depth: "depth {d}",
     an_speed: "{k}k nodes/s",
     an_nodes: "{n} nodes",
@@ -47,13 +54,13 @@ export const TEXT = {
     an_over: "The game is over in this position.",
     an_lines: "The engine's best moves",
     an_to_move: "{c} to move: the engine's best moves",
-    an_line_label: "{i}. {m}: {s}, black's win chance {p}%. Line: {l}",
+    an_line_label: "{i}. {m}: {s}, {b}'s win chance {p}%. Line: {l}",
     an_game: "Analyse game",
     an_again: "Analyse again",
     an_progress: "Analysing: {d} of {n} positions",
-    an_graph: "Black's win chance over the game",
-    an_graph_at: "Move {n}: black's win chance {p}%",
-    an_graph_start: "Start: black's win chance {p}%",
+    an_graph: "{b}'s win chance over the game",
+    an_graph_at: "Move {n}: {b}'s win chance {p}%",
+    an_graph_start: "Start: {b}'s win chance {p}%",
     an_blunder: "blunder",
     an_mistake: "mistake",
     an_inaccuracy: "inaccuracy",
@@ -91,15 +98,14 @@ export const TEXT = {
     an_title: "Phân tích",
     an_live: "Phân tích trực tiếp",
     an_live_players: "Hai người chơi không dùng được phân tích trực tiếp khi ván đang diễn ra.",
-    an_bar: "Khả năng thắng của Đen",
-    an_black_pct: "Đen {p}%",
-    an_white_pct: "Trắng {p}%",
+    an_bar: "Khả năng thắng của {b}",
+    an_pct: "{c} {p}%",
     an_black: "Đen",
     an_white: "Trắng",
     an_wins_now: "{c} thắng ngay với nước này",
     an_wins_in: "{c} thắng sau {n} nước",
     an_wins: "{c} thắng",
-    an_chance: "Đen {p}%",
+    an_chance: "{b} {p}%",
     an_depth: "độ sâu {d}",
     an_speed: "{k} nghìn nút/giây",
     an_nodes: "{n} nút",
@@ -108,13 +114,13 @@ export const TEXT = {
     an_over: "Ở thế cờ này ván đã kết thúc.",
     an_lines: "Các nước tốt nhất của máy",
     an_to_move: "Lượt của {c}: các nước tốt nhất của máy",
-    an_line_label: "{i}. {m}: {s}, khả năng thắng của Đen {p}%. Biến: {l}",
+    an_line_label: "{i}. {m}: {s}, khả năng thắng của {b} {p}%. Biến: {l}",
     an_game: "Phân tích ván cờ",
     an_again: "Phân tích lại",
     an_progress: "Đang phân tích: {d} / {n} thế cờ",
-    an_graph: "Khả năng thắng của Đen qua ván cờ",
-    an_graph_at: "Nước {n}: khả năng thắng của Đen {p}%",
-    an_graph_start: "Đầu ván: khả năng thắng của Đen {p}%",
+    an_graph: "Khả năng thắng của {b} qua ván cờ",
+    an_graph_at: "Nước {n}: khả năng thắng của {b} {p}%",
+    an_graph_start: "Đầu ván: khả năng thắng của {b} {p}%",
     an_blunder: "sai lầm nghiêm trọng",
     an_mistake: "sai lầm",
     an_inaccuracy: "thiếu chính xác",
@@ -156,16 +162,23 @@ const pct = (f) => Math.round(Math.max(0, Math.min(1, Number(f) || 0)) * 100);
  * Puts the analysis into the page (see the top of this file).
  * @returns {{update: Function, setLang: Function, analyseGame: Function, overlay: Function, destroy: Function}}
  */
-export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }) {
+export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, sideName }) {
   let langNow = typeof lang === "function" ? null : lang || "en";
   const currentLang = () => (typeof lang === "function" ? lang() : langNow) || "en";
+  const word = (key) => (TEXT[currentLang()] || TEXT.en)[key] || TEXT.en[key] || key;
+  // A side's name: X and O on an X and O board (as the page names them),
+  // Black and White otherwise.
+  const colorName = (c) => {
+    if (typeof sideName === "function") return sideName(c);
+    if (view && xoBoard(view)) return c === "white" ? "O" : "X";
+    return word(c === "black" ? "an_black" : "an_white");
+  };
+  // Every text may name black's side as {b}.
   const t = (key, args) => {
-    const table = TEXT[currentLang()] || TEXT.en;
-    let s = table[key] || TEXT.en[key] || key;
-    for (const [k, v] of Object.entries(args || {})) s = s.split("{" + k + "}").join(String(v));
+    let s = word(key);
+    for (const [k, v] of Object.entries({ b: colorName("black"), ...(args || {}) })) s = s.split("{" + k + "}").join(String(v));
     return s;
   };
-  const colorName = (c) => t(c === "black" ? "an_black" : "an_white");
 
   ensureStyle();
 
@@ -303,10 +316,10 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang }
     const d = liveData;
     const chance = d ? pct(d.win_chance) : 50;
     bar.setAttribute("aria-valuenow", String(chance));
-    bar.setAttribute("aria-valuetext", t("an_black_pct", { p: chance }));
+    bar.setAttribute("aria-valuetext", t("an_pct", { c: colorName("black"), p: chance }));
     bar.querySelector(".an-bar-black").style.width = chance + "%";
-    liveBox.querySelector(".an-bar-b").textContent = t("an_black_pct", { p: chance });
-    liveBox.querySelector(".an-bar-w").textContent = t("an_white_pct", { p: 100 - chance });
+    liveBox.querySelector(".an-bar-b").textContent = t("an_pct", { c: colorName("black"), p: chance });
+    liveBox.querySelector(".an-bar-w").textContent = t("an_pct", { c: colorName("white"), p: 100 - chance });
     bar.dataset.state = d ? "ready" : "waiting";
     const mover = view ? moverAt(view, sentPly < 0 ? shown : sentPly) : "black";
     const lines = d && Array.isArray(d.lines) ? d.lines : [];

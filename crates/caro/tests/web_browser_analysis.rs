@@ -3,11 +3,11 @@
 //! analysis (a win-chance graph with one point per position, a click or an
 //! arrow key on it showing that move, in English and Vietnamese, and on a
 //! phone without sideways scrolling), the result dialog's "Analyse" for a
-//! game that ends on the page, a hint in a game against the
-//! computer, counted in the game, and no live panel for the two players of
-//! an online game in progress. With `CARO_UPDATE_SCREENSHOTS=1` it saves
-//! `docs/images/analysis.png`. A failing scenario leaves a screenshot in
-//! `target/browser-failures/`.
+//! game that ends on the page, a hint in a game against the computer,
+//! counted in the game, no live panel for the two players of an online
+//! game in progress, and the sides named X and O on an X and O board.
+//! With `CARO_UPDATE_SCREENSHOTS=1` it saves `docs/images/analysis.png`.
+//! A failing scenario leaves a screenshot in `target/browser-failures/`.
 
 mod common;
 
@@ -163,6 +163,38 @@ async fn click_graph_point(c: &Client, ply: u64) -> TestResult {
         at[1].as_f64().ok_or("no point on the graph")?,
     )
     .await
+}
+
+/// On a 3×3 board, drawn as X and O, the panel names the sides X and O.
+async fn tic_tac_toe_names_x_and_o(c: &Client, base: &str) -> TestResult {
+    let a = agent();
+    let (status, view) = post(
+        &a,
+        &format!("{base}/api/games"),
+        &json!({"black": "human", "white": "human", "width": 3, "height": 3}),
+    );
+    if status != 201 && status != 200 {
+        return Err(format!("new game: {status} {view}").into());
+    }
+    let id = view["id"].as_i64().ok_or("no id")?;
+    post(
+        &a,
+        &format!("{base}/api/games/{id}/move"),
+        &json!({"ply": 0, "x": 1, "y": 1}),
+    );
+    open_game(c, base, id, 1).await?;
+    click(c, "#an-toggle").await?;
+    until(
+        c,
+        "the lines with X and O",
+        "const p = document.getElementById('analysis-panel');
+         return document.querySelectorAll('#an-lines li').length === 3
+           && p.querySelector('.an-bar-b').textContent.startsWith('X ')
+           && p.querySelector('.an-bar-w').textContent.startsWith('O ')
+           && document.getElementById('an-side').textContent.startsWith('O to move')",
+    )
+    .await?;
+    click(c, "#an-toggle").await
 }
 
 /// Waits for a game's analysis to finish, as the page shows it.
@@ -530,6 +562,7 @@ async fn analysis_in_a_real_browser() {
     scenario!(result_dialog_analyses);
     scenario!(hint_against_the_computer);
     scenario!(online_players_have_no_live_panel);
+    scenario!(tic_tac_toe_names_x_and_o);
     scenario!(screenshot);
     let _ = client.close().await;
     assert!(
