@@ -16,7 +16,9 @@
 // (with `you` set in an online game) and the number of its moves shown (the
 // move browsed to, or all of them). It may also return the view itself.
 // onJump(ply) asks the page to show the position after `ply` moves; lang is
-// the language ("en" or "vi") or a function that returns the one in use.
+// the language ("en" or "vi") or a function that returns the one in use;
+// sideName(color), optional, names a side as the page does (X and O on an
+// X and O board; without it the module decides the same way).
 // The module draws into `panel` and `graph` itself; the board gets the ghost
 // stones and marks through board.set({ ghosts, marks }).
 
