@@ -382,21 +382,6 @@ fn merged(found: &[Line], previous: Option<&Analysis>, wanted: usize) -> Vec<Lin
     out
 }
 
-/// The best `lines` moves of `game` under `limits` with a fresh
-/// [`Analyser`] (see [`Analyser::analyse`]).
-///
-/// # Errors
-/// [`EngineError::GameOver`] when the game is over.
-pub fn analyse(
-    game: &Game,
-    lines: usize,
-    limits: Limits,
-    stop: &StopFlag,
-    progress: &mut dyn FnMut(&Analysis),
-) -> Result<Analysis, EngineError> {
-    Analyser::new().analyse(game, lines, limits, stop, progress)
-}
-
 /// How much a move lost: a mark at [`INACCURACY`], [`MISTAKE`] and
 /// [`BLUNDER`] win-chance points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -657,7 +642,9 @@ mod tests {
         // Black has an open three h8 i8 j8 (g8 and k8 free) and moves:
         // the open four wins.
         let g = game("h8 h10 i8 i10 j8 a1");
-        let a = analyse(&g, 3, Limits::depth(4), &StopFlag::new(), &mut |_| {}).unwrap();
+        let a = Analyser::new()
+            .analyse(&g, 3, Limits::depth(4), &StopFlag::new(), &mut |_| {})
+            .unwrap();
         assert_eq!(a.lines.len(), 3);
         assert_eq!(a.win_chance(), Some(1.0));
         assert!(matches!(a.lines[0].score, Score::WinIn(_) | Score::Win));
@@ -668,14 +655,15 @@ mod tests {
     fn lines_are_distinct_and_never_an_excluded_move() {
         let g = game("h8 i9 h10 g9 i10");
         let mut seen = 0;
-        let a = analyse(&g, 4, Limits::depth(3), &StopFlag::new(), &mut |p| {
-            seen += 1;
-            let mut moves: Vec<Pos> = p.lines.iter().map(|l| l.mv).collect();
-            moves.sort();
-            moves.dedup();
-            assert_eq!(moves.len(), p.lines.len(), "distinct as they come");
-        })
-        .unwrap();
+        let a = Analyser::new()
+            .analyse(&g, 4, Limits::depth(3), &StopFlag::new(), &mut |p| {
+                seen += 1;
+                let mut moves: Vec<Pos> = p.lines.iter().map(|l| l.mv).collect();
+                moves.sort();
+                moves.dedup();
+                assert_eq!(moves.len(), p.lines.len(), "distinct as they come");
+            })
+            .unwrap();
         assert_eq!(seen, 4, "a report after each line");
         assert_eq!(a.lines.len(), 4);
         let mut moves: Vec<Pos> = a.lines.iter().map(|l| l.mv).collect();
@@ -709,7 +697,9 @@ mod tests {
             nodes: Some(20_000),
             ..Limits::default()
         };
-        let a = analyse(&g, 3, limits, &StopFlag::new(), &mut |_| {}).unwrap();
+        let a = Analyser::new()
+            .analyse(&g, 3, limits, &StopFlag::new(), &mut |_| {})
+            .unwrap();
         assert_eq!(a.lines.len(), 3);
         let centre = rules.size.center();
         for l in &a.lines {
@@ -725,7 +715,9 @@ mod tests {
         let rules = Rules::new(BoardSize::square(3), 3, Rule::Freestyle).unwrap();
         let m = parse_move_list("a1 b2 c1 b1 b3 a2 c2 c3", rules.size).unwrap();
         let g = Game::from_moves(rules, Color::Black, &m).unwrap();
-        let a = analyse(&g, 3, Limits::depth(2), &StopFlag::new(), &mut |_| {}).unwrap();
+        let a = Analyser::new()
+            .analyse(&g, 3, Limits::depth(2), &StopFlag::new(), &mut |_| {})
+            .unwrap();
         assert_eq!(g.legal_moves().len(), 1);
         assert_eq!(a.lines.len(), 1);
         assert_eq!(a.lines[0].mv, g.legal_moves()[0]);
@@ -766,7 +758,7 @@ mod tests {
         let g = game("h8 a1 i8 a2 j8 a3 k8 a4 l8");
         assert!(g.is_over());
         assert_eq!(
-            analyse(&g, 3, Limits::depth(2), &StopFlag::new(), &mut |_| {}),
+            Analyser::new().analyse(&g, 3, Limits::depth(2), &StopFlag::new(), &mut |_| {}),
             Err(EngineError::GameOver)
         );
     }

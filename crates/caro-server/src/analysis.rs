@@ -24,16 +24,16 @@
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Json, Router};
-use caro_core::{BoardSize, Color, Game, MoveError, Pos, Rule, Rules};
+use caro_core::{Game, MoveError, Pos, Rules};
 use caro_engine::analysis::{
     analyse_game, black_chance, black_chance_of_result, Analyser, Analysis, Deepening,
     GameAnalysis, DEFAULT_LINES, MAX_LINES,
@@ -44,19 +44,17 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
-use crate::api::{entry, ApiError, ApiResult, GameId};
+use crate::api::{board_size, entry, first_named, rule_named, ApiError, ApiResult, GameId};
 use crate::listen::ConnectionSlot;
-use crate::live::{parse_color, ActionError};
+use crate::live::ActionError;
 use crate::pool::Busy;
+use crate::socket::{self, close_with, ping, Beat, Heartbeat, Incoming, Reader};
 use crate::store::{Store, StoreError};
 use crate::App;
 
 /// Largest message the analysis socket takes, in bytes: a position with
 /// every point of a 60×60 board played fits.
 pub const MAX_FRAME: usize = 64 * 1024;
-/// Frames up to this size are read whole, so one over [`MAX_FRAME`] gets a
-/// clean close 1009.
-const HARD_FRAME_LIMIT: usize = 1024 * 1024;
 /// Most messages a socket may send in one second.
 pub const MAX_RATE: u32 = 20;
 /// How long one live analysis runs at most.
@@ -205,38 +203,17 @@ impl Refusal {
     }
 }
 
-fn dimension(value: Option<u32>, default: u32, what: &str) -> Result<u8, Refusal> {
-    let v = value.unwrap_or(default);
-    if !(3..=60).contains(&v) {
-        return Err(Refusal::bad(format!(
-            "{what} must be from 3 to 60, not {v}"
-        )));
-    }
-    Ok(v as u8)
-}
-
 /// The game of a position message, every move checked.
 fn position_game(p: &Position) -> Result<Game, Refusal> {
-    let width = dimension(p.width, 15, "width")?;
-    let height = dimension(p.height.or(p.width), u32::from(width), "height")?;
-    let size = BoardSize::new(width, height).map_err(|e| Refusal::bad(e.to_string()))?;
-    let rule: Rule = match p.rule.as_deref() {
-        None | Some("") => Rule::Freestyle,
-        Some(r) => r
-            .parse()
-            .map_err(|e: caro_core::RulesError| Refusal::bad(e.to_string()))?,
-    };
+    let size = board_size(p.width, p.height).map_err(Refusal::bad)?;
+    let rule = rule_named(p.rule.as_deref()).map_err(Refusal::bad)?;
     let k = match p.k {
         None | Some(0) => Rules::default_k(size),
         Some(k) if (3..=10).contains(&k) => k as u8,
         Some(k) => return Err(Refusal::bad(format!("k must be from 3 to 10, not {k}"))),
     };
     let rules = Rules::new(size, k, rule).map_err(|e| Refusal::bad(e.to_string()))?;
-    let first = match p.first.as_deref() {
-        None | Some("") => Color::Black,
-        Some(f) => parse_color(f)
-            .ok_or_else(|| Refusal::bad(format!("first must be black or white, not {f:?}")))?,
-    };
+    let first = first_named(p.first.as_deref()).map_err(Refusal::bad)?;
     let mut game = Game::new(rules, first).map_err(|e| Refusal::bad(e.to_string()))?;
     for (n, &[x, y]) in p.moves.iter().enumerate() {
         let refused = |error: MoveError| Refusal {
@@ -386,74 +363,13 @@ async fn socket(
 ) -> ApiResult<Response> {
     let upgrade = upgrade?;
     let client = client_address(peer.ip());
-    Ok(upgrade
-        .max_message_size(HARD_FRAME_LIMIT)
-        .max_frame_size(HARD_FRAME_LIMIT)
-        .on_upgrade(move |socket| async move {
+    Ok(
+        socket::limited(upgrade).on_upgrade(move |socket| async move {
             // The socket keeps its connection's place under the caps.
             let _slot = slot;
             session(app, analyses, client, socket).await;
-        }))
-}
-
-/// Counts a socket's messages per second.
-struct RateLimit {
-    window: Instant,
-    count: u32,
-}
-
-impl RateLimit {
-    fn allow(&mut self) -> bool {
-        if self.window.elapsed() >= Duration::from_secs(1) {
-            self.window = Instant::now();
-            self.count = 0;
-        }
-        self.count += 1;
-        self.count <= MAX_RATE
-    }
-}
-
-fn close(code: u16, reason: &str) -> Message {
-    // A close reason is at most 123 bytes.
-    let mut end = reason.len().min(120);
-    while !reason.is_char_boundary(end) {
-        end -= 1;
-    }
-    Message::Close(Some(CloseFrame {
-        code,
-        reason: reason[..end].to_string().into(),
-    }))
-}
-
-/// Closes a socket with a code and a reason, then reads what the client
-/// still sends until it answers the close (briefly), so the reason is
-/// not lost to a reset connection.
-async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
-    if socket.send(close(code, reason)).await.is_err() {
-        return;
-    }
-    let drain = async {
-        while let Some(Ok(msg)) = socket.recv().await {
-            if matches!(msg, Message::Close(_)) {
-                break;
-            }
-        }
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(5), drain).await;
-}
-
-/// The close code and reason for a frame the WebSocket layer refused.
-fn refused_frame(e: axum::Error) -> Option<(u16, &'static str)> {
-    match e
-        .into_inner()
-        .downcast::<tungstenite::Error>()
-        .ok()
-        .map(|e| *e)
-    {
-        Some(tungstenite::Error::Capacity(_)) => Some((1009, "frame too large")),
-        Some(tungstenite::Error::Utf8(_)) => Some((1007, "text frame is not valid UTF-8")),
-        _ => None,
-    }
+        }),
+    )
 }
 
 /// The next message of the running analysis; never, without one.
@@ -494,35 +410,20 @@ fn client_address(ip: IpAddr) -> IpAddr {
 
 async fn session(app: Arc<App>, analyses: Arc<Analyses>, client: IpAddr, mut socket: WebSocket) {
     let mut running: Option<Running> = None;
-    let mut rate = RateLimit {
-        window: Instant::now(),
-        count: 0,
-    };
-    let mut heartbeat =
-        tokio::time::interval_at(tokio::time::Instant::now() + app.ws_ping, app.ws_ping);
-    let mut last_heard = Instant::now();
+    let mut reader = Reader::new(MAX_FRAME, MAX_RATE);
+    let mut heartbeat = Heartbeat::new(app.ws_ping);
     loop {
         let deadline = running.as_ref().map(|r| r.deadline);
         let asked = tokio::select! {
             incoming = socket.recv() => {
-                last_heard = Instant::now();
-                if matches!(incoming, Some(Ok(_))) && !rate.allow() {
-                    Asked::Close(1008, format!("more than {MAX_RATE} messages a second"))
-                } else {
-                    match incoming {
-                        Some(Ok(Message::Text(text))) => {
-                            handle(text.as_str(), &analyses, client, &mut running).await
-                        }
-                        Some(Ok(Message::Binary(_))) => {
-                            Asked::Close(1003, "binary frames are not accepted".into())
-                        }
-                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => Asked::Nothing,
-                        Some(Err(e)) => match refused_frame(e) {
-                            Some((code, reason)) => Asked::Close(code, reason.into()),
-                            None => break,
-                        },
-                        Some(Ok(Message::Close(_))) | None => break,
+                heartbeat.heard();
+                match reader.read(incoming) {
+                    Incoming::Text(text) => {
+                        handle(text.as_str(), &analyses, client, &mut running).await
                     }
+                    Incoming::Nothing => Asked::Nothing,
+                    Incoming::Close(code, reason) => Asked::Close(code, reason),
+                    Incoming::Gone => break,
                 }
             }
             message = next_message(&mut running) => match message {
@@ -530,15 +431,15 @@ async fn session(app: Arc<App>, analyses: Arc<Analyses>, client: IpAddr, mut soc
                 None => Asked::Finished,
             },
             () = time_cap(deadline) => Asked::TimeUp,
-            _ = heartbeat.tick() => {
-                if last_heard.elapsed() >= app.ws_ping * 5 / 2 {
-                    Asked::Close(1001, "no answer to pings".into())
-                } else if socket.send(Message::Ping(Default::default())).await.is_err() {
-                    break;
-                } else {
+            beat = heartbeat.beat() => match beat {
+                Beat::Dead => Asked::Close(1001, "no answer to pings".into()),
+                Beat::Ping => {
+                    if !ping(&mut socket).await {
+                        break;
+                    }
                     Asked::Nothing
                 }
-            }
+            },
         };
         match asked {
             Asked::Nothing => {}
@@ -573,9 +474,6 @@ async fn handle(
     client: IpAddr,
     running: &mut Option<Running>,
 ) -> Asked {
-    if text.len() > MAX_FRAME {
-        return Asked::Close(1009, format!("message over {MAX_FRAME} bytes"));
-    }
     let command = match serde_json::from_str::<Value>(text) {
         Err(e) => Err(Refusal {
             code: "bad_json",

@@ -380,14 +380,37 @@ fn seat(app: &App, name: Option<&str>, color: &str) -> ApiResult<Sitter> {
         .map_err(|e| ApiError::BadRequest(format!("{color}: {e}")))
 }
 
-fn dimension(value: Option<u32>, default: u32, what: &str) -> ApiResult<u8> {
+fn dimension(value: Option<u32>, default: u32, what: &str) -> Result<u8, String> {
     let v = value.unwrap_or(default);
     if !(3..=60).contains(&v) {
-        return Err(ApiError::BadRequest(format!(
-            "{what} must be from 3 to 60, not {v}"
-        )));
+        return Err(format!("{what} must be from 3 to 60, not {v}"));
     }
     Ok(v as u8)
+}
+
+/// The board a request or a position message names: `width` (15 unless
+/// given) by `height` (the width unless given), each from 3 to 60.
+pub(crate) fn board_size(width: Option<u32>, height: Option<u32>) -> Result<BoardSize, String> {
+    let w = dimension(width, 15, "width")?;
+    let h = dimension(height.or(width), u32::from(w), "height")?;
+    BoardSize::new(w, h).map_err(|e| e.to_string())
+}
+
+/// The rule a request or a position message names: freestyle unless given.
+pub(crate) fn rule_named(rule: Option<&str>) -> Result<Rule, String> {
+    match rule {
+        None | Some("") => Ok(Rule::Freestyle),
+        Some(r) => r.parse().map_err(|e: caro_core::RulesError| e.to_string()),
+    }
+}
+
+/// The colour a request or a position message says moves first: black
+/// unless given.
+pub(crate) fn first_named(first: Option<&str>) -> Result<Color, String> {
+    match first {
+        None | Some("") => Ok(Color::Black),
+        Some(f) => parse_color(f).ok_or_else(|| format!("first must be black or white, not {f:?}")),
+    }
 }
 
 /// The opening a request names: `free` (the default), `swap1` or `swap2`.
@@ -455,15 +478,8 @@ pub(crate) fn build_game(req: &NewGame) -> ApiResult<Game> {
             .to_game()
             .map_err(|e| ApiError::BadRequest(format!("position code: {e}")));
     }
-    let width = dimension(req.width, 15, "width")?;
-    let height = dimension(req.height.or(req.width), u32::from(width), "height")?;
-    let size = BoardSize::new(width, height).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let rule: Rule = match req.rule.as_deref() {
-        None | Some("") => Rule::Freestyle,
-        Some(r) => r
-            .parse()
-            .map_err(|e: caro_core::RulesError| ApiError::BadRequest(e.to_string()))?,
-    };
+    let size = board_size(req.width, req.height).map_err(ApiError::BadRequest)?;
+    let rule = rule_named(req.rule.as_deref()).map_err(ApiError::BadRequest)?;
     let k = match req.k {
         None | Some(0) => Rules::default_k(size),
         Some(k) if k > 10 => {
@@ -474,12 +490,7 @@ pub(crate) fn build_game(req: &NewGame) -> ApiResult<Game> {
         Some(k) => k as u8,
     };
     let rules = Rules::new(size, k, rule).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let first = match req.first.as_deref() {
-        None | Some("") => Color::Black,
-        Some(f) => parse_color(f).ok_or_else(|| {
-            ApiError::BadRequest(format!("first must be black or white, not {f:?}"))
-        })?,
-    };
+    let first = first_named(req.first.as_deref()).map_err(ApiError::BadRequest)?;
     if rule == Rule::Renju && first == Color::White {
         return Err(ApiError::BadRequest(
             "under renju black moves first".to_string(),

@@ -18,6 +18,7 @@ pub mod listen;
 pub mod live;
 pub mod online;
 pub mod pool;
+mod socket;
 pub mod store;
 
 pub use api::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};

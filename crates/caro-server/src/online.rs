@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -35,6 +35,7 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::api::{build_table, entry, first_to, new_match, ApiError, ApiResult, GameId, NewGame};
 use crate::listen::ConnectionSlot;
 use crate::live::{ActionError, Clock, LiveGame, Online, Sitter, DEFAULT_TIME_MS};
+use crate::socket::{self, close_with, ping, Beat, Heartbeat, Incoming, Reader};
 use crate::{App, Entry};
 
 /// Largest command a socket may send, in bytes.
@@ -49,21 +50,9 @@ const SOCKET_READ_BUFFER: usize = 4 * 1024;
 pub const MAX_CLOCK_SECONDS: u64 = 3 * 60 * 60;
 /// Largest increment a game may have.
 pub const MAX_INCREMENT_SECONDS: u64 = 60;
-/// Frames up to this size are read whole, so a socket that sends one over
-/// [`MAX_FRAME`] gets a clean close 1009; a larger frame is refused by the
-/// WebSocket layer before its payload is read, and still answered with
-/// close 1009 before the connection is dropped.
-const HARD_FRAME_LIMIT: usize = 1024 * 1024;
 /// How often the server pings a socket, by default (`caro serve
 /// --ws-ping`).
 pub const PING_INTERVAL: Duration = Duration::from_secs(20);
-
-/// A socket from which nothing (not even a pong) arrives for this long is
-/// taken for dead and closed: two and a half ping intervals, so one lost
-/// pong is forgiven.
-fn dead_peer_timeout(ping: Duration) -> Duration {
-    ping * 5 / 2
-}
 
 /// A fresh seat token: 128 random bits in hex.
 fn new_token() -> Result<String, ApiError> {
@@ -178,9 +167,7 @@ pub(crate) async fn socket(
     // A flag that is due falls now (and is stored).
     app.change(&entry, flag).await?;
     let you = entry.lock().online_seat(q.seat.as_deref());
-    Ok(upgrade
-        .max_message_size(HARD_FRAME_LIMIT)
-        .max_frame_size(HARD_FRAME_LIMIT)
+    Ok(socket::limited(upgrade)
         // The default 128 KiB read buffer is zeroed for every frame read;
         // commands are small, so a small buffer saves most of the work.
         .read_buffer_size(SOCKET_READ_BUFFER)
@@ -278,52 +265,6 @@ fn rematch_message(entry: &Entry, you: Option<Seat>) -> Option<String> {
     )
 }
 
-/// Closes a socket with a code and a reason, then reads what the client
-/// still sends until it answers the close (briefly): dropping unread data
-/// would reset the connection and lose the reason.
-async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
-    if socket.send(close(code, reason)).await.is_err() {
-        return;
-    }
-    let drain = async {
-        while let Some(Ok(msg)) = socket.recv().await {
-            if matches!(msg, Message::Close(_)) {
-                break;
-            }
-        }
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(5), drain).await;
-}
-
-fn close(code: u16, reason: &str) -> Message {
-    // A close reason is at most 123 bytes.
-    let mut end = reason.len().min(120);
-    while !reason.is_char_boundary(end) {
-        end -= 1;
-    }
-    Message::Close(Some(CloseFrame {
-        code,
-        reason: reason[..end].to_string().into(),
-    }))
-}
-
-/// Counts a socket's commands per second.
-struct RateLimit {
-    window: Instant,
-    count: u32,
-}
-
-impl RateLimit {
-    fn allow(&mut self) -> bool {
-        if self.window.elapsed() >= Duration::from_secs(1) {
-            self.window = Instant::now();
-            self.count = 0;
-        }
-        self.count += 1;
-        self.count <= MAX_RATE
-    }
-}
-
 /// Counts a player's open socket while it lives: the other player's page
 /// shows whether the opponent is connected.
 struct Present {
@@ -366,13 +307,8 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket
         return;
     }
     let mut rematch_sent = false;
-    let mut rate = RateLimit {
-        window: Instant::now(),
-        count: 0,
-    };
-    let mut heartbeat =
-        tokio::time::interval_at(tokio::time::Instant::now() + app.ws_ping, app.ws_ping);
-    let mut last_heard = Instant::now();
+    let mut reader = Reader::new(MAX_FRAME, MAX_RATE);
+    let mut heartbeat = Heartbeat::new(app.ws_ping);
     loop {
         if !rematch_sent {
             if let Some(msg) = rematch_message(&entry, you) {
@@ -384,30 +320,16 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket
         }
         let out = tokio::select! {
             incoming = socket.recv() => {
-                last_heard = Instant::now();
-                if matches!(incoming, Some(Ok(_))) && !rate.allow() {
-                    close_with(&mut socket, 1008, &format!("more than {MAX_RATE} messages a second")).await;
-                    return;
-                }
-                let text = match incoming {
-                    Some(Ok(Message::Text(text))) => text,
-                    Some(Ok(Message::Binary(_))) => {
-                        close_with(&mut socket, 1003, "binary frames are not accepted").await;
+                heartbeat.heard();
+                let text = match reader.read(incoming) {
+                    Incoming::Text(text) => text,
+                    Incoming::Nothing => continue,
+                    Incoming::Close(code, reason) => {
+                        close_with(&mut socket, code, &reason).await;
                         return;
                     }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Err(e)) => {
-                        if let Some((code, reason)) = refused_frame(e) {
-                            close_with(&mut socket, code, reason).await;
-                        }
-                        return;
-                    }
-                    Some(Ok(Message::Close(_))) | None => return,
+                    Incoming::Gone => return,
                 };
-                if text.len() > MAX_FRAME {
-                    close_with(&mut socket, 1009, &format!("message over {MAX_FRAME} bytes")).await;
-                    return;
-                }
                 let command: Command = match parse_command(text.as_str()) {
                     Ok(c) => c,
                     Err(e) => {
@@ -420,16 +342,18 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket
                     Err(e) => Some(error_message(&e)),
                 }
             }
-            _ = heartbeat.tick() => {
-                if last_heard.elapsed() >= dead_peer_timeout(app.ws_ping) {
+            beat = heartbeat.beat() => match beat {
+                Beat::Dead => {
                     close_with(&mut socket, 1001, "no answer to pings").await;
                     return;
                 }
-                if socket.send(Message::Ping(Default::default())).await.is_err() {
-                    return;
+                Beat::Ping => {
+                    if !ping(&mut socket).await {
+                        return;
+                    }
+                    None
                 }
-                None
-            }
+            },
             update = updates.recv() => match update {
                 Ok(json) => Some(game_message(&json, &entry, you)),
                 // Fell behind: the whole state replaces what was missed.
@@ -442,22 +366,6 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket
                 return;
             }
         }
-    }
-}
-
-/// The close code and reason for a frame the WebSocket layer refused: one
-/// too large to read (1009) or a text frame that is not UTF-8 (1007).
-/// `None` for a broken connection, where nothing can be sent.
-fn refused_frame(e: axum::Error) -> Option<(u16, &'static str)> {
-    match e
-        .into_inner()
-        .downcast::<tungstenite::Error>()
-        .ok()
-        .map(|e| *e)
-    {
-        Some(tungstenite::Error::Capacity(_)) => Some((1009, "frame too large")),
-        Some(tungstenite::Error::Utf8(_)) => Some((1007, "text frame is not valid UTF-8")),
-        _ => None,
     }
 }
 
