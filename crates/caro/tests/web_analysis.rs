@@ -9,72 +9,12 @@
 
 mod common;
 
-use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use common::ws::Ws;
 use common::{agent, get, post, Server};
 use serde_json::{json, Value};
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
-
-/// A live analysis socket.
-struct Ws(WebSocket<MaybeTlsStream<TcpStream>>);
-
-impl Ws {
-    fn open(server: &Server) -> Ws {
-        let url = format!(
-            "{}/api/analysis/ws",
-            server.base.replacen("http://", "ws://", 1)
-        );
-        let (socket, _) = tungstenite::connect(url).expect("connect the socket");
-        if let MaybeTlsStream::Plain(s) = socket.get_ref() {
-            // Generous: a stuck test fails instead of hanging.
-            s.set_read_timeout(Some(Duration::from_secs(120)))
-                .expect("timeout");
-        }
-        Ws(socket)
-    }
-
-    fn send(&mut self, message: &Value) {
-        self.0
-            .send(Message::text(message.to_string()))
-            .expect("send a message");
-    }
-
-    /// The next JSON message.
-    fn next(&mut self) -> Value {
-        loop {
-            match self.0.read().expect("read a message") {
-                Message::Text(text) => return serde_json::from_str(text.as_str()).expect("JSON"),
-                Message::Close(frame) => panic!("the socket was closed: {frame:?}"),
-                _ => {}
-            }
-        }
-    }
-
-    /// Reads until the server closes the socket: its close code.
-    fn closed(&mut self) -> u16 {
-        loop {
-            match self.0.read() {
-                Ok(Message::Close(Some(frame))) => return u16::from(frame.code),
-                Ok(Message::Close(None)) => return 1005,
-                Ok(_) => {}
-                Err(e) => panic!("the socket failed before a close frame: {e}"),
-            }
-        }
-    }
-
-    /// Reads messages until one satisfies `done`, handing each to `seen`.
-    fn until(&mut self, mut seen: impl FnMut(&Value), done: impl Fn(&Value) -> bool) -> Value {
-        loop {
-            let msg = self.next();
-            seen(&msg);
-            if done(&msg) {
-                return msg;
-            }
-        }
-    }
-}
+use tungstenite::Message;
 
 /// Black's open three across the middle (columns 7 to 9 of row 7), white
 /// two stones above it and a stone in a corner: black to move wins by the
@@ -96,12 +36,10 @@ fn point(v: &Value) -> (u64, u64) {
 fn the_live_socket_streams_three_lines_and_a_new_position_replaces_the_old() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
-    let mut ws = Ws::open(&server);
+    let mut ws = Ws::analysis(&server);
     ws.send(&analyse(&open_three()));
-    let full = ws.until(
-        |_| {},
-        |m| m["type"] == "analysis" && m["lines"].as_array().is_some_and(|l| l.len() == 3),
-    );
+    let full = ws
+        .until(|m| m["type"] == "analysis" && m["lines"].as_array().is_some_and(|l| l.len() == 3));
     assert_eq!(full["ply"], 6);
     assert!(full["depth"].as_u64().is_some_and(|d| d >= 1), "{full}");
     assert!(full["nodes"].as_u64().is_some_and(|n| n > 0), "{full}");
@@ -130,9 +68,9 @@ fn the_live_socket_streams_three_lines_and_a_new_position_replaces_the_old() {
     // the old: once its first lines come, nothing of the old follows.
     let before = json!([[7, 7], [7, 9], [8, 7], [8, 9]]);
     ws.send(&analyse(&before));
-    ws.until(|_| {}, |m| m["type"] == "analysis" && m["ply"] == 4);
+    ws.until(|m| m["type"] == "analysis" && m["ply"] == 4);
     ws.send(&json!({"type": "stop"}));
-    ws.until(
+    ws.until_each(
         |m| {
             if m["type"] == "analysis" {
                 assert_eq!(
@@ -159,7 +97,7 @@ fn the_live_socket_streams_three_lines_and_a_new_position_replaces_the_old() {
         [11, 7]
     ]);
     ws.send(&analyse(&five));
-    let over = ws.until(|_| {}, |m| m["type"] == "analysis");
+    let over = ws.until(|m| m["type"] == "analysis");
     assert_eq!(over["ply"], 9);
     assert_eq!(over["win_chance"], 1.0);
     assert_eq!(over["lines"], json!([]));
@@ -170,7 +108,7 @@ fn the_live_socket_streams_three_lines_and_a_new_position_replaces_the_old() {
 fn bad_input_on_the_live_socket_gets_an_error_code_and_the_socket_stays() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
-    let mut ws = Ws::open(&server);
+    let mut ws = Ws::analysis(&server);
     let refusals = [
         (
             json!({"type": "analyse", "width": 61, "moves": []}),
@@ -209,20 +147,20 @@ fn bad_input_on_the_live_socket_gets_an_error_code_and_the_socket_stays() {
     assert_eq!(ws.next()["code"], "bad_json");
     // Still open, and analysing.
     ws.send(&analyse(&json!([[7, 7]])));
-    let a = ws.until(|_| {}, |m| m["type"] == "analysis");
+    let a = ws.until(|m| m["type"] == "analysis");
     assert_eq!(a["ply"], 1);
     ws.send(&json!({"type": "stop"}));
-    ws.until(|_| {}, |m| m["type"] == "done");
+    ws.until(|m| m["type"] == "done");
 }
 
 #[test]
 fn one_client_runs_two_live_analyses_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
-    let mut sockets: Vec<Ws> = (0..3).map(|_| Ws::open(&server)).collect();
+    let mut sockets: Vec<Ws> = (0..3).map(|_| Ws::analysis(&server)).collect();
     for ws in &mut sockets[..2] {
         ws.send(&analyse(&json!([[7, 7]])));
-        ws.until(|_| {}, |m| m["type"] == "analysis");
+        ws.until(|m| m["type"] == "analysis");
     }
     sockets[2].send(&analyse(&json!([[7, 7]])));
     let refused = sockets[2].next();
@@ -230,7 +168,7 @@ fn one_client_runs_two_live_analyses_at_once() {
     assert_eq!(refused["code"], "busy", "{refused}");
     // A stopped analysis gives its place back.
     sockets[0].send(&json!({"type": "stop"}));
-    sockets[0].until(|_| {}, |m| m["type"] == "done");
+    sockets[0].until(|m| m["type"] == "done");
     sockets[2].send(&analyse(&json!([[7, 7]])));
     let a = sockets[2].next();
     assert_eq!(a["type"], "analysis", "{a}");
@@ -241,26 +179,26 @@ fn the_live_socket_closes_on_oversized_binary_and_flooding_messages() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
     // A message of 30 KiB is read (the game socket takes 4 KiB)…
-    let mut ws = Ws::open(&server);
+    let mut ws = Ws::analysis(&server);
     let text = analyse(&json!([[7, 7]])).to_string();
     let padded = format!("{}{}}}", &text[..text.len() - 1], " ".repeat(30 * 1024));
     ws.0.send(Message::text(padded)).expect("send");
-    let answer = ws.until(|_| {}, |m| m["type"] == "analysis" || m["type"] == "error");
+    let answer = ws.until(|m| m["type"] == "analysis" || m["type"] == "error");
     assert_eq!(answer["type"], "analysis", "{answer}");
     // …a message over 64 KiB does not.
     ws.0.send(Message::text(" ".repeat(70 * 1024)))
         .expect("send");
-    assert_eq!(ws.closed(), 1009);
-    let mut ws = Ws::open(&server);
+    assert_eq!(ws.closed().0, 1009);
+    let mut ws = Ws::analysis(&server);
     ws.0.send(Message::binary(vec![1u8, 2, 3])).expect("send");
-    assert_eq!(ws.closed(), 1003);
-    let mut ws = Ws::open(&server);
+    assert_eq!(ws.closed().0, 1003);
+    let mut ws = Ws::analysis(&server);
     for _ in 0..30 {
         if ws.0.send(Message::text(r#"{"type":"stop"}"#)).is_err() {
             break;
         }
     }
-    assert_eq!(ws.closed(), 1008);
+    assert_eq!(ws.closed().0, 1008);
 }
 
 /// Plays `moves` in a new game between two people; the game's id.

@@ -24,12 +24,11 @@ use std::error::Error;
 use std::time::{Duration, Instant};
 
 use common::browser::{
-    browser_or_skip, click, click_point, connect, connect_window, doc_screenshot, failure_shot,
-    find_browser, js, play, ply, point_center, press, select, selected, text, until, wait_ply,
-    wheel, TestResult, PHONE,
+    browser_or_skip, click, click_point, clicks_at, confirm, connect, doc_screenshot, find_browser,
+    in_another_browser, js, play, ply, point_center, press, select, text, until, until_seat,
+    until_status, wait_ply, wheel, Scenarios, TestResult, DESKTOP, PHONE,
 };
 use common::{agent, post, Server};
-use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
@@ -67,10 +66,14 @@ async fn custom(c: &Client, mode: &str) -> TestResult {
     click(c, &format!("input[name=mode][value={mode}]")).await
 }
 
-/// Starts the custom form's game on a board preset.
-async fn start_custom(c: &Client, mode: &str, preset: &str) -> TestResult {
+/// From the home page, starts the custom form's game in this mode with
+/// these choices (a `<select>` and its value, in this order).
+async fn start_custom(c: &Client, base: &str, mode: &str, choices: &[(&str, &str)]) -> TestResult {
+    open_home(c, base).await?;
     custom(c, mode).await?;
-    select(c, "#preset", preset).await?;
+    for (css, value) in choices {
+        select(c, css, value).await?;
+    }
     click(c, "#go").await?;
     wait_game_page(c).await
 }
@@ -174,26 +177,7 @@ async fn double_click_plays_once(c: &Client, base: &str) -> TestResult {
     click(c, "#quick-here").await?;
     wait_game_page(c).await?;
     let (x, y) = point_center(c, 7, 7).await?;
-    let mouse = MouseActions::new("mouse".to_string())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x: x.round(),
-            y: y.round(),
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        });
-    c.perform_actions(mouse).await?;
-    c.release_actions().await?;
+    clicks_at(c, x, y, 2).await?;
     wait_ply(c, 1).await?;
     tokio::time::sleep(Duration::from_millis(700)).await;
     let message = text(c, "message").await?;
@@ -236,21 +220,20 @@ async fn keyboard_play(c: &Client, base: &str) -> TestResult {
 /// the person's move, redo, history browsing, and resigning with a
 /// confirmation (Cancel keeps the game on).
 async fn human_vs_computer_undo_redo_resign(c: &Client, base: &str) -> TestResult {
-    open_home(c, base).await?;
-    custom(c, "hc").await?;
-    select(c, "#white-player", "caro:2").await?;
-    select(c, "#time", "100").await?;
-    select(c, "#preset", "15x15").await?;
-    click(c, "#go").await?;
-    wait_game_page(c).await?;
-    play(c, 7, 7).await?;
-    wait_ply(c, 2).await?;
-    until(
+    start_custom(
         c,
-        "the person's turn",
-        "return document.getElementById('status').textContent.startsWith('Your move')",
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:2"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+        ],
     )
     .await?;
+    play(c, 7, 7).await?;
+    wait_ply(c, 2).await?;
+    until_status(c, "the person's turn", "Your move").await?;
     // The engine's panel stays after its move, in words and units.
     until(
         c,
@@ -270,44 +253,20 @@ async fn human_vs_computer_undo_redo_resign(c: &Client, base: &str) -> TestResul
         .await?
         .send_keys(&Key::Home.to_string())
         .await?;
-    until(
-        c,
-        "history view",
-        "return document.getElementById('status').textContent.startsWith('Viewing move 0')",
-    )
-    .await?;
+    until_status(c, "history view", "Viewing move 0").await?;
     c.find(Locator::Css("body"))
         .await?
         .send_keys(&Key::End.to_string())
         .await?;
-    until(
-        c,
-        "the live game",
-        "return document.getElementById('status').textContent.startsWith('Your move')",
-    )
-    .await?;
+    until_status(c, "the live game", "Your move").await?;
     play(c, 8, 8).await?;
     wait_ply(c, 4).await?;
-    click(c, "#resign").await?;
-    until(
-        c,
-        "the confirmation",
-        "return document.getElementById('confirm-dialog').open",
-    )
-    .await?;
-    click(c, "#confirm-no").await?;
+    confirm(c, "#resign", "#confirm-no").await?;
     tokio::time::sleep(Duration::from_millis(300)).await;
     if view(c).await?["result"] != Value::Null {
         return Err("Cancel resigned the game".into());
     }
-    click(c, "#resign").await?;
-    until(
-        c,
-        "the confirmation",
-        "return document.getElementById('confirm-dialog').open",
-    )
-    .await?;
-    click(c, "#confirm-yes").await?;
+    confirm(c, "#resign", "#confirm-yes").await?;
     until(
         c,
         "white's win by resignation",
@@ -320,25 +279,24 @@ async fn human_vs_computer_undo_redo_resign(c: &Client, base: &str) -> TestResul
 /// Two computers: pause, step, the delay's value shown, the game to its
 /// end, then Pause and Step disabled.
 async fn computer_vs_computer_to_the_end(c: &Client, base: &str) -> TestResult {
-    open_home(c, base).await?;
-    custom(c, "cc").await?;
-    select(c, "#black-player", "minimax:4").await?;
-    select(c, "#white-player", "random").await?;
-    select(c, "#time", "100").await?;
-    select(c, "#preset", "3x3").await?;
-    click(c, "#go").await?;
-    wait_game_page(c).await?;
+    start_custom(
+        c,
+        base,
+        "cc",
+        &[
+            ("#black-player", "minimax:4"),
+            ("#white-player", "random"),
+            ("#time", "100"),
+            ("#preset", "3x3"),
+        ],
+    )
+    .await?;
     let delay = text(c, "speed-value").await?;
     if !delay.ends_with(" s") {
         return Err(format!("the delay shows {delay:?}").into());
     }
     click(c, "#pause").await?;
-    until(
-        c,
-        "the pause",
-        "return document.getElementById('status').textContent.startsWith('Paused')",
-    )
-    .await?;
+    until_status(c, "the pause", "Paused").await?;
     let paused_at = ply(c).await?;
     click(c, "#step").await?;
     wait_ply(c, paused_at + 1).await?;
@@ -402,8 +360,7 @@ async fn renju_forbidden_point_refused(c: &Client, base: &str) -> TestResult {
 }
 
 async fn reload_restores_the_game(c: &Client, base: &str) -> TestResult {
-    open_home(c, base).await?;
-    start_custom(c, "hh", "19x19").await?;
+    start_custom(c, base, "hh", &[("#preset", "19x19")]).await?;
     for (x, y) in [(9, 9), (10, 9), (9, 10)] {
         play(c, x, y).await?;
     }
@@ -587,14 +544,18 @@ async fn a_game_against_the_computer(c: &Client, base: &str) -> TestResult {
 /// and game 2 as white (colours alternate); the score above the board
 /// follows; "Next game" continues the match and is gone once it is won.
 async fn match_first_to_two_against_random(c: &Client, base: &str) -> TestResult {
-    open_home(c, base).await?;
-    custom(c, "hc").await?;
-    select(c, "#white-player", "random").await?;
-    select(c, "#time", "100").await?;
-    select(c, "#preset", "15x15").await?;
-    select(c, "#first-to", "2").await?;
-    click(c, "#go").await?;
-    wait_game_page(c).await?;
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "random"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+            ("#first-to", "2"),
+        ],
+    )
+    .await?;
     until(
         c,
         "the match bar",
@@ -651,14 +612,18 @@ async fn match_first_to_two_against_random(c: &Client, base: &str) -> TestResult
 /// Swap2 against the computer: caro:1 opens with three stones, the person
 /// is asked to choose, takes white and plays on.
 async fn swap2_the_person_chooses(c: &Client, base: &str) -> TestResult {
-    open_home(c, base).await?;
-    custom(c, "ch").await?;
-    select(c, "#black-player", "caro:1").await?;
-    select(c, "#time", "100").await?;
-    select(c, "#preset", "15x15").await?;
-    select(c, "#opening", "swap2").await?;
-    click(c, "#go").await?;
-    wait_game_page(c).await?;
+    start_custom(
+        c,
+        base,
+        "ch",
+        &[
+            ("#black-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+            ("#opening", "swap2"),
+        ],
+    )
+    .await?;
     until(
         c,
         "the choice",
@@ -721,14 +686,18 @@ async fn dark_theme_remembered(c: &Client, base: &str) -> TestResult {
 /// by one, then caro:1 decides (and if it places two more, the person is
 /// asked for a colour); the game goes on with the colours set.
 async fn swap2_the_person_opens(c: &Client, base: &str) -> TestResult {
-    open_home(c, base).await?;
-    custom(c, "hc").await?;
-    select(c, "#white-player", "caro:1").await?;
-    select(c, "#time", "100").await?;
-    select(c, "#preset", "15x15").await?;
-    select(c, "#opening", "swap2").await?;
-    click(c, "#go").await?;
-    wait_game_page(c).await?;
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+            ("#opening", "swap2"),
+        ],
+    )
+    .await?;
     for (i, (x, y)) in [(7u8, 7u8), (8, 8), (6, 8)].into_iter().enumerate() {
         until(
             c,
@@ -820,13 +789,10 @@ async fn vietnamese_text(c: &Client, base: &str) -> TestResult {
 /// The phone: the board takes at least 95% of the width, nothing scrolls
 /// sideways (game page and games list), a tap plays.
 async fn phone_layout(base: &str) -> TestResult {
-    let browser = find_browser().ok_or("no browser")?;
-    let profile = tempfile::tempdir()?;
-    let (_driver, c) = connect_window(&browser, profile.path(), PHONE).await;
-    let outcome = async {
-        open_home(&c, base).await?;
+    in_another_browser(PHONE, "phone_layout", async |c: &Client| {
+        open_home(c, base).await?;
         let wide = js(
-            &c,
+            c,
             "document.getElementById('custom').open = true;
              return document.documentElement.scrollWidth <= window.innerWidth",
         )
@@ -835,14 +801,14 @@ async fn phone_layout(base: &str) -> TestResult {
             return Err("the home page scrolls sideways".into());
         }
         js(
-            &c,
+            c,
             "document.getElementById('custom').open = false; return true",
         )
         .await?;
-        click(&c, "#quick-here").await?;
-        wait_game_page(&c).await?;
+        click(c, "#quick-here").await?;
+        wait_game_page(c).await?;
         let fit = js(
-            &c,
+            c,
             "const r = document.getElementById('board').getBoundingClientRect();
              return [r.width, window.innerWidth, document.documentElement.scrollWidth]",
         )
@@ -858,18 +824,18 @@ async fn phone_layout(base: &str) -> TestResult {
             );
         }
         for (x, y) in [(7, 7), (8, 7), (7, 8), (8, 8), (6, 6)] {
-            play(&c, x, y).await?;
+            play(c, x, y).await?;
         }
-        doc_screenshot(&c, "phone").await?;
+        doc_screenshot(c, "phone").await?;
         c.goto(&format!("{base}/games")).await?;
         until(
-            &c,
+            c,
             "the games list",
             "return document.querySelectorAll('#games-table tr.game-row').length > 0",
         )
         .await?;
         let list = js(
-            &c,
+            c,
             "return document.documentElement.scrollWidth <= window.innerWidth",
         )
         .await?;
@@ -877,18 +843,18 @@ async fn phone_layout(base: &str) -> TestResult {
             return Err("the games list scrolls sideways on a phone".into());
         }
         // A row opens its game, saved moves and buttons to replay them.
-        click(&c, "#games-table tr.game-row td.result").await?;
-        wait_game_page(&c).await?;
-        click(&c, "#nav-first").await?;
+        click(c, "#games-table tr.game-row td.result").await?;
+        wait_game_page(c).await?;
+        click(c, "#nav-first").await?;
         until(
-            &c,
+            c,
             "the start of the game",
             "return document.getElementById('board').dataset.ply === '0'",
         )
         .await?;
-        click(&c, "#nav-next").await?;
+        click(c, "#nav-next").await?;
         until(
-            &c,
+            c,
             "move 1",
             "return document.getElementById('board').dataset.ply === '1'",
         )
@@ -902,27 +868,22 @@ async fn phone_layout(base: &str) -> TestResult {
         );
         let id = big["id"].as_i64().ok_or("no id")?;
         c.goto(&format!("{base}/game/{id}")).await?;
-        wait_game_page(&c).await?;
+        wait_game_page(c).await?;
         let cell = js(
-            &c,
+            c,
             "return Number(document.getElementById('board').dataset.cellPx)",
         )
         .await?;
         if cell.as_f64().unwrap_or(0.0) < 24.0 {
             return Err(format!("60×60 on a phone: a cell is {cell} px").into());
         }
-        play(&c, 30, 30).await?;
-        if view(&c).await?["moves"][0] != json!([30, 30]) {
+        play(c, 30, 30).await?;
+        if view(c).await?["moves"][0] != json!([30, 30]) {
             return Err("the tap on the zoomed board missed its point".into());
         }
-        Ok::<(), Box<dyn Error>>(())
-    }
-    .await;
-    if outcome.is_err() {
-        failure_shot(&c, "phone_layout").await;
-    }
-    let _ = c.close().await;
-    outcome
+        Ok(())
+    })
+    .await
 }
 
 /// Play a friend online: black creates the game from the custom form
@@ -941,12 +902,7 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         "return document.getElementById('link-white').value.includes('?seat=')",
     )
     .await?;
-    until(
-        c,
-        "black's seat",
-        "return document.getElementById('seat-info').textContent === 'You play Black.'",
-    )
-    .await?;
+    until_seat(c, "black's seat", "You play Black.").await?;
     until(
         c,
         "the clocks",
@@ -959,17 +915,9 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
     let watch_link = watch_link.as_str().ok_or("no spectator link")?.to_string();
     let game_page = watch_link.trim_end_matches("?watch").to_string();
 
-    let browser = find_browser().ok_or("no browser")?;
-    let profile = tempfile::tempdir()?;
-    let (_driver, w) = connect(&browser, profile.path()).await;
-    let outcome = async {
+    in_another_browser(DESKTOP, "two_windows_white", async |w: &Client| {
         w.goto(&white_link).await?;
-        until(
-            &w,
-            "white's seat",
-            "return document.getElementById('seat-info').textContent === 'You play White.'",
-        )
-        .await?;
+        until_seat(w, "white's seat", "You play White.").await?;
         if w.current_url().await?.as_str().contains("seat=") {
             return Err("the seat token stayed in the address bar".into());
         }
@@ -982,39 +930,29 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         .await?;
         for i in 0..5u8 {
             play(c, 3 + i, 7).await?;
-            wait_ply(&w, i64::from(i) * 2 + 1).await?;
+            wait_ply(w, i64::from(i) * 2 + 1).await?;
             if i == 0 {
                 // A spectator's page (no seat) sees the game but cannot move.
                 w.goto(&watch_link).await?;
-                until(
-                    &w,
-                    "the spectator's view",
-                    "return document.getElementById('seat-info').textContent === 'You are watching.'",
-                )
-                .await?;
-                wait_ply(&w, 1).await?;
+                until_seat(w, "the spectator's view", "You are watching.").await?;
+                wait_ply(w, 1).await?;
                 until(
                     c,
                     "white gone on black's page",
                     "return document.querySelector('#card-white .conn').textContent === 'not connected'",
                 )
                 .await?;
-                click_point(&w, 9, 9).await?;
+                click_point(w, 9, 9).await?;
                 until(
-                    &w,
+                    w,
                     "the spectator refused",
                     "return document.getElementById('message').textContent.startsWith('You are watching')",
                 )
                 .await?;
                 // White comes back to its seat (kept in this browser).
                 w.goto(&game_page).await?;
-                until(
-                    &w,
-                    "white's seat again",
-                    "return document.getElementById('seat-info').textContent === 'You play White.'",
-                )
-                .await?;
-                wait_ply(&w, 1).await?;
+                until_seat(w, "white's seat again", "You play White.").await?;
+                wait_ply(w, 1).await?;
                 if ply(c).await? != 1 {
                     return Err("the spectator's click was played".into());
                 }
@@ -1022,19 +960,19 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
             if i == 4 {
                 break;
             }
-            play(&w, 3 + i, 9).await?;
+            play(w, 3 + i, 9).await?;
             wait_ply(c, i64::from(i) * 2 + 2).await?;
             if i == 1 {
                 // `u` online asks the opponent to take a move back; white
                 // declines and the game goes on unchanged.
                 c.find(Locator::Css("body")).await?.send_keys("u").await?;
                 until(
-                    &w,
+                    w,
                     "the takeback request on white's page",
                     "return !document.getElementById('offer').hidden && document.getElementById('offer-text').textContent.startsWith('Your opponent asks to take back')",
                 )
                 .await?;
-                click(&w, "#offer-no").await?;
+                click(w, "#offer-no").await?;
                 until(
                     c,
                     "the request answered",
@@ -1049,13 +987,13 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
                 // A draw offer can be declined.
                 click(c, "#draw").await?;
                 until(
-                    &w,
+                    w,
                     "the draw offer on white's page",
                     "return !document.getElementById('offer').hidden && document.getElementById('offer-text').textContent.startsWith('Your opponent offers a draw')",
                 )
                 .await?;
-                click(&w, "#offer-no").await?;
-                for page in [c, &w] {
+                click(w, "#offer-no").await?;
+                for page in [c, w] {
                     until(
                         page,
                         "the offer declined",
@@ -1065,7 +1003,7 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
                 }
             }
         }
-        for (page, who) in [(c, "black"), (&w, "white")] {
+        for (page, who) in [(c, "black"), (w, "white")] {
             until(
                 page,
                 &format!("black's win on {who}'s page"),
@@ -1076,6 +1014,7 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         }
         // A rematch, asked by black and accepted by white: both pages go
         // to the new game, colours swapped, and a spectator follows.
+        let browser = find_browser().ok_or("no browser")?;
         let profile = tempfile::tempdir()?;
         let (_spectator_driver, s) = connect(&browser, profile.path()).await;
         s.goto(&watch_link).await?;
@@ -1088,12 +1027,12 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         let old_path = js(c, "return location.pathname").await?;
         click(c, "#rematch").await?;
         until(
-            &w,
+            w,
             "the rematch offer on white's page",
             "return !document.getElementById('offer').hidden && document.getElementById('offer-text').textContent.startsWith('Your opponent wants a rematch')",
         )
         .await?;
-        click(&w, "#offer-yes").await?;
+        click(w, "#offer-yes").await?;
         until(
             &s,
             "the spectator at the rematch",
@@ -1103,7 +1042,7 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         )
         .await?;
         let _ = s.close().await;
-        for (page, seat) in [(c, "White"), (&w, "Black")] {
+        for (page, seat) in [(c, "White"), (w, "Black")] {
             until(
                 page,
                 &format!("the rematch, {seat}'s seat"),
@@ -1115,15 +1054,8 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
         }
         // Resigning online asks first too; white (black's old seat)
         // resigns the new game and both pages say so.
-        click(c, "#resign").await?;
-        until(
-            c,
-            "the confirmation",
-            "return document.getElementById('confirm-dialog').open",
-        )
-        .await?;
-        click(c, "#confirm-yes").await?;
-        for page in [c, &w] {
+        confirm(c, "#resign", "#confirm-yes").await?;
+        for page in [c, w] {
             until(
                 page,
                 "white's resignation",
@@ -1131,14 +1063,9 @@ async fn two_windows_play_a_friend_online(c: &Client, base: &str) -> TestResult 
             )
             .await?;
         }
-        Ok::<(), Box<dyn Error>>(())
-    }
-    .await;
-    if outcome.is_err() {
-        failure_shot(&w, "two_windows_white").await;
-    }
-    let _ = w.close().await;
-    outcome
+        Ok(())
+    })
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1152,53 +1079,23 @@ async fn the_web_app_in_a_real_browser() {
     let started = Instant::now();
     let (_driver, client) = connect(&browser, profile.path()).await;
     eprintln!("browser session started in {:?}", started.elapsed());
-    let mut failures = Vec::new();
-    macro_rules! scenario {
-        ($name:ident) => {
-            if !selected(stringify!($name)) {
-                eprintln!("{}: not selected (CARO_BROWSER_ONLY)", stringify!($name));
-            } else {
-                let started = Instant::now();
-                let outcome = $name(&client, &server.base).await;
-                eprintln!("{}: {:?}", stringify!($name), started.elapsed());
-                if let Err(e) = outcome {
-                    let shot = failure_shot(&client, stringify!($name)).await;
-                    failures.push(format!(
-                        "{}: {e} (screenshot {})",
-                        stringify!($name),
-                        shot.display()
-                    ));
-                }
-            }
-        };
-    }
-    scenario!(vietnamese_text);
-    scenario!(a_60_by_60_game_zoomed);
-    scenario!(human_vs_human_won_by_five);
-    scenario!(double_click_plays_once);
-    scenario!(keyboard_play);
-    scenario!(human_vs_computer_undo_redo_resign);
-    scenario!(a_game_against_the_computer);
-    scenario!(computer_vs_computer_to_the_end);
-    scenario!(renju_forbidden_point_refused);
-    scenario!(reload_restores_the_game);
-    scenario!(missing_game_and_unknown_path);
-    scenario!(dark_theme_remembered);
-    scenario!(match_first_to_two_against_random);
-    scenario!(swap2_the_person_chooses);
-    scenario!(swap2_the_person_opens);
-    scenario!(two_windows_play_a_friend_online);
-    if selected("phone_layout") {
-        let started = Instant::now();
-        if let Err(e) = phone_layout(&server.base).await {
-            failures.push(format!("phone_layout: {e}"));
-        }
-        eprintln!("phone_layout: {:?}", started.elapsed());
-    }
-    let _ = client.close().await;
-    assert!(
-        failures.is_empty(),
-        "browser scenarios failed:\n{}",
-        failures.join("\n")
-    );
+    let mut scenarios = Scenarios::new(&client, &server.base);
+    scenarios.run(vietnamese_text).await;
+    scenarios.run(a_60_by_60_game_zoomed).await;
+    scenarios.run(human_vs_human_won_by_five).await;
+    scenarios.run(double_click_plays_once).await;
+    scenarios.run(keyboard_play).await;
+    scenarios.run(human_vs_computer_undo_redo_resign).await;
+    scenarios.run(a_game_against_the_computer).await;
+    scenarios.run(computer_vs_computer_to_the_end).await;
+    scenarios.run(renju_forbidden_point_refused).await;
+    scenarios.run(reload_restores_the_game).await;
+    scenarios.run(missing_game_and_unknown_path).await;
+    scenarios.run(dark_theme_remembered).await;
+    scenarios.run(match_first_to_two_against_random).await;
+    scenarios.run(swap2_the_person_chooses).await;
+    scenarios.run(swap2_the_person_opens).await;
+    scenarios.run(two_windows_play_a_friend_online).await;
+    scenarios.run_alone(phone_layout).await;
+    scenarios.finish().await;
 }

@@ -15,8 +15,8 @@ use std::error::Error;
 use std::time::{Duration, Instant};
 
 use common::browser::{
-    browser_or_skip, click, click_at, connect, connect_window, doc_screenshot, failure_shot, js,
-    play, press, select, selected, until, until_within, TestResult, PHONE,
+    browser_or_skip, click, click_at, connect, doc_screenshot, in_another_browser, js, play, press,
+    select, until, until_within, Scenarios, TestResult, PHONE,
 };
 use common::{agent, get, post, Server};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
@@ -24,19 +24,24 @@ use fantoccini::key::Key;
 use fantoccini::Client;
 use serde_json::{json, Value};
 
+/// A new game made through the API with these settings; returns its id.
+fn new_game(a: &ureq::Agent, base: &str, settings: &Value) -> Result<i64, Box<dyn Error>> {
+    let (status, view) = post(a, &format!("{base}/api/games"), settings);
+    if status != 201 && status != 200 {
+        return Err(format!("new game: {status} {view}").into());
+    }
+    Ok(view["id"].as_i64().ok_or("no id")?)
+}
+
 /// A game between two people on 15×15 with these moves, made through the
 /// API; returns its id.
 fn game_with_moves(base: &str, moves: &[(u8, u8)]) -> Result<i64, Box<dyn Error>> {
     let a = agent();
-    let (status, view) = post(
+    let id = new_game(
         &a,
-        &format!("{base}/api/games"),
+        base,
         &json!({"black": "human", "white": "human", "width": 15, "height": 15}),
-    );
-    if status != 201 && status != 200 {
-        return Err(format!("new game: {status} {view}").into());
-    }
-    let id = view["id"].as_i64().ok_or("no id")?;
+    )?;
     for (i, &(x, y)) in moves.iter().enumerate() {
         let (status, answer) = post(
             &a,
@@ -165,18 +170,24 @@ async fn click_graph_point(c: &Client, ply: u64) -> TestResult {
     .await
 }
 
+/// Focuses the graph (a slider) and presses `key` on it.
+async fn graph_key(c: &Client, key: Key) -> TestResult {
+    js(
+        c,
+        "document.getElementById('analysis-graph').focus(); return true",
+    )
+    .await?;
+    press(c, &[key.into()]).await
+}
+
 /// On a 3×3 board, drawn as X and O, the panel names the sides X and O.
 async fn tic_tac_toe_names_x_and_o(c: &Client, base: &str) -> TestResult {
     let a = agent();
-    let (status, view) = post(
+    let id = new_game(
         &a,
-        &format!("{base}/api/games"),
+        base,
         &json!({"black": "human", "white": "human", "width": 3, "height": 3}),
-    );
-    if status != 201 && status != 200 {
-        return Err(format!("new game: {status} {view}").into());
-    }
-    let id = view["id"].as_i64().ok_or("no id")?;
+    )?;
     post(
         &a,
         &format!("{base}/api/games/{id}/move"),
@@ -261,12 +272,7 @@ async fn analysed_game_graph_jumps(c: &Client, base: &str) -> TestResult {
     )
     .await?;
     // The graph is a slider: focused, the arrow keys step through the moves.
-    js(
-        c,
-        "document.getElementById('analysis-graph').focus(); return true",
-    )
-    .await?;
-    press(c, &[Key::Left.into()]).await?;
+    graph_key(c, Key::Left).await?;
     until(
         c,
         "move 5 by the keyboard",
@@ -283,12 +289,7 @@ async fn analysed_game_graph_jumps(c: &Client, base: &str) -> TestResult {
         "return document.getElementById('analysis-graph').dataset.ply === '6'",
     )
     .await?;
-    js(
-        c,
-        "document.getElementById('analysis-graph').focus(); return true",
-    )
-    .await?;
-    press(c, &[Key::Left.into()]).await?;
+    graph_key(c, Key::Left).await?;
     until(
         c,
         "move 5 again",
@@ -340,14 +341,11 @@ async fn online_players_have_no_live_panel(c: &Client, base: &str) -> TestResult
 
 /// On a phone the analysed game's graph and panel fit the width.
 async fn phone_layout(base: &str, id: i64, points: usize) -> TestResult {
-    let browser = common::browser::find_browser().ok_or("no browser")?;
-    let profile = tempfile::tempdir()?;
-    let (_driver, p) = connect_window(&browser, profile.path(), PHONE).await;
-    let outcome = async {
+    in_another_browser(PHONE, "analysis_phone", async |p: &Client| {
         p.goto(&format!("{base}/game/{id}")).await?;
-        wait_analysed(&p, points).await?;
+        wait_analysed(p, points).await?;
         let sizes = js(
-            &p,
+            p,
             "const g = document.getElementById('analysis-graph').getBoundingClientRect();
              const a = document.getElementById('analysis-panel').getBoundingClientRect();
              return [document.documentElement.scrollWidth, window.innerWidth, g.width, a.right]",
@@ -360,14 +358,9 @@ async fn phone_layout(base: &str, id: i64, points: usize) -> TestResult {
             )
             .into());
         }
-        Ok::<(), Box<dyn Error>>(())
-    }
-    .await;
-    if outcome.is_err() {
-        failure_shot(&p, "analysis_phone").await;
-    }
-    let _ = p.close().await;
-    outcome
+        Ok(())
+    })
+    .await
 }
 
 /// A game that ends on the page: the result dialog's "Analyse" starts the
@@ -397,15 +390,11 @@ async fn result_dialog_analyses(c: &Client, base: &str) -> TestResult {
 /// is marked on the board and the count, kept in the game, is shown.
 async fn hint_against_the_computer(c: &Client, base: &str) -> TestResult {
     let a = agent();
-    let (status, view) = post(
+    let id = new_game(
         &a,
-        &format!("{base}/api/games"),
+        base,
         &json!({"black": "human", "white": "caro:1", "time_ms": 100, "width": 15, "height": 15}),
-    );
-    if status != 201 && status != 200 {
-        return Err(format!("new game: {status} {view}").into());
-    }
-    let id = view["id"].as_i64().ok_or("no id")?;
+    )?;
     open_game(c, base, id, 0).await?;
     until(
         c,
@@ -537,37 +526,13 @@ async fn analysis_in_a_real_browser() {
     let profile = tempfile::tempdir().unwrap();
     let server = Server::start(data.path());
     let (_driver, client) = connect(&browser, profile.path()).await;
-    let mut failures = Vec::new();
-    macro_rules! scenario {
-        ($name:ident) => {
-            if !selected(stringify!($name)) {
-                eprintln!("{}: not selected (CARO_BROWSER_ONLY)", stringify!($name));
-            } else {
-                let started = Instant::now();
-                let outcome = $name(&client, &server.base).await;
-                eprintln!("{}: {:?}", stringify!($name), started.elapsed());
-                if let Err(e) = outcome {
-                    let shot = failure_shot(&client, stringify!($name)).await;
-                    failures.push(format!(
-                        "{}: {e} (screenshot {})",
-                        stringify!($name),
-                        shot.display()
-                    ));
-                }
-            }
-        };
-    }
-    scenario!(live_panel_shows_three_lines);
-    scenario!(analysed_game_graph_jumps);
-    scenario!(result_dialog_analyses);
-    scenario!(hint_against_the_computer);
-    scenario!(online_players_have_no_live_panel);
-    scenario!(tic_tac_toe_names_x_and_o);
-    scenario!(screenshot);
-    let _ = client.close().await;
-    assert!(
-        failures.is_empty(),
-        "browser scenarios failed:\n{}",
-        failures.join("\n")
-    );
+    let mut scenarios = Scenarios::new(&client, &server.base);
+    scenarios.run(live_panel_shows_three_lines).await;
+    scenarios.run(analysed_game_graph_jumps).await;
+    scenarios.run(result_dialog_analyses).await;
+    scenarios.run(hint_against_the_computer).await;
+    scenarios.run(online_players_have_no_live_panel).await;
+    scenarios.run(tic_tac_toe_names_x_and_o).await;
+    scenarios.run(screenshot).await;
+    scenarios.finish().await;
 }

@@ -6,13 +6,11 @@
 
 mod common;
 
-use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use common::ws::Ws;
 use common::{agent, get, post, post_raw, Server};
 use serde_json::{json, Value};
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
 
 fn url(server: &Server, id: i64, what: &str) -> String {
     server.url(&format!("/api/games/{id}/{what}"))
@@ -408,47 +406,6 @@ fn bad_inputs_are_refused_with_their_codes() {
     assert_eq!(view(&a, &server, id)["hints"], 1);
 }
 
-/// One WebSocket client.
-struct Ws(WebSocket<MaybeTlsStream<TcpStream>>);
-
-impl Ws {
-    fn open(server: &Server, id: i64, token: &str) -> Ws {
-        let base = server.base.replacen("http://", "ws://", 1);
-        let (socket, _) = tungstenite::connect(format!("{base}/api/games/{id}/ws?seat={token}"))
-            .expect("connect");
-        if let MaybeTlsStream::Plain(s) = socket.get_ref() {
-            s.set_read_timeout(Some(Duration::from_secs(60)))
-                .expect("timeout");
-        }
-        Ws(socket)
-    }
-
-    fn send(&mut self, command: Value) {
-        self.0
-            .send(Message::text(command.to_string()))
-            .expect("send a command");
-    }
-
-    fn until(&mut self, done: impl Fn(&Value) -> bool) -> Value {
-        loop {
-            if let Message::Text(text) = self.0.read().expect("read a message") {
-                let msg: Value = serde_json::from_str(text.as_str()).expect("JSON");
-                if done(&msg) {
-                    return msg;
-                }
-            }
-        }
-    }
-
-    fn at_ply(&mut self, ply: u64) -> Value {
-        self.until(|m| m["t"] == "game" && m["ply"] == ply)
-    }
-
-    fn error(&mut self) -> Value {
-        self.until(|m| m["t"] == "error")
-    }
-}
-
 fn online(a: &ureq::Agent, server: &Server, body: Value) -> (i64, String, String) {
     let (status, created) = post(a, &server.url("/api/online"), &body);
     assert_eq!(status, 201, "{created}");
@@ -463,30 +420,30 @@ fn online_swap1_and_an_online_match_agreed_game_by_game() {
     let a = agent();
 
     let (id, first, second) = online(&a, &server, json!({"opening": "swap1"}));
-    let mut one = Ws::open(&server, id, &first);
-    let mut two = Ws::open(&server, id, &second);
+    let mut one = Ws::game(&server, id, Some(&first));
+    let mut two = Ws::game(&server, id, Some(&second));
     let hello = two.until(|m| m["t"] == "game");
     assert_eq!(
         (hello["you"].clone(), hello["seat"].clone()),
         (json!("white"), json!("second"))
     );
     for (i, (x, y)) in [(7u64, 7u64), (8, 8), (9, 7)].into_iter().enumerate() {
-        one.send(json!({"t": "move", "ply": i, "x": x, "y": y}));
+        one.send(&json!({"t": "move", "ply": i, "x": x, "y": y}));
         one.at_ply(i as u64 + 1);
     }
-    two.send(json!({"t": "move", "ply": 3, "x": 0, "y": 0}));
+    two.send(&json!({"t": "move", "ply": 3, "x": 0, "y": 0}));
     assert_eq!(two.error()["code"], "must_choose");
-    one.send(json!({"t": "choose", "ply": 3, "choice": "take-white"}));
+    one.send(&json!({"t": "choose", "ply": 3, "choice": "take-white"}));
     assert_eq!(one.error()["code"], "not_your_choice");
     // The contract's spelling of the tag is taken too.
-    two.send(json!({"type": "choose", "ply": 3, "choice": "take-black"}));
+    two.send(&json!({"type": "choose", "ply": 3, "choice": "take-black"}));
     let chosen = two.until(|m| m["t"] == "game" && m["seats"][1]["color"] == "black");
     assert_eq!(chosen["you"], "black");
     assert_eq!(
         chosen["turn"],
         json!({"kind": "move", "seat": "first", "color": "white"})
     );
-    one.send(json!({"t": "move", "ply": 3, "x": 3, "y": 3}));
+    one.send(&json!({"t": "move", "ply": 3, "x": 3, "y": 3}));
     let moved = two.at_ply(4);
     assert_eq!(moved["to_move"], "black");
     drop((one, two));
@@ -494,22 +451,22 @@ fn online_swap1_and_an_online_match_agreed_game_by_game() {
     // A first-to-2 match: both ask, the next game is the match's, the
     // other player opens.
     let (id, ta, tb) = online(&a, &server, json!({"first_to": 2}));
-    let mut pa = Ws::open(&server, id, &ta);
-    let mut pb = Ws::open(&server, id, &tb);
-    let mut watcher = Ws::open(&server, id, "");
+    let mut pa = Ws::game(&server, id, Some(&ta));
+    let mut pb = Ws::game(&server, id, Some(&tb));
+    let mut watcher = Ws::game(&server, id, None);
     pa.until(|m| m["t"] == "game");
     // Each page knows whether the other player is there.
     pb.until(|m| m["t"] == "game" && m["connected"] == json!({"black": true, "white": true}));
-    pa.send(json!({"t": "draw-offer"}));
+    pa.send(&json!({"t": "draw-offer"}));
     pb.until(|m| m["t"] == "game" && m["offers"]["draw"] == "black");
-    pb.send(json!({"t": "draw-decline"}));
+    pb.send(&json!({"t": "draw-decline"}));
     pa.until(|m| m["t"] == "game" && m["offers"]["draw"].is_null());
-    pa.send(json!({"t": "resign"}));
+    pa.send(&json!({"t": "resign"}));
     let over = pb.until(|m| m["t"] == "game" && !m["result"].is_null());
     assert_eq!(over["match"]["score"], json!([0, 1]));
-    pa.send(json!({"t": "rematch"}));
+    pa.send(&json!({"t": "rematch"}));
     pb.until(|m| m["t"] == "game" && m["offers"]["rematch"] == json!(["black"]));
-    pb.send(json!({"t": "rematch"}));
+    pb.send(&json!({"t": "rematch"}));
     let to_a = pa.until(|m| m["t"] == "rematch");
     let to_b = pb.until(|m| m["t"] == "rematch");
     assert_eq!(to_a["id"], to_b["id"]);
@@ -524,7 +481,7 @@ fn online_swap1_and_an_online_match_agreed_game_by_game() {
     drop(pa);
     pb.until(|m| m["t"] == "game" && m["connected"]["black"] == false);
     let next = to_a["id"].as_i64().unwrap();
-    let mut pb2 = Ws::open(&server, next, to_b["seat"].as_str().unwrap());
+    let mut pb2 = Ws::game(&server, next, to_b["seat"].as_str());
     let first = pb2.until(|m| m["t"] == "game");
     assert_eq!(first["you"], "black");
     assert_eq!(first["match"]["game"], 2);

@@ -5,14 +5,12 @@
 
 mod common;
 
-use std::net::TcpStream;
 use std::time::Duration;
 
+use common::ws::Ws;
 use common::{agent, get, post, Server};
 use serde_json::{json, Value};
-use tungstenite::protocol::frame::coding::CloseCode;
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
+use tungstenite::Message;
 
 /// A new online game: (id, black token, white token, the whole answer).
 fn online_game(a: &ureq::Agent, server: &Server) -> (i64, String, String, Value) {
@@ -28,77 +26,6 @@ fn online_game(a: &ureq::Agent, server: &Server) -> (i64, String, String, Value)
         .expect("white token")
         .to_string();
     (id, black, white, body)
-}
-
-/// One WebSocket client.
-struct Ws(WebSocket<MaybeTlsStream<TcpStream>>);
-
-impl Ws {
-    fn open(server: &Server, id: i64, token: Option<&str>) -> Ws {
-        let base = server.base.replacen("http://", "ws://", 1);
-        let url = match token {
-            Some(t) => format!("{base}/api/games/{id}/ws?seat={t}"),
-            None => format!("{base}/api/games/{id}/ws"),
-        };
-        let (socket, _) = tungstenite::connect(url).expect("connect the socket");
-        if let MaybeTlsStream::Plain(s) = socket.get_ref() {
-            // Generous: a stuck test fails instead of hanging.
-            s.set_read_timeout(Some(Duration::from_secs(60)))
-                .expect("timeout");
-        }
-        Ws(socket)
-    }
-
-    fn send(&mut self, command: Value) {
-        self.0
-            .send(Message::text(command.to_string()))
-            .expect("send a command");
-    }
-
-    /// The next JSON message.
-    fn next(&mut self) -> Value {
-        loop {
-            match self.0.read().expect("read a message") {
-                Message::Text(text) => return serde_json::from_str(text.as_str()).expect("JSON"),
-                Message::Close(frame) => panic!("the socket was closed: {frame:?}"),
-                _ => {}
-            }
-        }
-    }
-
-    /// Reads messages until one satisfies `done`.
-    fn until(&mut self, done: impl Fn(&Value) -> bool) -> Value {
-        loop {
-            let msg = self.next();
-            if done(&msg) {
-                return msg;
-            }
-        }
-    }
-
-    /// Reads game messages until the game reaches ply `ply`.
-    fn at_ply(&mut self, ply: u64) -> Value {
-        self.until(|m| m["t"] == "game" && m["ply"] == ply)
-    }
-
-    /// The next error message (game updates skipped).
-    fn error(&mut self) -> Value {
-        self.until(|m| m["t"] == "error")
-    }
-
-    /// Reads until the server closes the socket: its close code and reason.
-    fn closed(&mut self) -> (u16, String) {
-        loop {
-            match self.0.read() {
-                Ok(Message::Close(Some(frame))) => {
-                    return (u16::from(frame.code), frame.reason.to_string())
-                }
-                Ok(Message::Close(None)) => return (u16::from(CloseCode::Status), String::new()),
-                Ok(_) => {}
-                Err(e) => panic!("the socket failed before a close frame: {e}"),
-            }
-        }
-    }
 }
 
 fn mv(ply: u64, x: u8, y: u8) -> Value {
@@ -117,9 +44,9 @@ fn two_seats_play_to_a_win_while_a_spectator_watches() {
     assert_eq!(created["spectator"], format!("/game/{id}?watch"));
     assert_eq!(created["game"]["online"], true);
 
-    let mut black = Ws::open(&server, id, Some(&bt));
-    let mut white = Ws::open(&server, id, Some(&wt));
-    let mut watcher = Ws::open(&server, id, None);
+    let mut black = Ws::game(&server, id, Some(&bt));
+    let mut white = Ws::game(&server, id, Some(&wt));
+    let mut watcher = Ws::game(&server, id, None);
     for (ws, you) in [
         (&mut black, "black"),
         (&mut white, "white"),
@@ -132,12 +59,12 @@ fn two_seats_play_to_a_win_while_a_spectator_watches() {
     }
     for i in 0..5u8 {
         let ply = u64::from(i) * 2;
-        black.send(mv(ply, i, 7));
+        black.send(&mv(ply, i, 7));
         white.at_ply(ply + 1);
         if i == 4 {
             break;
         }
-        white.send(mv(ply + 1, i, 8));
+        white.send(&mv(ply + 1, i, 8));
         black.at_ply(ply + 2);
     }
     let end = watcher.at_ply(9);
@@ -163,22 +90,22 @@ fn spectators_and_forged_tokens_cannot_move() {
     let (id, bt, wt, _) = online_game(&a, &server);
     let forged = "0".repeat(32);
 
-    let mut watcher = Ws::open(&server, id, None);
+    let mut watcher = Ws::game(&server, id, None);
     assert_eq!(watcher.next()["you"], "spectator");
-    watcher.send(mv(0, 7, 7));
+    watcher.send(&mv(0, 7, 7));
     assert_eq!(watcher.error()["code"], "not_a_player");
 
-    let mut intruder = Ws::open(&server, id, Some(&forged));
+    let mut intruder = Ws::game(&server, id, Some(&forged));
     assert_eq!(intruder.next()["you"], "spectator");
-    intruder.send(mv(0, 7, 7));
+    intruder.send(&mv(0, 7, 7));
     assert_eq!(intruder.error()["code"], "not_a_player");
-    intruder.send(json!({"t": "resign"}));
+    intruder.send(&json!({"t": "resign"}));
     assert_eq!(intruder.error()["code"], "not_a_player");
 
     // Only the seat to move may move.
-    let mut white = Ws::open(&server, id, Some(&wt));
+    let mut white = Ws::game(&server, id, Some(&wt));
     assert_eq!(white.next()["you"], "white");
-    white.send(mv(0, 7, 7));
+    white.send(&mv(0, 7, 7));
     assert_eq!(white.error()["code"], "not_your_turn");
 
     // Over HTTP an online game needs the seat's token in X-Caro-Seat.
@@ -232,19 +159,19 @@ fn a_stale_ply_is_refused_and_not_played() {
     let server = Server::start(dir.path());
     let a = agent();
     let (id, bt, wt, _) = online_game(&a, &server);
-    let mut black = Ws::open(&server, id, Some(&bt));
-    let mut white = Ws::open(&server, id, Some(&wt));
+    let mut black = Ws::game(&server, id, Some(&bt));
+    let mut white = Ws::game(&server, id, Some(&wt));
     black.next();
     white.next();
-    black.send(mv(0, 7, 7));
+    black.send(&mv(0, 7, 7));
     black.at_ply(1);
     // A double click: the same ply again.
-    black.send(mv(0, 8, 8));
+    black.send(&mv(0, 8, 8));
     let err = black.error();
     assert_eq!(err["code"], "stale", "{err}");
-    white.send(mv(0, 8, 8));
+    white.send(&mv(0, 8, 8));
     assert_eq!(white.error()["code"], "stale");
-    white.send(mv(1, 6, 6));
+    white.send(&mv(1, 6, 6));
     let view = black.at_ply(2);
     assert_eq!(view["moves"], json!([[7, 7], [6, 6]]));
 }
@@ -255,16 +182,16 @@ fn a_dropped_connection_reconnects_to_the_whole_game_even_after_a_restart() {
     let server = Server::start(dir.path());
     let a = agent();
     let (id, bt, wt, _) = online_game(&a, &server);
-    let mut black = Ws::open(&server, id, Some(&bt));
-    let mut white = Ws::open(&server, id, Some(&wt));
+    let mut black = Ws::game(&server, id, Some(&bt));
+    let mut white = Ws::game(&server, id, Some(&wt));
     black.next();
     white.next();
-    black.send(mv(0, 7, 7));
+    black.send(&mv(0, 7, 7));
     white.at_ply(1);
     drop(black);
-    white.send(mv(1, 8, 8));
+    white.send(&mv(1, 8, 8));
     white.at_ply(2);
-    let mut black = Ws::open(&server, id, Some(&bt));
+    let mut black = Ws::game(&server, id, Some(&bt));
     let first = black.next();
     assert_eq!(first["you"], "black");
     assert_eq!(first["ply"], 2);
@@ -275,13 +202,13 @@ fn a_dropped_connection_reconnects_to_the_whole_game_even_after_a_restart() {
     // The seats are stored: a restarted server still knows them.
     server.kill();
     let server = Server::start(dir.path());
-    let mut black = Ws::open(&server, id, Some(&bt));
+    let mut black = Ws::game(&server, id, Some(&bt));
     let first = black.next();
     assert_eq!(
         (first["you"].as_str(), first["ply"].as_u64()),
         (Some("black"), Some(2))
     );
-    black.send(mv(2, 9, 9));
+    black.send(&mv(2, 9, 9));
     black.at_ply(3);
 }
 
@@ -291,10 +218,10 @@ fn oversize_malformed_and_flooding_sockets_are_closed_and_the_server_carries_on(
     let server = Server::start(dir.path());
     let a = agent();
     let (id, bt, wt, _) = online_game(&a, &server);
-    let mut white = Ws::open(&server, id, Some(&wt));
+    let mut white = Ws::game(&server, id, Some(&wt));
     white.next();
 
-    let mut big = Ws::open(&server, id, Some(&bt));
+    let mut big = Ws::game(&server, id, Some(&bt));
     big.next();
     big.0
         .send(Message::text(format!(
@@ -306,19 +233,19 @@ fn oversize_malformed_and_flooding_sockets_are_closed_and_the_server_carries_on(
     assert_eq!(code, 1009, "{reason}");
     assert!(reason.contains("4096"), "{reason}");
 
-    let mut bad = Ws::open(&server, id, Some(&bt));
+    let mut bad = Ws::game(&server, id, Some(&bt));
     bad.next();
     bad.0.send(Message::text("{not json")).expect("send");
     let (code, reason) = bad.closed();
     assert_eq!(code, 1007, "{reason}");
     assert!(reason.contains("malformed"), "{reason}");
 
-    let mut unknown = Ws::open(&server, id, None);
+    let mut unknown = Ws::game(&server, id, None);
     unknown.next();
-    unknown.send(json!({"t": "teleport"}));
+    unknown.send(&json!({"t": "teleport"}));
     assert_eq!(unknown.closed().0, 1007);
 
-    let mut flood = Ws::open(&server, id, None);
+    let mut flood = Ws::game(&server, id, None);
     flood.next();
     for _ in 0..40 {
         if flood
@@ -333,9 +260,9 @@ fn oversize_malformed_and_flooding_sockets_are_closed_and_the_server_carries_on(
     assert_eq!(code, 1008, "{reason}");
 
     // Nobody resigned, and the others play on.
-    let mut black = Ws::open(&server, id, Some(&bt));
+    let mut black = Ws::game(&server, id, Some(&bt));
     assert_eq!(black.next()["result"], Value::Null);
-    black.send(mv(0, 7, 7));
+    black.send(&mv(0, 7, 7));
     assert_eq!(white.at_ply(1)["moves"], json!([[7, 7]]));
     let (status, _) = get(&a, &server.url("/api/players"));
     assert_eq!(status, 200);
@@ -349,7 +276,7 @@ fn huge_frames_bad_utf8_and_ping_floods_get_a_close_frame() {
     let (id, bt, _, _) = online_game(&a, &server);
 
     // Over 64 KiB: read whole, then refused.
-    let mut big = Ws::open(&server, id, Some(&bt));
+    let mut big = Ws::game(&server, id, Some(&bt));
     big.next();
     big.0
         .send(Message::text("x".repeat(100 * 1024)))
@@ -357,14 +284,14 @@ fn huge_frames_bad_utf8_and_ping_floods_get_a_close_frame() {
     assert_eq!(big.closed().0, 1009);
 
     // Over the WebSocket layer's own limit: refused before it is read.
-    let mut huge = Ws::open(&server, id, None);
+    let mut huge = Ws::game(&server, id, None);
     huge.next();
     // The server may close before the whole frame is written.
     let _ = huge.0.send(Message::binary(vec![b'x'; 2 * 1024 * 1024]));
     assert_eq!(huge.closed().0, 1009);
 
     // A text frame that is not UTF-8.
-    let mut bad = Ws::open(&server, id, None);
+    let mut bad = Ws::game(&server, id, None);
     bad.next();
     let frame = tungstenite::protocol::frame::Frame::message(
         vec![b'{', 0xff, 0xfe, b'}'],
@@ -378,7 +305,7 @@ fn huge_frames_bad_utf8_and_ping_floods_get_a_close_frame() {
     assert_eq!(code, 1007, "{reason}");
 
     // Pings count toward the message rate.
-    let mut pings = Ws::open(&server, id, None);
+    let mut pings = Ws::game(&server, id, None);
     pings.next();
     for _ in 0..40 {
         if pings.0.send(Message::Ping(Default::default())).is_err() {
@@ -388,9 +315,9 @@ fn huge_frames_bad_utf8_and_ping_floods_get_a_close_frame() {
     assert_eq!(pings.closed().0, 1008);
 
     // The game and the server carry on.
-    let mut black = Ws::open(&server, id, Some(&bt));
+    let mut black = Ws::game(&server, id, Some(&bt));
     assert_eq!(black.next()["result"], Value::Null);
-    black.send(mv(0, 7, 7));
+    black.send(&mv(0, 7, 7));
     black.at_ply(1);
 }
 
@@ -403,12 +330,9 @@ fn sockets_are_pinged_and_a_silent_one_is_closed() {
 
     // A page that reads answers the pings (tungstenite queues each pong and
     // sends it on the next read) and stays open well past the timeout.
-    let mut live = Ws::open(&server, id, Some(&bt));
+    let mut live = Ws::game(&server, id, Some(&bt));
     live.next();
-    if let MaybeTlsStream::Plain(s) = live.0.get_ref() {
-        s.set_read_timeout(Some(Duration::from_millis(100)))
-            .expect("timeout");
-    }
+    live.set_read_timeout(Duration::from_millis(100));
     let mut pings = 0;
     let start = std::time::Instant::now();
     while start.elapsed() < Duration::from_secs(2) {
@@ -427,7 +351,7 @@ fn sockets_are_pinged_and_a_silent_one_is_closed() {
     assert!(pings >= 3, "{pings} pings in 2 s at one every 200 ms");
 
     // A page that never reads never answers: it is taken for dead.
-    let mut silent = Ws::open(&server, id, None);
+    let mut silent = Ws::game(&server, id, None);
     std::thread::sleep(Duration::from_millis(1500));
     let (code, reason) = silent.closed();
     assert_eq!(code, 1001, "{reason}");
@@ -439,41 +363,41 @@ fn takebacks_are_asked_and_answered() {
     let server = Server::start(dir.path());
     let a = agent();
     let (id, bt, wt, _) = online_game(&a, &server);
-    let mut black = Ws::open(&server, id, Some(&bt));
-    let mut white = Ws::open(&server, id, Some(&wt));
+    let mut black = Ws::game(&server, id, Some(&bt));
+    let mut white = Ws::game(&server, id, Some(&wt));
     black.next();
     white.next();
-    black.send(mv(0, 7, 7));
+    black.send(&mv(0, 7, 7));
     white.at_ply(1);
-    white.send(mv(1, 8, 8));
+    white.send(&mv(1, 8, 8));
     black.at_ply(2);
-    black.send(mv(2, 9, 9));
+    black.send(&mv(2, 9, 9));
     white.at_ply(3);
 
     // White asks to take back its move; black's reply goes back too.
-    white.send(json!({"t": "takeback", "ply": 3}));
+    white.send(&json!({"t": "takeback", "ply": 3}));
     let asked = black.until(|m| m["t"] == "game" && m["offers"]["takeback"] != Value::Null);
     assert_eq!(
         asked["offers"]["takeback"],
         json!({"by": "white", "ply": 3})
     );
     // The asker cannot accept its own request; a stale answer is refused.
-    white.send(json!({"t": "takeback-accept", "ply": 3}));
+    white.send(&json!({"t": "takeback-accept", "ply": 3}));
     assert_eq!(white.error()["code"], "no_offer");
-    black.send(json!({"t": "takeback-accept", "ply": 2}));
+    black.send(&json!({"t": "takeback-accept", "ply": 2}));
     assert_eq!(black.error()["code"], "stale");
-    black.send(json!({"t": "takeback-accept", "ply": 3}));
+    black.send(&json!({"t": "takeback-accept", "ply": 3}));
     let back = white.at_ply(1);
     assert_eq!(back["moves"], json!([[7, 7]]));
     assert_eq!(back["to_move"], "white");
     assert_eq!(back["offers"]["takeback"], Value::Null);
 
     // Declined: nothing changes.
-    white.send(mv(1, 6, 6));
+    white.send(&mv(1, 6, 6));
     black.at_ply(2);
-    black.send(json!({"t": "takeback", "ply": 2}));
+    black.send(&json!({"t": "takeback", "ply": 2}));
     white.until(|m| m["t"] == "game" && m["offers"]["takeback"]["by"] == "black");
-    white.send(json!({"t": "takeback-decline"}));
+    white.send(&json!({"t": "takeback-decline"}));
     let declined = black.until(|m| m["t"] == "game" && m["offers"]["takeback"] == Value::Null);
     assert_eq!(declined["ply"], 2);
 }
@@ -484,22 +408,22 @@ fn a_draw_agreed_then_a_rematch_with_colours_swapped() {
     let server = Server::start(dir.path());
     let a = agent();
     let (id, bt, wt, _) = online_game(&a, &server);
-    let mut black = Ws::open(&server, id, Some(&bt));
-    let mut white = Ws::open(&server, id, Some(&wt));
+    let mut black = Ws::game(&server, id, Some(&bt));
+    let mut white = Ws::game(&server, id, Some(&wt));
     black.next();
     white.next();
-    black.send(json!({"t": "draw-accept"}));
+    black.send(&json!({"t": "draw-accept"}));
     assert_eq!(black.error()["code"], "no_offer");
-    black.send(json!({"t": "draw-offer"}));
+    black.send(&json!({"t": "draw-offer"}));
     white.until(|m| m["t"] == "game" && m["offers"]["draw"] == "black");
-    white.send(json!({"t": "draw-accept"}));
+    white.send(&json!({"t": "draw-accept"}));
     let drawn = black.until(|m| m["t"] == "game" && m["result"] != Value::Null);
     assert_eq!(drawn["result"]["reason"], "agreed");
     assert_eq!(drawn["result"]["winner"], Value::Null);
 
-    black.send(json!({"t": "rematch"}));
+    black.send(&json!({"t": "rematch"}));
     white.until(|m| m["t"] == "game" && m["offers"]["rematch"] == json!(["black"]));
-    white.send(json!({"t": "rematch"}));
+    white.send(&json!({"t": "rematch"}));
     let to_black = black.until(|m| m["t"] == "rematch");
     let to_white = white.until(|m| m["t"] == "rematch");
     assert_eq!(to_black["id"], to_white["id"]);
@@ -508,14 +432,14 @@ fn a_draw_agreed_then_a_rematch_with_colours_swapped() {
     assert_eq!(to_white["you"], "black");
     let new_id = to_black["id"].as_i64().expect("id");
     let new_black = to_white["seat"].as_str().expect("token");
-    let mut next = Ws::open(&server, new_id, Some(new_black));
+    let mut next = Ws::game(&server, new_id, Some(new_black));
     let first = next.next();
     assert_eq!(
         (first["you"].as_str(), first["ply"].as_u64()),
         (Some("black"), Some(0))
     );
     // The old tokens do not sit in the new game.
-    let mut old = Ws::open(&server, new_id, Some(&bt));
+    let mut old = Ws::game(&server, new_id, Some(&bt));
     assert_eq!(old.next()["you"], "spectator");
 }
 
@@ -576,11 +500,11 @@ fn the_side_to_move_loses_on_time() {
     let id = body["id"].as_i64().expect("id");
     let bt = body["black"]["token"].as_str().expect("token");
     let wt = body["white"]["token"].as_str().expect("token");
-    let mut black = Ws::open(&server, id, Some(bt));
-    let mut white = Ws::open(&server, id, Some(wt));
+    let mut black = Ws::game(&server, id, Some(bt));
+    let mut white = Ws::game(&server, id, Some(wt));
     black.next();
     white.next();
-    black.send(mv(0, 7, 7));
+    black.send(&mv(0, 7, 7));
     let started = white.at_ply(1);
     assert_eq!(started["clock"]["running"], "white", "{started}");
     // White never answers: the server ends the game by itself.
@@ -589,7 +513,7 @@ fn the_side_to_move_loses_on_time() {
     assert_eq!(over["result"]["winner"], "black");
     assert_eq!(over["clock"]["white_ms"], 0);
     assert_eq!(over["clock"]["running"], Value::Null);
-    white.send(mv(1, 8, 8));
+    white.send(&mv(1, 8, 8));
     assert_eq!(white.error()["code"], "game_over");
     // Stored: a restarted server says the same.
     drop((black, white));

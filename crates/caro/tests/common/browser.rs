@@ -13,6 +13,7 @@
 //! coordinates; `#status` and `#message` are the page's status lines.
 
 use std::error::Error;
+use std::future::Future;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -228,18 +229,26 @@ pub async fn until_within(c: &Client, what: &str, script: &str, limit: Duration)
 
 /// Clicks client coordinates with a real pointer.
 pub async fn click_at(c: &Client, x: f64, y: f64) -> TestResult {
-    let mouse = MouseActions::new("mouse".to_string())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x: x.round(),
-            y: y.round(),
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        });
+    clicks_at(c, x, y, 1).await
+}
+
+/// Clicks client coordinates `times` times in a row (2: a double click)
+/// with a real pointer.
+pub async fn clicks_at(c: &Client, x: f64, y: f64, times: usize) -> TestResult {
+    let mut mouse = MouseActions::new("mouse".to_string()).then(PointerAction::MoveTo {
+        duration: None,
+        x: x.round(),
+        y: y.round(),
+    });
+    for _ in 0..times {
+        mouse = mouse
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+    }
     c.perform_actions(mouse).await?;
     c.release_actions().await?;
     Ok(())
@@ -393,4 +402,134 @@ pub async fn wheel(c: &Client, x: f64, y: f64, delta_y: i64) -> TestResult {
     c.perform_actions(actions).await?;
     c.release_actions().await?;
     Ok(())
+}
+
+/// Waits until the page's status line (`#status`) starts with `prefix`.
+pub async fn until_status(c: &Client, what: &str, prefix: &str) -> TestResult {
+    until(
+        c,
+        what,
+        &format!("return document.getElementById('status').textContent.startsWith('{prefix}')"),
+    )
+    .await
+}
+
+/// Waits until the page says which seat it has (`#seat-info`, e.g.
+/// `You play White.`).
+pub async fn until_seat(c: &Client, what: &str, seat_info: &str) -> TestResult {
+    until(
+        c,
+        what,
+        &format!("return document.getElementById('seat-info').textContent === '{seat_info}'"),
+    )
+    .await
+}
+
+/// Clicks `button`, waits for the confirmation dialog and answers it with
+/// `answer` (`#confirm-yes` or `#confirm-no`).
+pub async fn confirm(c: &Client, button: &str, answer: &str) -> TestResult {
+    click(c, button).await?;
+    until(
+        c,
+        "the confirmation",
+        "return document.getElementById('confirm-dialog').open",
+    )
+    .await?;
+    click(c, answer).await
+}
+
+/// Runs `scenario` in a second browser session of its own (its own
+/// profile, this window), then closes it; on failure it leaves that
+/// session's screenshot as `target/browser-failures/SHOT.png`.
+pub async fn in_another_browser(
+    window: Window,
+    shot: &str,
+    scenario: impl AsyncFnOnce(&Client) -> TestResult,
+) -> TestResult {
+    let browser = find_browser().ok_or("no browser")?;
+    let profile = tempfile::tempdir()?;
+    let (_driver, c) = connect_window(&browser, profile.path(), window).await;
+    let outcome = scenario(&c).await;
+    if outcome.is_err() {
+        failure_shot(&c, shot).await;
+    }
+    let _ = c.close().await;
+    outcome
+}
+
+/// The scenarios of one browser test, run one after the other in one
+/// session, each timed, the failures gathered with a screenshot each.
+pub struct Scenarios<'a> {
+    client: &'a Client,
+    base: &'a str,
+    failures: Vec<String>,
+}
+
+impl<'a> Scenarios<'a> {
+    /// Scenarios in this browser session against the server at `base`.
+    pub fn new(client: &'a Client, base: &'a str) -> Scenarios<'a> {
+        Scenarios {
+            client,
+            base,
+            failures: Vec::new(),
+        }
+    }
+
+    /// Runs the scenario (a function, named by its name) in the session,
+    /// unless `CARO_BROWSER_ONLY` leaves it out; a failure is noted with a
+    /// screenshot of the page.
+    pub async fn run<F, Fut>(&mut self, scenario: F)
+    where
+        F: FnOnce(&'a Client, &'a str) -> Fut,
+        Fut: Future<Output = TestResult>,
+    {
+        let name = name_of(&scenario);
+        if !selected(name) {
+            eprintln!("{name}: not selected (CARO_BROWSER_ONLY)");
+            return;
+        }
+        let started = Instant::now();
+        let outcome = scenario(self.client, self.base).await;
+        eprintln!("{name}: {:?}", started.elapsed());
+        if let Err(e) = outcome {
+            let shot = failure_shot(self.client, name).await;
+            self.failures
+                .push(format!("{name}: {e} (screenshot {})", shot.display()));
+        }
+    }
+
+    /// Runs the scenario (a function, named by its name) that opens a
+    /// browser of its own (it leaves its own screenshot), unless
+    /// `CARO_BROWSER_ONLY` leaves it out.
+    pub async fn run_alone<F, Fut>(&mut self, scenario: F)
+    where
+        F: FnOnce(&'a str) -> Fut,
+        Fut: Future<Output = TestResult>,
+    {
+        let name = name_of(&scenario);
+        if !selected(name) {
+            return;
+        }
+        let started = Instant::now();
+        if let Err(e) = scenario(self.base).await {
+            self.failures.push(format!("{name}: {e}"));
+        }
+        eprintln!("{name}: {:?}", started.elapsed());
+    }
+
+    /// Closes the session and fails the test if a scenario failed.
+    pub async fn finish(self) {
+        let _ = self.client.clone().close().await;
+        assert!(
+            self.failures.is_empty(),
+            "browser scenarios failed:\n{}",
+            self.failures.join("\n")
+        );
+    }
+}
+
+/// A function's own name (`phone_layout` for `web_browser::phone_layout`).
+fn name_of<F>(f: &F) -> &'static str {
+    let path = std::any::type_name_of_val(f);
+    path.rsplit("::").next().unwrap_or(path)
 }

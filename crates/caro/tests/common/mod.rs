@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 pub mod browser;
+pub mod ws;
 
 /// A running server.
 pub struct Server {
