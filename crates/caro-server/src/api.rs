@@ -191,9 +191,11 @@ impl From<WebSocketUpgradeRejection> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let (status, code) = match &self {
+impl ApiError {
+    /// The HTTP status and the machine-readable code of the error, the
+    /// same over HTTP and on a socket.
+    pub(crate) fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::NoGame(_) | ApiError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Action(a @ ActionError::Move(_)) => {
@@ -220,7 +222,13 @@ impl IntoResponse for ApiError {
                     _ => "bad_json",
                 },
             ),
-        };
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
         if status.is_server_error() {
             tracing::error!("{self}");
         }
@@ -302,8 +310,14 @@ async fn list_games(
     let Query(q) = q?;
     let limit = q.limit.unwrap_or(200).min(1000);
     let abandoned_before = crate::live::now_secs() - ABANDONED_AFTER_SECS;
-    let rows = app.store(move |s| s.list(limit, abandoned_before)).await?;
-    let list: Vec<_> = rows.iter().map(list_row).collect();
+    // Replaying swap games for their colours is work for a blocking
+    // thread, beside the read.
+    let list = app
+        .store(move |s| {
+            let rows = s.list(limit, abandoned_before)?;
+            Ok(rows.iter().map(list_row).collect::<Vec<_>>())
+        })
+        .await?;
     Ok(Json(list).into_response())
 }
 
@@ -946,9 +960,22 @@ async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult
     // The turn is held until the next game exists, so a second ask cannot
     // make another.
     let _turn = old.writes.lock().await;
-    let made = {
+    // A next game stored by a request that was cancelled before it linked
+    // it is the next game.
+    let link = {
         let g = old.lock();
         not_online(&g, "next game: ask for a rematch over the game's socket")?;
+        g.series.clone()
+    };
+    if let Some(link) = link {
+        if let Some(row) = app.stored_next_in_match(&link).await? {
+            let mut g = old.lock();
+            crate::link_next(&mut g, &row);
+            old.publish(&g);
+        }
+    }
+    let made = {
+        let g = old.lock();
         match g.series.as_ref().and_then(|m| m.next) {
             Some(next) => Err(next),
             None => Ok(g.next_in_match()?),

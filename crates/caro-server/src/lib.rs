@@ -329,6 +329,28 @@ impl App {
         Ok(Some(entry))
     }
 
+    /// The stored next game of a match game whose link to it is missing
+    /// (the request that made it was cancelled after the write): link it
+    /// with [`link_next`].
+    ///
+    /// # Errors
+    /// The store's.
+    pub(crate) async fn stored_next_in_match(
+        &self,
+        link: &live::MatchLink,
+    ) -> Result<Option<store::GameRow>, StoreError> {
+        if link.next.is_some() {
+            return Ok(None);
+        }
+        let (match_id, wanted) = (link.id, link.game_no + 1);
+        self.store(move |s| {
+            Ok(s.match_games(match_id)?
+                .into_iter()
+                .find(|g| g.game_no == wanted))
+        })
+        .await
+    }
+
     /// Stores a new game and keeps it in memory.
     pub(crate) async fn insert(&self, mut live: LiveGame) -> Result<Arc<Entry>, StoreError> {
         let row = live.to_row();
@@ -353,19 +375,33 @@ impl App {
     /// Returns how many clocks run.
     async fn arm_clocks(self: &Arc<App>) -> Result<usize, StoreError> {
         let ids = self.store(Store::running_clocks).await?;
+        let mut armed = 0;
         for &id in &ids {
-            let Some(entry) = self.entry(id).await? else {
-                continue;
+            // One game that does not load or store is that game's fault:
+            // the server starts and serves the others.
+            let entry = match self.entry(id).await {
+                Ok(Some(entry)) => entry,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::error!("game {id}: its clock is not armed: {e}");
+                    continue;
+                }
             };
             // A clock stored with no time left flags now.
-            self.change(&entry, |g| {
-                g.flag_if_out_of_time(std::time::Instant::now());
-                Ok::<_, StoreError>(())
-            })
-            .await?;
+            let flagged = self
+                .change(&entry, |g| {
+                    g.flag_if_out_of_time(std::time::Instant::now());
+                    Ok::<_, StoreError>(())
+                })
+                .await;
+            if let Err(e) = flagged {
+                tracing::error!("game {id}: its clock is not armed: {e}");
+                continue;
+            }
             online::arm_clock(self, &entry, &entry.lock());
+            armed += 1;
         }
-        Ok(ids.len())
+        Ok(armed)
     }
 
     /// Changes a game: `f` changes it or refuses (the game is then put
@@ -690,8 +726,32 @@ fn load(store: &Store, id: i64) -> Result<Option<LiveGame>, StoreError> {
         })?;
         let games = store.match_games(row.match_id)?;
         live.link_match(&m, &games)?;
+        if let Some(next) = games.iter().find(|g| g.game_no == row.game_no + 1) {
+            link_next(&mut live, next);
+        }
     }
     Ok(Some(live))
+}
+
+/// Links `live` to the stored next game of its match: the match's next
+/// game and, online, the rematch's seat tokens (first seat, second seat),
+/// which the players are sent to follow it.
+pub(crate) fn link_next(live: &mut LiveGame, next: &store::GameRow) {
+    if let Some(m) = &mut live.series {
+        m.next = Some(next.id);
+        if !m.games.contains(&next.id) {
+            m.games.push(next.id);
+        }
+    }
+    if let Some(o) = &mut live.online {
+        if o.next.is_none() && !next.black_token.is_empty() {
+            o.next = Some((
+                next.id,
+                [next.black_token.clone(), next.white_token.clone()],
+            ));
+            o.rematch = [true, true];
+        }
+    }
 }
 
 /// Writes, syncs and removes a small file in `dir`: fails on a folder that

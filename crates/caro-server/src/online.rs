@@ -370,11 +370,7 @@ async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket
 }
 
 fn error_message(e: &ApiError) -> String {
-    let code = match e {
-        ApiError::Action(a) => a.code(),
-        ApiError::Store(_) | ApiError::Internal(_) => "storage",
-        _ => "bad_request",
-    };
+    let (_, code) = e.status_and_code();
     json!({ "t": "error", "code": code, "error": e.to_string() }).to_string()
 }
 
@@ -437,6 +433,18 @@ async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, seat: Seat) -> Result<(), A
     // The turn is held until the rematch exists, so a second ask cannot
     // create another.
     let _turn = entry.writes.lock().await;
+    // The match's next game may be stored already (made before a restart,
+    // or by a request cancelled before it linked it): the players follow
+    // that one.
+    let link = entry.lock().series.clone();
+    if let Some(link) = link {
+        if let Some(row) = app.stored_next_in_match(&link).await? {
+            let mut g = entry.lock();
+            crate::link_next(&mut g, &row);
+            entry.publish(&g);
+            return Ok(());
+        }
+    }
     let (live, tokens, in_match) = {
         let g = entry.lock();
         if !g

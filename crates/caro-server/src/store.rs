@@ -198,7 +198,8 @@ const COLUMNS: &str =
 
 /// Indexes on added columns, made once the columns exist.
 const ADDED_INDEXES: &str =
-    "CREATE INDEX IF NOT EXISTS games_match ON games(match_id) WHERE match_id <> 0;";
+    "CREATE INDEX IF NOT EXISTS games_match ON games(match_id) WHERE match_id <> 0;
+     CREATE UNIQUE INDEX IF NOT EXISTS games_match_game ON games(match_id, game_no) WHERE match_id <> 0;";
 
 /// Adds the columns an older database lacks.
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
@@ -558,6 +559,9 @@ mod tests {
         g.game_no = 1;
         g.hints = 2;
         g.id = store.insert(&g).unwrap();
+        assert_eq!(store.match_games(match_id).unwrap(), vec![g.clone()]);
+        // A match has one game of each number: a second is refused.
+        assert!(store.insert(&g).is_err());
         assert_eq!(store.match_games(match_id).unwrap(), vec![g]);
         assert_eq!(
             store.get_match(match_id).unwrap(),

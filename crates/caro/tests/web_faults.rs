@@ -1,5 +1,6 @@
 //! Faults against a real `caro serve` process: restarts with clocks
-//! running, a full engine pool, failed and slow writes.
+//! running (one of them on a damaged row), a full engine pool, failed and
+//! slow writes.
 
 mod common;
 
@@ -98,6 +99,42 @@ fn a_running_clock_comes_back_after_a_restart_and_flags_with_nobody_connected() 
     let (_, view) = get(&a, &server.url(&format!("/api/games/{id}")));
     assert_eq!(view["result"]["reason"], "time", "{view}");
     assert_eq!(view["clock"]["white_ms"], 0, "{view}");
+}
+
+/// A stored game that no longer reads back does not keep the server from
+/// starting: its own requests answer 500 `storage`, the other clocks run
+/// and flag as before.
+#[test]
+fn a_damaged_game_with_a_running_clock_does_not_stop_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = agent();
+    let server = Server::start(dir.path());
+    let damaged = clocked_game_after_black_moved(&a, &server, 60);
+    let sound = clocked_game_after_black_moved(&a, &server, 1);
+    server.kill();
+    let conn = rusqlite::Connection::open(dir.path().join("caro.sqlite3")).expect("the database");
+    conn.execute(
+        "UPDATE games SET moves = 'not moves' WHERE id = ?1",
+        [damaged],
+    )
+    .expect("damage the row");
+    drop(conn);
+    let server = Server::start(dir.path());
+    let (status, err) = get(&a, &server.url(&format!("/api/games/{damaged}")));
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (500, Some("storage")),
+        "{err}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let row = loop {
+        let row = listed(&a, &server, sound);
+        if row["result"] != Value::Null || Instant::now() > deadline {
+            break row;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(row["ending"], "time white", "{row}");
 }
 
 /// With one engine thread and no queue, two computers

@@ -500,3 +500,56 @@ fn online_swap1_and_an_online_match_agreed_game_by_game() {
         (json!(true), json!("resign"))
     );
 }
+
+#[test]
+fn an_online_match_game_made_before_a_restart_is_followed_not_made_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let a = agent();
+    let (id, ta, tb) = online(&a, &server, json!({"first_to": 3}));
+    let mut pa = Ws::game(&server, id, Some(&ta));
+    let mut pb = Ws::game(&server, id, Some(&tb));
+    pa.until(|m| m["t"] == "game");
+    pb.until(|m| m["t"] == "game");
+    pa.send(&json!({"t": "resign"}));
+    pb.until(|m| m["t"] == "game" && !m["result"].is_null());
+    pa.send(&json!({"t": "rematch"}));
+    pb.until(|m| m["t"] == "game" && m["offers"]["rematch"] == json!(["black"]));
+    pb.send(&json!({"t": "rematch"}));
+    let made = pa.until(|m| m["t"] == "rematch");
+    let next = made["id"].as_i64().expect("the next game's id");
+    drop((pa, pb));
+
+    // A restart before anyone followed: the next game is stored, its
+    // tokens only in the finished game's link to it.
+    server.kill();
+    let server = Server::start(dir.path());
+    let mut pa = Ws::game(&server, id, Some(&ta));
+    let mut pb = Ws::game(&server, id, Some(&tb));
+    let again_a = pa.until(|m| m["t"] == "rematch");
+    let again_b = pb.until(|m| m["t"] == "rematch");
+    assert_eq!(
+        (again_a["id"].as_i64(), again_b["id"].as_i64()),
+        (Some(next), Some(next))
+    );
+    assert_eq!(
+        (again_a["you"].clone(), again_b["you"].clone()),
+        (made["you"].clone(), json!("black"))
+    );
+    // Asking again makes no second game 2.
+    pa.send(&json!({"t": "rematch"}));
+    pb.send(&json!({"t": "rematch"}));
+    let mut follow = Ws::game(&server, next, again_b["seat"].as_str());
+    let first = follow.until(|m| m["t"] == "game");
+    assert_eq!(first["you"], "black");
+    assert_eq!(first["match"]["games"], json!([id, next]));
+    let (_, list) = get(&a, &server.url("/api/games?limit=1000"));
+    let in_match = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["id"] != json!(id) && r["match"] == view(&a, &server, id)["match"]["id"])
+        .count();
+    assert!(in_match <= 1, "one next game at most: {list}");
+    assert_eq!(view(&a, &server, id)["match"]["next"], json!(next));
+}
