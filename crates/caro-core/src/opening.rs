@@ -249,7 +249,7 @@ impl fmt::Display for OpeningStep {
 }
 
 /// `a`, `a or b`, `a, b or c`.
-fn list(options: &[Choice]) -> String {
+pub(crate) fn list(options: &[Choice]) -> String {
     match options.split_last() {
         None => String::from("nothing"),
         Some((last, [])) => last.to_string(),

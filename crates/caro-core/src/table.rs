@@ -147,21 +147,13 @@ impl fmt::Display for Turn {
         match *self {
             Turn::Move { color, .. } => write!(f, "{color} is to move"),
             Turn::Choose { seat, options } => {
-                write!(f, "the {seat} player chooses {}", choice_list(options))
+                write!(
+                    f,
+                    "the {seat} player chooses {}",
+                    crate::opening::list(options)
+                )
             }
             Turn::Over => f.write_str("the game is over"),
-        }
-    }
-}
-
-/// `a`, `a or b`, `a, b or c`.
-fn choice_list(options: &[Choice]) -> String {
-    match options.split_last() {
-        None => String::from("nothing"),
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => {
-            let head: Vec<&str> = rest.iter().map(|c| c.name()).collect();
-            format!("{} or {last}", head.join(", "))
         }
     }
 }
@@ -190,7 +182,7 @@ pub enum TableError {
         player: String,
     },
     /// A swap decision is due, not a stone.
-    #[error("the {seat} player chooses now: {}", choice_list(.options))]
+    #[error("the {seat} player chooses now: {}", crate::opening::list(.options))]
     MustChoose {
         /// Who chooses.
         seat: Seat,
@@ -201,7 +193,7 @@ pub enum TableError {
     #[error("there is nothing to choose now")]
     NoChoice,
     /// The choice is not among those offered.
-    #[error("{choice} is not offered here: choose {}", choice_list(.options))]
+    #[error("{choice} is not offered here: choose {}", crate::opening::list(.options))]
     NotOffered {
         /// The choice made.
         choice: Choice,
