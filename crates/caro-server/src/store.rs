@@ -32,7 +32,7 @@ pub enum StoreError {
 }
 
 /// One game as stored: settings, moves and result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRow {
     /// The game's id (0 before it is first stored).
     pub id: i64,
@@ -93,6 +93,25 @@ pub struct GameRow {
     /// The players' names when they are not seats (an imported game's),
     /// black's and white's separated by a line break; empty otherwise.
     pub names: String,
+    /// Bumped by every stored change: a write names the version it
+    /// changes ([`Store::update`]), so two instances never both change
+    /// the same version.
+    pub version: i64,
+    /// Online: the pending offers (takeback, draw, rematch), as
+    /// `live::Online` writes them.
+    pub offers: String,
+    /// Computer vs computer: 0 running, 1 paused, 2 paused with one move
+    /// asked for.
+    pub paused: u8,
+    /// Computer vs computer: pause between moves, in milliseconds.
+    pub delay_ms: u64,
+    /// Unfinished, and a computer is to move (and may: not paused).
+    pub computer_turn: bool,
+    /// Unix milliseconds until which an instance holds the computer's
+    /// search ([`Store::claim_search`]).
+    pub search_until: i64,
+    /// The rematch, or the match's next game, once made (0: none).
+    pub next_id: i64,
 }
 
 /// A match as stored: first to `first_to` wins between players A and B
@@ -180,7 +199,7 @@ CREATE TABLE IF NOT EXISTS matches (
 
 /// Columns added after the first release: `(name, definition)`. Added to
 /// an older database when it is opened, so existing games keep working.
-const ADDED_COLUMNS: [(&str, &str); 10] = [
+const ADDED_COLUMNS: [(&str, &str); 17] = [
     ("black_token", "TEXT NOT NULL DEFAULT ''"),
     ("white_token", "TEXT NOT NULL DEFAULT ''"),
     ("owner", "TEXT NOT NULL DEFAULT ''"),
@@ -191,10 +210,17 @@ const ADDED_COLUMNS: [(&str, &str); 10] = [
     ("game_no", "INTEGER NOT NULL DEFAULT 0"),
     ("hints", "INTEGER NOT NULL DEFAULT 0"),
     ("names", "TEXT NOT NULL DEFAULT ''"),
+    ("version", "INTEGER NOT NULL DEFAULT 0"),
+    ("offers", "TEXT NOT NULL DEFAULT ''"),
+    ("paused", "INTEGER NOT NULL DEFAULT 0"),
+    ("delay_ms", "INTEGER NOT NULL DEFAULT 400"),
+    ("computer_turn", "INTEGER NOT NULL DEFAULT 0"),
+    ("search_until", "INTEGER NOT NULL DEFAULT 0"),
+    ("next_id", "INTEGER NOT NULL DEFAULT 0"),
 ];
 
 const COLUMNS: &str =
-    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names";
+    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names, version, offers, paused, delay_ms, computer_turn, search_until, next_id";
 
 /// Indexes on added columns, made once the columns exist.
 const ADDED_INDEXES: &str =
@@ -282,8 +308,8 @@ impl Store {
     pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
         let conn = self.conn();
         conn.execute(
-            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+            "INSERT INTO games (created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names, version, offers, paused, delay_ms, computer_turn, search_until, next_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
             params![
                 row.created,
                 row.updated,
@@ -308,7 +334,14 @@ impl Store {
                 row.match_id,
                 row.game_no,
                 row.hints,
-                row.names
+                row.names,
+                row.version,
+                row.offers,
+                row.paused,
+                row.delay_ms as i64,
+                row.computer_turn,
+                row.search_until,
+                row.next_id
             ],
         )?;
         Ok(conn.last_insert_rowid())
@@ -364,15 +397,20 @@ impl Store {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    /// Writes a game's moves and result.
+    /// Writes a game's changed state if it is still at `row.version`,
+    /// and bumps the version: `Ok(false)` when the stored version differs
+    /// (another instance changed the game first).
     ///
     /// # Errors
     /// [`StoreError::Sqlite`].
-    pub fn update(&self, row: &GameRow) -> Result<(), StoreError> {
+    pub fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
         // Written after every move: the statement is parsed once.
-        self.conn()
+        let n = self
+            .conn()
             .prepare_cached(
-                "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7, choices = ?8, hints = ?9 WHERE id = ?1",
+                "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7, choices = ?8, hints = ?9,
+                 offers = ?11, paused = ?12, delay_ms = ?13, computer_turn = ?14, search_until = ?15, next_id = ?16, version = version + 1
+                 WHERE id = ?1 AND version = ?10",
             )?
             .execute(params![
                 row.id,
@@ -383,9 +421,50 @@ impl Store {
                 row.ending,
                 row.clock,
                 row.choices,
-                row.hints
+                row.hints,
+                row.version,
+                row.offers,
+                row.paused,
+                row.delay_ms as i64,
+                row.computer_turn,
+                row.search_until,
+                row.next_id
             ])?;
-        Ok(())
+        Ok(n == 1)
+    }
+
+    /// Takes the computer's search of game `id` at `version` until
+    /// `until_ms` (Unix milliseconds), unless an instance holds it past
+    /// `now_ms`. `Ok(true)` when taken.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn claim_search(
+        &self,
+        id: i64,
+        version: i64,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let n = self.conn().execute(
+            "UPDATE games SET search_until = ?4 WHERE id = ?1 AND version = ?2 AND search_until < ?3",
+            params![id, version, now_ms, until_ms],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Unfinished games with a computer to move whose search nobody holds
+    /// at `now_ms`, longest waiting first.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`].
+    pub fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare(
+            "SELECT id FROM games WHERE computer_turn = 1 AND result = '' AND search_until < ?1 ORDER BY updated LIMIT ?2",
+        )?;
+        let ids = stmt.query_map(params![now_ms, limit as i64], |r| r.get(0))?;
+        Ok(ids.collect::<Result<Vec<i64>, _>>()?)
     }
 
     /// Reads one game.
@@ -477,6 +556,13 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         game_no: r.get(22)?,
         hints: r.get(23)?,
         names: r.get(24)?,
+        version: r.get(25)?,
+        offers: r.get(26)?,
+        paused: r.get(27)?,
+        delay_ms: r.get::<_, i64>(28)?.max(0) as u64,
+        computer_turn: r.get(29)?,
+        search_until: r.get(30)?,
+        next_id: r.get(31)?,
     })
 }
 
@@ -511,6 +597,7 @@ mod tests {
             game_no: 0,
             hints: 0,
             names: String::new(),
+            ..GameRow::default()
         }
     }
 
@@ -598,7 +685,13 @@ mod tests {
             r.id = store.insert(&r).unwrap();
             r.moves.push_str(" 9,9");
             r.updated = 2;
-            store.update(&r).unwrap();
+            assert!(store.update(&r).unwrap());
+            r.version += 1;
+            // A write of an older version is refused.
+            let mut stale = r.clone();
+            stale.version -= 1;
+            stale.moves.push_str(" 1,1");
+            assert!(!store.update(&stale).unwrap());
         }
         let store = Store::open(&path).unwrap();
         assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));

@@ -30,6 +30,9 @@ impl LiveGame {
             hints: 0,
             series: None,
             names: None,
+            version: 0,
+            search_until: 0,
+            claimed: false,
         }
     }
 
@@ -94,6 +97,9 @@ impl LiveGame {
             online: self.online.clone(),
             hints: self.hints,
             series: self.series.clone(),
+            version: self.version,
+            search_until: self.search_until,
+            claimed: self.claimed,
         }
     }
 
@@ -113,6 +119,9 @@ impl LiveGame {
             online,
             hints,
             series,
+            version,
+            search_until,
+            claimed,
         } = snapshot;
         self.table = table;
         self.paused = paused;
@@ -126,6 +135,9 @@ impl LiveGame {
         self.online = online;
         self.hints = hints;
         self.series = series;
+        self.version = version;
+        self.search_until = search_until;
+        self.claimed = claimed;
     }
 
     /// Installs a stored change: the game as the change left it. The
@@ -139,10 +151,48 @@ impl LiveGame {
         self.restore(after);
     }
 
-    /// Whether the game was touched since `snapshot`: a change to store.
+    /// Whether the game was touched since `snapshot`, or its stored
+    /// controls (pause, step, speed) changed: a change to store.
     #[must_use]
     pub fn changed_since(&self, snapshot: &Snapshot) -> bool {
         self.generation != snapshot.generation
+            || self.paused != snapshot.paused
+            || self.step_pending != snapshot.step_pending
+            || self.delay_ms != snapshot.delay_ms
+    }
+
+    /// Whether the stored game waits for a computer's search: unfinished,
+    /// a computer to act, and not paused (or one step asked for).
+    #[must_use]
+    pub fn computer_turn(&self) -> bool {
+        !self.is_over()
+            && self.table.computer_to_act()
+            && (!self.paused || self.step_pending)
+    }
+
+    /// Takes the state of `fresh`, the game as another instance stored it:
+    /// the search in flight here is for an older position and stops, and
+    /// the computer's search is left to the instance that holds it. The
+    /// computer players built here stay.
+    pub fn adopt(&mut self, fresh: LiveGame) {
+        if let Some(ticket) = self.search.take() {
+            ticket.stop.stop();
+        }
+        self.generation = self.generation.max(fresh.generation) + 1;
+        self.table = fresh.table;
+        self.time_ms = fresh.time_ms;
+        self.paused = fresh.paused;
+        self.delay_ms = fresh.delay_ms;
+        self.step_pending = fresh.step_pending;
+        self.thinking = None;
+        self.updated = fresh.updated;
+        self.online = fresh.online;
+        self.hints = fresh.hints;
+        self.series = fresh.series;
+        self.names = fresh.names;
+        self.version = fresh.version;
+        self.search_until = fresh.search_until;
+        self.claimed = false;
     }
 
     /// A person plays `pos` (an opening stone or a move), sent for ply

@@ -186,6 +186,16 @@ pub struct LiveGame {
     /// The players' names (black, white) when they are not seats: an
     /// imported game's.
     pub names: Option<[String; 2]>,
+    /// The stored version this game is at ([`crate::store::Store::update`]
+    /// writes a change only over the version it was made on).
+    pub version: i64,
+    /// Unix milliseconds until which this game's computer search is
+    /// claimed, as stored.
+    pub search_until: i64,
+    /// This instance holds the computer's search of this version: it
+    /// stored the change that made it the computer's turn, or claimed it
+    /// since. Instances that only read the change leave the search alone.
+    pub claimed: bool,
 }
 
 /// A game as it was before a change: see [`LiveGame::snapshot`].
@@ -202,6 +212,9 @@ pub struct Snapshot {
     online: Option<Online>,
     hints: u32,
     series: Option<MatchLink>,
+    version: i64,
+    search_until: i64,
+    claimed: bool,
 }
 
 /// Seconds since 1970.
@@ -210,6 +223,14 @@ pub fn now_secs() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Milliseconds since 1970.
+#[must_use]
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn xy(p: Pos) -> [u8; 2] {

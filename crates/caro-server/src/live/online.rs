@@ -33,6 +33,48 @@ pub struct Online {
 }
 
 impl Online {
+    /// The pending offers as stored: space-separated `takeback:SEAT:PLY`,
+    /// `draw:SEAT` and `rematch:SEAT` (seats `first`/`second`).
+    #[must_use]
+    pub fn offers_text(&self) -> String {
+        let mut out = Vec::new();
+        if let Some((seat, ply)) = self.takeback {
+            out.push(format!("takeback:{}:{ply}", seat.name()));
+        }
+        if let Some(seat) = self.draw {
+            out.push(format!("draw:{}", seat.name()));
+        }
+        for seat in [Seat::First, Seat::Second] {
+            if self.rematch[seat.index()] {
+                out.push(format!("rematch:{}", seat.name()));
+            }
+        }
+        out.join(" ")
+    }
+
+    /// Reads [`Online::offers_text`] into these offers; `None` when the
+    /// text is not such a list.
+    #[must_use]
+    pub fn with_offers(mut self, text: &str) -> Option<Online> {
+        let seat = |name: &str| match name {
+            "first" => Some(Seat::First),
+            "second" => Some(Seat::Second),
+            _ => None,
+        };
+        for offer in text.split_whitespace() {
+            let mut parts = offer.split(':');
+            match (parts.next()?, parts.next(), parts.next()) {
+                ("takeback", Some(s), Some(ply)) => {
+                    self.takeback = Some((seat(s)?, ply.parse().ok()?));
+                }
+                ("draw", Some(s), None) => self.draw = Some(seat(s)?),
+                ("rematch", Some(s), None) => self.rematch[seat(s)?.index()] = true,
+                _ => return None,
+            }
+        }
+        Some(self)
+    }
+
     /// The seat whose token this is, if any. Compares every byte, so the
     /// time taken does not tell how much of a guess was right.
     #[must_use]
@@ -265,8 +307,10 @@ impl LiveGame {
             ));
         }
         let online = self.online_mut()?;
-        online.rematch[seat.index()] = true;
-        let both = online.rematch == [true, true] && online.next.is_none();
+        // Only the ask that completes the pair makes the rematch: asking
+        // again (from another tab or instance) makes nothing twice.
+        let asked = std::mem::replace(&mut online.rematch[seat.index()], true);
+        let both = !asked && online.rematch == [true, true] && online.next.is_none();
         self.touch();
         Ok(both)
     }
@@ -322,5 +366,7 @@ mod tests {
         assert_eq!(back.result_view(), g.result_view());
         assert!(!g.offer_rematch(Seat::First).unwrap());
         assert!(g.offer_rematch(Seat::Second).unwrap());
+        // Asking again makes nothing twice.
+        assert!(!g.offer_rematch(Seat::Second).unwrap());
     }
 }

@@ -92,6 +92,26 @@ impl LiveGame {
                 .as_ref()
                 .map(|n| n.join("\n"))
                 .unwrap_or_default(),
+            version: self.version,
+            offers: self
+                .online
+                .as_ref()
+                .map(Online::offers_text)
+                .unwrap_or_default(),
+            paused: match (self.paused, self.step_pending) {
+                (false, _) => 0,
+                (true, false) => 1,
+                (true, true) => 2,
+            },
+            delay_ms: self.delay_ms,
+            computer_turn: self.computer_turn(),
+            search_until: self.search_until,
+            next_id: self
+                .online
+                .as_ref()
+                .and_then(|o| o.next.as_ref().map(|n| n.0))
+                .or_else(|| self.series.as_ref().and_then(|m| m.next))
+                .unwrap_or(0),
         }
     }
 
@@ -177,17 +197,27 @@ impl LiveGame {
             } else {
                 Some(Clock::from_text(&row.clock).ok_or_else(|| damaged("clock".into()))?)
             };
-            live.online = Some(Online {
+            let online = Online {
                 tokens: [row.black_token.clone(), row.white_token.clone()],
                 owner: row.owner.clone(),
                 clock,
                 ..Online::default()
-            });
+            };
+            live.online = Some(
+                online
+                    .with_offers(&row.offers)
+                    .ok_or_else(|| damaged(format!("offers {:?}", row.offers)))?,
+            );
             // The clock runs on from where it was stored.
             live.settle_clock(None, Instant::now());
         }
         live.created = row.created;
         live.updated = row.updated;
+        live.version = row.version;
+        live.paused = row.paused != 0;
+        live.step_pending = row.paused == 2;
+        live.delay_ms = row.delay_ms;
+        live.search_until = row.search_until;
         Ok(live)
     }
 }
