@@ -394,8 +394,12 @@ mod tests {
         assert_eq!(g.game().moves().len(), 0);
         // A change that touches nothing stores nothing and stops nothing.
         let before = g.snapshot();
-        g.delay_ms = 5;
+        g.thinking = None;
         assert!(!g.changed_since(&before));
+        // The pause and the speed are stored, but stop no search.
+        g.delay_ms = 5;
+        assert!(g.changed_since(&before));
+        assert_eq!(g.generation, before.generation);
     }
 
     #[test]
