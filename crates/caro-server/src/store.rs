@@ -16,6 +16,10 @@ pub enum StoreError {
     /// The thread that did the database's work failed.
     #[error("database: {0}")]
     Thread(String),
+    /// Another instance kept changing the game while this one tried to
+    /// store a change to it.
+    #[error("game {0} was changed by another server at the same time; try again")]
+    Conflict(i64),
     /// The database opened read-only: its file (or folder) cannot be
     /// written.
     #[error("the database {0} cannot be written (it opened read-only); caro needs to write there to store the games")]
