@@ -1,0 +1,623 @@
+//! Saved games: every move is written when it is played, so a killed
+//! server loses nothing. Two backends behind one synchronous [`Store`]:
+//! an embedded SQLite file (the default, one server) and PostgreSQL
+//! (several `caro serve` instances on one database). Both apply the same
+//! versioned migrations (`migrations/sqlite`, `migrations/postgres`) when
+//! they open.
+
+mod postgres;
+mod sqlite;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use self::postgres::PgStore;
+use self::sqlite::SqliteStore;
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused or failed.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused or failed (a unique violation among them).
+    #[error("database: {0}")]
+    Postgres(String),
+    /// The thread that did the database's work failed.
+    #[error("database: {0}")]
+    Thread(String),
+    /// Another instance kept changing the game while this one tried to
+    /// store a change to it.
+    #[error("game {0} was changed by another server at the same time; try again")]
+    Conflict(i64),
+    /// The database opened read-only: its file (or folder) cannot be
+    /// written.
+    #[error("the database {0} cannot be written (it opened read-only); caro needs to write there to store the games")]
+    ReadOnly(String),
+    /// A stored row that does not make a game (edited by hand, or from a
+    /// newer version).
+    #[error("stored game {id} is damaged: {reason}")]
+    Damaged {
+        /// The game's id.
+        id: i64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The schema's migrations could not be applied.
+    #[error("database migrations failed: {0}")]
+    Migration(String),
+    /// The database server does not answer (`URL: reason`, no password).
+    #[error("database not reachable: {0}")]
+    Unreachable(String),
+    /// An import target that already holds rows.
+    #[error("{0}")]
+    NotEmpty(String),
+}
+
+/// Where the games are stored: parsed from `sqlite:PATH`,
+/// `sqlite://PATH`, `postgres://USER[:PASS]@HOST[:PORT]/DB[?...]` or
+/// `postgresql://...`.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL URL, as given (password included; [`fmt::Display`]
+    /// hides it).
+    Postgres(String),
+}
+
+/// A database URL that cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum DatabaseUrlError {
+    /// Neither SQLite nor PostgreSQL.
+    #[error("unknown database URL \"{0}\": use sqlite:PATH or postgres://USER@HOST/DB")]
+    Unknown(String),
+    /// `sqlite:` with no path.
+    #[error("database URL \"{0}\" has no file path: use sqlite:PATH")]
+    NoPath(String),
+    /// A PostgreSQL URL the client cannot parse.
+    #[error("invalid PostgreSQL URL \"{url}\": {reason}")]
+    Postgres {
+        /// The URL, password hidden.
+        url: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl FromStr for Database {
+    type Err = DatabaseUrlError;
+
+    fn from_str(s: &str) -> Result<Database, DatabaseUrlError> {
+        let s = s.trim();
+        if let Some(rest) = s.strip_prefix("sqlite:") {
+            let path = rest.strip_prefix("//").unwrap_or(rest);
+            if path.is_empty() {
+                return Err(DatabaseUrlError::NoPath(s.to_string()));
+            }
+            return Ok(Database::Sqlite(PathBuf::from(path)));
+        }
+        if s.starts_with("postgres://") || s.starts_with("postgresql://") {
+            return match tokio_postgres::Config::from_str(s) {
+                Ok(_) => Ok(Database::Postgres(s.to_string())),
+                Err(e) => Err(DatabaseUrlError::Postgres {
+                    url: hide_password(s),
+                    reason: e.to_string(),
+                }),
+            };
+        }
+        Err(DatabaseUrlError::Unknown(hide_password(s)))
+    }
+}
+
+impl fmt::Display for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Database::Sqlite(path) => write!(f, "sqlite:{}", path.display()),
+            Database::Postgres(url) => f.write_str(&hide_password(url)),
+        }
+    }
+}
+
+impl fmt::Debug for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Database({self})")
+    }
+}
+
+impl Database {
+    /// The same PostgreSQL server and settings with another database name
+    /// (`None` for SQLite).
+    pub fn with_database_name(&self, name: &str) -> Option<Database> {
+        let Database::Postgres(url) = self else {
+            return None;
+        };
+        let (base, query) = match url.split_once('?') {
+            Some((b, q)) => (b, Some(q)),
+            None => (url.as_str(), None),
+        };
+        let after_scheme = base.find("://").map_or(0, |i| i + 3);
+        let host_end = base[after_scheme..]
+            .find('/')
+            .map_or(base.len(), |i| after_scheme + i);
+        let mut out = format!("{}/{name}", &base[..host_end]);
+        if let Some(q) = query {
+            out.push('?');
+            out.push_str(q);
+        }
+        Some(Database::Postgres(out))
+    }
+}
+
+/// `url` without its password: `user:secret@host` becomes `user@host`
+/// and a `password=` parameter is left out.
+fn hide_password(url: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let mut out = match base.find("://") {
+        Some(i) => {
+            let (scheme, rest) = base.split_at(i + 3);
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            match rest[..authority_end].rfind('@') {
+                Some(at) => {
+                    let user = rest[..at].split(':').next().unwrap_or("");
+                    format!("{scheme}{user}{}", &rest[at..])
+                }
+                None => base.to_string(),
+            }
+        }
+        None => base.to_string(),
+    };
+    if let Some(q) = query {
+        let kept: Vec<&str> = q
+            .split('&')
+            .filter(|p| !p.to_ascii_lowercase().starts_with("password="))
+            .collect();
+        if !kept.is_empty() {
+            out.push('?');
+            out.push_str(&kept.join("&"));
+        }
+    }
+    out
+}
+
+/// One game as stored: settings, moves and result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game's id (0 before it is first stored).
+    pub id: i64,
+    /// Unix seconds when the game was created.
+    pub created: i64,
+    /// Unix seconds of the last change.
+    pub updated: i64,
+    /// The first seat: `human` or a computer player's name. It plays black
+    /// in a free opening; under a swap opening it opens and `choices`
+    /// decide its colour.
+    pub black: String,
+    /// The second seat.
+    pub white: String,
+    /// Columns.
+    pub width: u8,
+    /// Rows.
+    pub height: u8,
+    /// Stones in a row to win.
+    pub k: u8,
+    /// The rule's name.
+    pub rule: String,
+    /// `black` or `white`: the colour of the first move.
+    pub first: String,
+    /// Time per computer move, in milliseconds.
+    pub time_ms: u64,
+    /// The moves, Gomocup style `x,y` separated by spaces.
+    pub moves: String,
+    /// Moves taken back and not replaced, next first, same format.
+    pub redo: String,
+    /// `black`, `white`, `draw`, or empty while the game goes on.
+    pub result: String,
+    /// How it ended: `five`, `resign`, `draw`, `foul`, `failed: …`, or
+    /// empty.
+    pub ending: String,
+    /// Online games: the first seat's secret token (hex), empty otherwise.
+    pub black_token: String,
+    /// Online games: the second seat's secret token.
+    pub white_token: String,
+    /// Online games: the address of the client that created it (for the
+    /// cap on open games per client).
+    pub owner: String,
+    /// Online games with a clock: `initial,increment,first,second` in
+    /// milliseconds (each seat's time left); empty without a clock.
+    pub clock: String,
+    /// The opening: `free`, `swap1` or `swap2`. Under a swap opening
+    /// `black` is the first seat (who opens) and `white` the second, until
+    /// `choices` decide the colours.
+    pub opening: String,
+    /// The swap decisions made, in order, separated by spaces
+    /// (`place-two take-white`).
+    pub choices: String,
+    /// The match the game belongs to (0: none).
+    pub match_id: i64,
+    /// The game's number in its match, from 1 (0: none).
+    pub game_no: u32,
+    /// Hints asked for in this game.
+    pub hints: u32,
+    /// The players' names when they are not seats (an imported game's),
+    /// black's and white's separated by a line break; empty otherwise.
+    pub names: String,
+    /// Bumped by every stored change: a write names the version it
+    /// changes ([`Store::update`]), so two instances never both change
+    /// the same version.
+    pub version: i64,
+    /// Online: the pending offers (takeback, draw, rematch), as
+    /// `live::Online` writes them.
+    pub offers: String,
+    /// Computer vs computer: 0 running, 1 paused, 2 paused with one move
+    /// asked for.
+    pub paused: u8,
+    /// Computer vs computer: pause between moves, in milliseconds.
+    pub delay_ms: u64,
+    /// Unfinished, and a computer is to move (and may: not paused).
+    pub computer_turn: bool,
+    /// Unix milliseconds until which an instance holds the computer's
+    /// search ([`Store::claim_search`]).
+    pub search_until: i64,
+    /// The rematch, or the match's next game, once made (0: none).
+    pub next_id: i64,
+}
+
+/// A match as stored: first to `first_to` wins between players A and B
+/// (`human` or a computer player's name). Its games name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchRow {
+    /// The match's id (0 before it is first stored).
+    pub id: i64,
+    /// Wins needed to take the match.
+    pub first_to: u32,
+    /// Player A: opens (or plays black in) game 1.
+    pub player_a: String,
+    /// Player B.
+    pub player_b: String,
+    /// Unix seconds when the match was created.
+    pub created: i64,
+}
+
+/// A stored review of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisRow {
+    /// The game reviewed.
+    pub game_id: i64,
+    /// The position the review is of.
+    pub position: String,
+    /// The engine settings it was made with.
+    pub engine: String,
+    /// The review, as JSON.
+    pub data: String,
+    /// Unix seconds when it was stored.
+    pub created: i64,
+}
+
+/// The columns of `games`, in [`GameRow`]'s order.
+const COLUMNS: &str =
+    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names, version, offers, paused, delay_ms, computer_turn, search_until, next_id";
+
+/// The games database. Every call blocks, so the server makes them on
+/// blocking threads (or engine threads), never on its async workers.
+pub struct Store {
+    backend: Backend,
+}
+
+enum Backend {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+/// Calls the same method on whichever backend the store has.
+macro_rules! on_backend {
+    ($self:ident, $s:ident => $e:expr) => {
+        match &$self.backend {
+            Backend::Sqlite($s) => $e,
+            Backend::Postgres($s) => $e,
+        }
+    };
+}
+
+/// Unix seconds now.
+fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// The error of an import into a database that has rows.
+fn not_empty(describe: &str, counts: (usize, usize, usize)) -> StoreError {
+    StoreError::NotEmpty(format!(
+        "the target database {describe} is not empty ({} games, {} matches, {} analyses): copy into an empty database",
+        counts.0, counts.1, counts.2
+    ))
+}
+
+impl Store {
+    /// Opens the database (creating an SQLite file if needed) and applies
+    /// the pending migrations. `pool_size` is the number of PostgreSQL
+    /// connections (SQLite uses one writer and one reader).
+    ///
+    /// # Errors
+    /// [`StoreError::ReadOnly`] for an SQLite file that cannot be written,
+    /// [`StoreError::Unreachable`] when PostgreSQL does not answer,
+    /// [`StoreError::Migration`], or the database's own error.
+    pub fn open(db: &Database, pool_size: usize) -> Result<Store, StoreError> {
+        let backend = match db {
+            Database::Sqlite(path) => Backend::Sqlite(SqliteStore::open(path)?),
+            Database::Postgres(url) => Backend::Postgres(PgStore::open(url, pool_size)?),
+        };
+        Ok(Store { backend })
+    }
+
+    /// Opens (creating if needed) an SQLite file: [`Store::open`] with
+    /// [`Database::Sqlite`].
+    ///
+    /// # Errors
+    /// As [`Store::open`].
+    pub fn open_sqlite(path: &Path) -> Result<Store, StoreError> {
+        Store::open(&Database::Sqlite(path.to_path_buf()), 1)
+    }
+
+    /// Whether several instances may share this database (PostgreSQL).
+    pub fn is_shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
+    /// `sqlite:/path` or `postgres://user@host/db` (no password).
+    pub fn describe(&self) -> String {
+        on_backend!(self, s => s.describe())
+    }
+
+    /// The version of the last migration applied.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        on_backend!(self, s => s.schema_version())
+    }
+
+    /// Stores a new game (at `row.version`) and returns its id.
+    ///
+    /// # Errors
+    /// The database's error; a second game with the same match and game
+    /// number is refused.
+    pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+        on_backend!(self, s => s.insert(row))
+    }
+
+    /// Stores a new match and returns its id.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+        on_backend!(self, s => s.insert_match(m))
+    }
+
+    /// Reads one match.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        on_backend!(self, s => s.get_match(id))
+    }
+
+    /// A match's games, in order.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        on_backend!(self, s => s.match_games(match_id))
+    }
+
+    /// Writes a game's changed state if it is still at `row.version`,
+    /// and bumps the version: `Ok(false)` when the stored version differs
+    /// (another instance changed the game first). On PostgreSQL the same
+    /// transaction notifies `caro_games` with `g <id> <new version>`.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+        on_backend!(self, s => s.update(row))
+    }
+
+    /// Takes the computer's search of game `id` at `version` until
+    /// `until_ms` (Unix milliseconds), unless an instance holds it past
+    /// `now_ms`. `Ok(true)` when taken. No version bump, no notification.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn claim_search(
+        &self,
+        id: i64,
+        version: i64,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        on_backend!(self, s => s.claim_search(id, version, now_ms, until_ms))
+    }
+
+    /// Unfinished games with a computer to move whose search nobody holds
+    /// at `now_ms`, longest waiting first.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        on_backend!(self, s => s.searches_due(now_ms, limit))
+    }
+
+    /// Reads one game.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        on_backend!(self, s => s.get(id))
+    }
+
+    /// Online games created by `owner` that have not ended.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+        on_backend!(self, s => s.open_online_games(owner))
+    }
+
+    /// Online games whose clock runs: unfinished, with a clock and at
+    /// least one move. Their clocks are armed again when the server starts.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+        on_backend!(self, s => s.running_clocks())
+    }
+
+    /// The most recently changed games, newest first, without the empty
+    /// ones nobody played: no move, no move taken back, no result and no
+    /// change since `abandoned_before` (Unix seconds), such as an online
+    /// rematch nobody came to.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
+        on_backend!(self, s => s.list(limit, abandoned_before))
+    }
+
+    /// Sends `payload` on the `caro_games` channel (PostgreSQL; nothing on
+    /// SQLite, where one instance has the database).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        on_backend!(self, s => s.notify(payload))
+    }
+
+    /// Records that `instance` holds `sockets` sockets on `seat` (0 or 1)
+    /// of game `game_id` (0 sockets: the row goes). PostgreSQL notifies
+    /// `p <game_id>`.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn set_presence(
+        &self,
+        instance: &str,
+        game_id: i64,
+        seat: u8,
+        sockets: u32,
+    ) -> Result<(), StoreError> {
+        on_backend!(self, s => s.set_presence(instance, game_id, seat, sockets))
+    }
+
+    /// Sockets per seat on game `game_id` held by the other instances
+    /// seen after `alive_after_ms` (Unix milliseconds).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn presence(
+        &self,
+        game_id: i64,
+        except_instance: &str,
+        alive_after_ms: i64,
+    ) -> Result<[u32; 2], StoreError> {
+        on_backend!(self, s => s.presence(game_id, except_instance, alive_after_ms))
+    }
+
+    /// Records that `instance` is alive at `now_ms`.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
+        on_backend!(self, s => s.heartbeat(instance, now_ms))
+    }
+
+    /// Deletes the instances not seen since `dead_before_ms` and their
+    /// presence, and returns the games whose presence changed (PostgreSQL
+    /// notifies `p <id>` for each).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+        on_backend!(self, s => s.sweep_instances(dead_before_ms))
+    }
+
+    /// The stored review of game `game_id` made with `engine`: the
+    /// position it is of and its data.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn stored_analysis(
+        &self,
+        game_id: i64,
+        engine: &str,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        on_backend!(self, s => s.analysis(game_id, engine))
+    }
+
+    /// Stores a game's review (replacing the one before).
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn store_analysis(
+        &self,
+        game_id: i64,
+        position: &str,
+        engine: &str,
+        data: &str,
+    ) -> Result<(), StoreError> {
+        on_backend!(self, s => s.put_analysis(game_id, position, engine, data, now_secs()))
+    }
+
+    /// Rows in games, matches and analyses.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+        on_backend!(self, s => s.counts())
+    }
+
+    /// Every game, by id.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        on_backend!(self, s => s.all_games())
+    }
+
+    /// Every match, by id.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+        on_backend!(self, s => s.all_matches())
+    }
+
+    /// Every stored review, by game.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
+        on_backend!(self, s => s.all_analyses())
+    }
+
+    /// Copies rows into this (empty) database keeping their ids, in one
+    /// transaction; new ids continue after the largest copied.
+    ///
+    /// # Errors
+    /// [`StoreError::NotEmpty`] when the database has games, matches or
+    /// analyses; the database's error (nothing is copied then).
+    pub fn import(
+        &self,
+        games: &[GameRow],
+        matches: &[MatchRow],
+        analyses: &[AnalysisRow],
+    ) -> Result<(), StoreError> {
+        on_backend!(self, s => s.import(games, matches, analyses))
+    }
+}
+
+#[cfg(test)]
+mod tests;

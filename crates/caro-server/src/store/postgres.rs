@@ -1,0 +1,818 @@
+//! The PostgreSQL backend: a pool of connections driven by a small tokio
+//! runtime of its own, so the store's calls stay synchronous (they are
+//! made on blocking threads and engine threads).
+
+use std::future::Future;
+use std::str::FromStr;
+use std::time::Duration;
+
+use deadpool_postgres::{
+    Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime as PoolRuntime,
+};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Config, GenericClient, NoTls, Row};
+
+use super::{hide_password, not_empty, AnalysisRow, GameRow, MatchRow, StoreError, COLUMNS};
+
+mod embedded {
+    refinery::embed_migrations!("migrations/postgres");
+}
+
+/// The notification channel of game and presence changes.
+pub(crate) const CHANNEL: &str = "caro_games";
+
+/// Held while migrations run, so instances starting together apply them
+/// one after the other.
+const MIGRATION_LOCK: i64 = 0x0063_6172_6f6d_6967;
+
+/// How long a call waits for a free pooled connection.
+const POOL_WAIT: Duration = Duration::from_secs(10);
+
+/// How long opening a connection may take, unless the URL says.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The games database on a PostgreSQL server.
+pub(super) struct PgStore {
+    describe: String,
+    pool: Pool,
+    /// Taken (and shut down) on drop.
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+/// A PostgreSQL error as the store reports it: a refused connection is
+/// [`StoreError::Unreachable`], a statement's failure names its SQLSTATE.
+fn pg_error(describe: &str, e: tokio_postgres::Error) -> StoreError {
+    if let Some(db) = e.as_db_error() {
+        let mut text = format!("{} (SQLSTATE {})", db.message(), db.code().code());
+        if let Some(detail) = db.detail() {
+            text.push_str(": ");
+            text.push_str(detail);
+        }
+        return StoreError::Postgres(text);
+    }
+    let io = std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>());
+    if io || e.is_closed() {
+        return StoreError::Unreachable(format!("{describe}: {}", with_causes(&e)));
+    }
+    StoreError::Postgres(with_causes(&e))
+}
+
+/// An error with its causes: `error connecting to server: Connection
+/// refused (os error 111)`.
+pub(super) fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        cause = c.source();
+    }
+    text
+}
+
+/// A value out of its Rust type's range in a stored game.
+fn damaged(id: i64, column: &str, value: i64) -> StoreError {
+    StoreError::Damaged {
+        id,
+        reason: format!("{column} {value} is out of range"),
+    }
+}
+
+/// Applies the pending migrations on a connection of their own, under an
+/// advisory lock.
+async fn migrate(config: &Config, describe: &str) -> Result<(), StoreError> {
+    let (mut client, connection) = config
+        .connect(NoTls)
+        .await
+        .map_err(|e| StoreError::Unreachable(format!("{describe}: {}", with_causes(&e))))?;
+    let driver = tokio::spawn(connection);
+    let result = async {
+        client
+            .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+            .await
+            .map_err(|e| pg_error(describe, e))?;
+        let applied = embedded::migrations::runner()
+            .run_async(&mut client)
+            .await
+            .map_err(|e| StoreError::Migration(e.to_string()));
+        client
+            .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
+            .await
+            .map_err(|e| pg_error(describe, e))?;
+        applied.map(|_| ())
+    }
+    .await;
+    drop(client);
+    let _ = driver.await;
+    result
+}
+
+impl PgStore {
+    /// Connects, applies the pending migrations and makes the pool.
+    pub(super) fn open(url: &str, pool_size: usize) -> Result<PgStore, StoreError> {
+        let describe = hide_password(url);
+        let mut config =
+            Config::from_str(url).map_err(|e| StoreError::Postgres(format!("{describe}: {e}")))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        if config.get_application_name().is_none() {
+            config.application_name("caro");
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("caro-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Thread(e.to_string()))?;
+        runtime.block_on(migrate(&config, &describe))?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(pool_size.max(1))
+            .runtime(PoolRuntime::Tokio1)
+            .wait_timeout(Some(POOL_WAIT))
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .recycle_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .map_err(|e| StoreError::Postgres(e.to_string()))?;
+        Ok(PgStore {
+            describe,
+            pool,
+            runtime: Some(runtime),
+        })
+    }
+
+    /// Runs `f` to its end on the store's runtime.
+    fn run<T>(&self, f: impl Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
+        match &self.runtime {
+            Some(rt) => rt.block_on(f),
+            None => Err(StoreError::Thread("the store is closed".into())),
+        }
+    }
+
+    fn err(&self, e: tokio_postgres::Error) -> StoreError {
+        pg_error(&self.describe, e)
+    }
+
+    /// A pooled connection.
+    async fn client(&self) -> Result<Object, StoreError> {
+        self.pool.get().await.map_err(|e| match e {
+            PoolError::Backend(e) => self.err(e),
+            PoolError::Timeout(_) => StoreError::Unreachable(format!(
+                "{}: no connection free or made within {}s",
+                self.describe,
+                POOL_WAIT.as_secs()
+            )),
+            e => StoreError::Postgres(format!("{}: {e}", self.describe)),
+        })
+    }
+
+    pub(super) fn describe(&self) -> String {
+        self.describe.clone()
+    }
+
+    pub(super) fn schema_version(&self) -> Result<i64, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_one(
+                    "SELECT COALESCE(MAX(version), 0)::BIGINT FROM refinery_schema_history",
+                    &[],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(row.get(0))
+        })
+    }
+
+    pub(super) fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let v = Converted::of(row);
+            let stmt = c
+                .prepare_cached(&format!(
+                    "INSERT INTO games ({}) VALUES ({}) RETURNING id",
+                    &COLUMNS["id, ".len()..],
+                    placeholders(1, 31)
+                ))
+                .await
+                .map_err(|e| self.err(e))?;
+            let params = game_params(row, &v);
+            let got = c
+                .query_one(&stmt, &params[1..])
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(got.get(0))
+        })
+    }
+
+    pub(super) fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_one(
+                    "INSERT INTO matches (first_to, player_a, player_b, created) VALUES ($1, $2, $3, $4) RETURNING id",
+                    &[&i64::from(m.first_to), &m.player_a, &m.player_b, &m.created],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(row.get(0))
+        })
+    }
+
+    pub(super) fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_opt(
+                    "SELECT id, first_to, player_a, player_b, created FROM matches WHERE id = $1",
+                    &[&id],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            row.as_ref().map(read_match).transpose()
+        })
+    }
+
+    pub(super) fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        self.games(
+            &format!(
+                "SELECT {COLUMNS} FROM games WHERE match_id = $1 AND match_id <> 0 ORDER BY game_no, id"
+            ),
+            &[&match_id],
+        )
+    }
+
+    /// The games a query selects (its columns: [`COLUMNS`]).
+    fn games(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<GameRow>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let rows = c.query(sql, params).await.map_err(|e| self.err(e))?;
+            rows.iter().map(read_row).collect()
+        })
+    }
+
+    /// The ids a query selects.
+    fn ids(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<i64>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
+            let rows = c.query(&stmt, params).await.map_err(|e| self.err(e))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    pub(super) fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            // One statement, so one transaction: the notification goes
+            // out when (and only if) the change is committed.
+            let stmt = c
+                .prepare_cached(
+                    "WITH u AS (
+                        UPDATE games SET updated = $2, moves = $3, redo = $4, result = $5, ending = $6, clock = $7, choices = $8, hints = $9,
+                        offers = $11, paused = $12, delay_ms = $13, computer_turn = $14, search_until = $15, next_id = $16, version = version + 1
+                        WHERE id = $1 AND version = $10 RETURNING id, version)
+                     SELECT pg_notify('caro_games', 'g ' || id || ' ' || version) FROM u",
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            let v = Converted::of(row);
+            let rows = c
+                .query(
+                    &stmt,
+                    &[
+                        &row.id,
+                        &row.updated,
+                        &row.moves,
+                        &row.redo,
+                        &row.result,
+                        &row.ending,
+                        &row.clock,
+                        &row.choices,
+                        &v.hints,
+                        &row.version,
+                        &row.offers,
+                        &v.paused,
+                        &v.delay_ms,
+                        &v.computer_turn,
+                        &row.search_until,
+                        &row.next_id,
+                    ],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(rows.len() == 1)
+        })
+    }
+
+    pub(super) fn claim_search(
+        &self,
+        id: i64,
+        version: i64,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c
+                .prepare_cached(
+                    "UPDATE games SET search_until = $4 WHERE id = $1 AND version = $2 AND search_until < $3",
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            let n = c
+                .execute(&stmt, &[&id, &version, &now_ms, &until_ms])
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(n == 1)
+        })
+    }
+
+    pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.ids(
+            "SELECT id FROM games WHERE computer_turn = 1 AND result = '' AND search_until < $1 ORDER BY updated, id LIMIT $2",
+            &[&now_ms, &limit],
+        )
+    }
+
+    pub(super) fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c
+                .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
+                .await
+                .map_err(|e| self.err(e))?;
+            let row = c.query_opt(&stmt, &[&id]).await.map_err(|e| self.err(e))?;
+            row.as_ref().map(read_row).transpose()
+        })
+    }
+
+    pub(super) fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_one(
+                    "SELECT COUNT(*) FROM games WHERE owner = $1 AND black_token <> '' AND result = ''",
+                    &[&owner],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(row.get::<_, i64>(0).max(0) as usize)
+        })
+    }
+
+    pub(super) fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+        self.ids(
+            "SELECT id FROM games WHERE black_token <> '' AND result = '' AND clock <> '' AND moves <> '' ORDER BY id",
+            &[],
+        )
+    }
+
+    pub(super) fn list(
+        &self,
+        limit: usize,
+        abandoned_before: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.games(
+            &format!(
+                "SELECT {COLUMNS} FROM games
+                 WHERE NOT (moves = '' AND redo = '' AND result = '' AND updated < $2)
+                 ORDER BY updated DESC, id DESC LIMIT $1"
+            ),
+            &[&limit, &abandoned_before],
+        )
+    }
+
+    pub(super) fn analysis(
+        &self,
+        game_id: i64,
+        engine: &str,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_opt(
+                    "SELECT position, data FROM analyses WHERE game_id = $1 AND engine = $2",
+                    &[&game_id, &engine],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(row.map(|r| (r.get(0), r.get(1))))
+        })
+    }
+
+    pub(super) fn put_analysis(
+        &self,
+        game_id: i64,
+        position: &str,
+        engine: &str,
+        data: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            c.execute(
+                "INSERT INTO analyses (game_id, position, engine, data, created) VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (game_id) DO UPDATE SET position = EXCLUDED.position, engine = EXCLUDED.engine,
+                 data = EXCLUDED.data, created = EXCLUDED.created",
+                &[&game_id, &position, &engine, &data, &now],
+            )
+            .await
+            .map_err(|e| self.err(e))?;
+            Ok(())
+        })
+    }
+
+    pub(super) fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c
+                .prepare_cached("SELECT pg_notify($1, $2)")
+                .await
+                .map_err(|e| self.err(e))?;
+            c.execute(&stmt, &[&CHANNEL, &payload])
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(())
+        })
+    }
+
+    pub(super) fn set_presence(
+        &self,
+        instance: &str,
+        game_id: i64,
+        seat: u8,
+        sockets: u32,
+    ) -> Result<(), StoreError> {
+        let seat = i32::from(seat);
+        let sockets = i32::try_from(sockets).unwrap_or(i32::MAX);
+        let payload = format!("p {game_id}");
+        self.run(async {
+            let c = self.client().await?;
+            // The change and its notification in one statement.
+            if sockets == 0 {
+                let stmt = c
+                    .prepare_cached(
+                        "WITH d AS (DELETE FROM presence WHERE instance = $1 AND game_id = $2 AND seat = $3)
+                         SELECT pg_notify('caro_games', $4)",
+                    )
+                    .await
+                    .map_err(|e| self.err(e))?;
+                c.execute(&stmt, &[&instance, &game_id, &seat, &payload])
+                    .await
+                    .map_err(|e| self.err(e))?;
+            } else {
+                let stmt = c
+                    .prepare_cached(
+                        "WITH w AS (INSERT INTO presence (instance, game_id, seat, sockets) VALUES ($1, $2, $3, $4)
+                                    ON CONFLICT (instance, game_id, seat) DO UPDATE SET sockets = EXCLUDED.sockets)
+                         SELECT pg_notify('caro_games', $5)",
+                    )
+                    .await
+                    .map_err(|e| self.err(e))?;
+                c.execute(&stmt, &[&instance, &game_id, &seat, &sockets, &payload])
+                    .await
+                    .map_err(|e| self.err(e))?;
+            }
+            Ok(())
+        })
+    }
+
+    pub(super) fn presence(
+        &self,
+        game_id: i64,
+        except_instance: &str,
+        alive_after_ms: i64,
+    ) -> Result<[u32; 2], StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c
+                .prepare_cached(
+                    "SELECT p.seat, SUM(p.sockets)::BIGINT FROM presence p JOIN instances i ON i.id = p.instance
+                     WHERE p.game_id = $1 AND p.instance <> $2 AND i.seen > $3 GROUP BY p.seat",
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            let rows = c
+                .query(&stmt, &[&game_id, &except_instance, &alive_after_ms])
+                .await
+                .map_err(|e| self.err(e))?;
+            let mut out = [0u32; 2];
+            for r in rows {
+                let seat: i32 = r.get(0);
+                let n: i64 = r.get(1);
+                if let Some(slot) = usize::try_from(seat).ok().and_then(|s| out.get_mut(s)) {
+                    *slot = u32::try_from(n.max(0)).unwrap_or(u32::MAX);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    pub(super) fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c
+                .prepare_cached(
+                    "INSERT INTO instances (id, seen) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen",
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            c.execute(&stmt, &[&instance, &now_ms])
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(())
+        })
+    }
+
+    pub(super) fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+        self.ids(
+            "WITH dead AS (DELETE FROM instances WHERE seen < $1 RETURNING id),
+                  gone AS (DELETE FROM presence WHERE instance IN (SELECT id FROM dead) RETURNING game_id),
+                  touched AS (SELECT DISTINCT game_id FROM gone)
+             SELECT game_id, pg_notify('caro_games', 'p ' || game_id) FROM touched ORDER BY game_id",
+            &[&dead_before_ms],
+        )
+    }
+
+    pub(super) fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            counts(&**c).await.map_err(|e| self.err(e))
+        })
+    }
+
+    pub(super) fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        self.games(&format!("SELECT {COLUMNS} FROM games ORDER BY id"), &[])
+    }
+
+    pub(super) fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let rows = c
+                .query(
+                    "SELECT id, first_to, player_a, player_b, created FROM matches ORDER BY id",
+                    &[],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            rows.iter().map(read_match).collect()
+        })
+    }
+
+    pub(super) fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let rows = c
+                .query(
+                    "SELECT game_id, position, engine, data, created FROM analyses ORDER BY game_id",
+                    &[],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(rows
+                .iter()
+                .map(|r| AnalysisRow {
+                    game_id: r.get(0),
+                    position: r.get(1),
+                    engine: r.get(2),
+                    data: r.get(3),
+                    created: r.get(4),
+                })
+                .collect())
+        })
+    }
+
+    pub(super) fn import(
+        &self,
+        games: &[GameRow],
+        matches: &[MatchRow],
+        analyses: &[AnalysisRow],
+    ) -> Result<(), StoreError> {
+        self.run(async {
+            let mut c = self.client().await?;
+            let tx = c.transaction().await.map_err(|e| self.err(e))?;
+            // No other writer may add rows while the copy is checked and made.
+            tx.batch_execute("LOCK TABLE games, matches, analyses IN EXCLUSIVE MODE")
+                .await
+                .map_err(|e| self.err(e))?;
+            let have = counts(&*tx).await.map_err(|e| self.err(e))?;
+            if have != (0, 0, 0) {
+                return Err(not_empty(&self.describe, have));
+            }
+            let stmt = tx
+                .prepare("INSERT INTO matches (id, first_to, player_a, player_b, created) VALUES ($1, $2, $3, $4, $5)")
+                .await
+                .map_err(|e| self.err(e))?;
+            for m in matches {
+                tx.execute(
+                    &stmt,
+                    &[&m.id, &i64::from(m.first_to), &m.player_a, &m.player_b, &m.created],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            }
+            let stmt = tx
+                .prepare(&format!(
+                    "INSERT INTO games ({COLUMNS}) VALUES ({})",
+                    placeholders(1, 32)
+                ))
+                .await
+                .map_err(|e| self.err(e))?;
+            for g in games {
+                let v = Converted::of(g);
+                tx.execute(&stmt, &game_params(g, &v))
+                    .await
+                    .map_err(|e| self.err(e))?;
+            }
+            let stmt = tx
+                .prepare("INSERT INTO analyses (game_id, position, engine, data, created) VALUES ($1, $2, $3, $4, $5)")
+                .await
+                .map_err(|e| self.err(e))?;
+            for a in analyses {
+                tx.execute(
+                    &stmt,
+                    &[&a.game_id, &a.position, &a.engine, &a.data, &a.created],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            }
+            // New ids continue after the largest copied.
+            for table in ["games", "matches"] {
+                tx.batch_execute(&format!(
+                    "SELECT setval(pg_get_serial_sequence('{table}', 'id'),
+                                   GREATEST((SELECT MAX(id) FROM {table}), 1),
+                                   (SELECT MAX(id) FROM {table}) IS NOT NULL)"
+                ))
+                .await
+                .map_err(|e| self.err(e))?;
+            }
+            tx.commit().await.map_err(|e| self.err(e))?;
+            Ok(())
+        })
+    }
+}
+
+async fn counts<C: GenericClient>(c: &C) -> Result<(usize, usize, usize), tokio_postgres::Error> {
+    let row = c
+        .query_one(
+            "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM matches), (SELECT COUNT(*) FROM analyses)",
+            &[],
+        )
+        .await?;
+    let n = |i: usize| row.get::<_, i64>(i).max(0) as usize;
+    Ok((n(0), n(1), n(2)))
+}
+
+/// `$from, ..., $(from + n - 1)`.
+fn placeholders(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A game's fields in the column types PostgreSQL has for them.
+struct Converted {
+    width: i32,
+    height: i32,
+    k: i32,
+    time_ms: i64,
+    game_no: i64,
+    hints: i64,
+    paused: i32,
+    delay_ms: i64,
+    computer_turn: i32,
+}
+
+impl Converted {
+    fn of(row: &GameRow) -> Converted {
+        Converted {
+            width: i32::from(row.width),
+            height: i32::from(row.height),
+            k: i32::from(row.k),
+            time_ms: i64::try_from(row.time_ms).unwrap_or(i64::MAX),
+            game_no: i64::from(row.game_no),
+            hints: i64::from(row.hints),
+            paused: i32::from(row.paused),
+            delay_ms: i64::try_from(row.delay_ms).unwrap_or(i64::MAX),
+            computer_turn: i32::from(row.computer_turn),
+        }
+    }
+}
+
+/// A game's values in [`COLUMNS`]' order.
+fn game_params<'a>(row: &'a GameRow, v: &'a Converted) -> [&'a (dyn ToSql + Sync); 32] {
+    [
+        &row.id,
+        &row.created,
+        &row.updated,
+        &row.black,
+        &row.white,
+        &v.width,
+        &v.height,
+        &v.k,
+        &row.rule,
+        &row.first,
+        &v.time_ms,
+        &row.moves,
+        &row.redo,
+        &row.result,
+        &row.ending,
+        &row.black_token,
+        &row.white_token,
+        &row.owner,
+        &row.clock,
+        &row.opening,
+        &row.choices,
+        &row.match_id,
+        &v.game_no,
+        &v.hints,
+        &row.names,
+        &row.version,
+        &row.offers,
+        &v.paused,
+        &v.delay_ms,
+        &v.computer_turn,
+        &row.search_until,
+        &row.next_id,
+    ]
+}
+
+fn read_match(r: &Row) -> Result<MatchRow, StoreError> {
+    let id: i64 = r.get(0);
+    let first_to: i64 = r.get(1);
+    Ok(MatchRow {
+        id,
+        first_to: u32::try_from(first_to).map_err(|_| damaged(id, "first_to", first_to))?,
+        player_a: r.get(2),
+        player_b: r.get(3),
+        created: r.get(4),
+    })
+}
+
+fn read_row(r: &Row) -> Result<GameRow, StoreError> {
+    let id: i64 = r.get(0);
+    let small = |i: usize, name: &str| -> Result<u8, StoreError> {
+        let v: i32 = r.get(i);
+        u8::try_from(v).map_err(|_| damaged(id, name, i64::from(v)))
+    };
+    let count = |i: usize, name: &str| -> Result<u32, StoreError> {
+        let v: i64 = r.get(i);
+        u32::try_from(v).map_err(|_| damaged(id, name, v))
+    };
+    Ok(GameRow {
+        id,
+        created: r.get(1),
+        updated: r.get(2),
+        black: r.get(3),
+        white: r.get(4),
+        width: small(5, "width")?,
+        height: small(6, "height")?,
+        k: small(7, "k")?,
+        rule: r.get(8),
+        first: r.get(9),
+        time_ms: r.get::<_, i64>(10).max(0) as u64,
+        moves: r.get(11),
+        redo: r.get(12),
+        result: r.get(13),
+        ending: r.get(14),
+        black_token: r.get(15),
+        white_token: r.get(16),
+        owner: r.get(17),
+        clock: r.get(18),
+        opening: r.get(19),
+        choices: r.get(20),
+        match_id: r.get(21),
+        game_no: count(22, "game_no")?,
+        hints: count(23, "hints")?,
+        names: r.get(24),
+        version: r.get(25),
+        offers: r.get(26),
+        paused: small(27, "paused")?,
+        delay_ms: r.get::<_, i64>(28).max(0) as u64,
+        computer_turn: r.get::<_, i32>(29) != 0,
+        search_until: r.get(30),
+        next_id: r.get(31),
+    })
+}

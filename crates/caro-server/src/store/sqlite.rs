@@ -1,0 +1,579 @@
+//! The SQLite backend: one file, one writer connection, one reader.
+
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+
+use super::{not_empty, AnalysisRow, GameRow, MatchRow, StoreError, COLUMNS};
+
+mod embedded {
+    refinery::embed_migrations!("migrations/sqlite");
+}
+
+/// The games database in an SQLite file. Writes go through one
+/// connection, reads through another: with SQLite's write-ahead log a
+/// read never waits for a write (a slow disk, another program holding
+/// the write lock).
+pub(super) struct SqliteStore {
+    path: PathBuf,
+    conn: Mutex<Connection>,
+    reader: Mutex<Connection>,
+    /// Dropped with the store, which stops the checkpointer thread.
+    _checkpointer: Option<mpsc::Sender<()>>,
+}
+
+/// How often the background thread copies the write-ahead log into the
+/// database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+/// Copies the write-ahead log into the database from a thread of its own,
+/// on a second connection, so the fsync of a checkpoint never falls on a
+/// request that stores a move. Stops when `stop`'s sender is dropped.
+fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
+    // Wakes every CHECKPOINT_EVERY until the store is dropped.
+    while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
+        // PASSIVE never waits for writers; whatever it could not copy now
+        // is copied next time.
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::warn!("checkpoint: {e}");
+        }
+    }
+    // A last full copy, so a stopped server leaves a small log behind.
+    let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+}
+
+/// Columns added to `games` before the schema had versioned migrations:
+/// `(name, definition)`. A file from then is brought to migration V1 by
+/// adding the ones it lacks; later columns come with the migrations.
+const ADDED_COLUMNS: [(&str, &str); 10] = [
+    ("black_token", "TEXT NOT NULL DEFAULT ''"),
+    ("white_token", "TEXT NOT NULL DEFAULT ''"),
+    ("owner", "TEXT NOT NULL DEFAULT ''"),
+    ("clock", "TEXT NOT NULL DEFAULT ''"),
+    ("opening", "TEXT NOT NULL DEFAULT 'free'"),
+    ("choices", "TEXT NOT NULL DEFAULT ''"),
+    ("match_id", "INTEGER NOT NULL DEFAULT 0"),
+    ("game_no", "INTEGER NOT NULL DEFAULT 0"),
+    ("hints", "INTEGER NOT NULL DEFAULT 0"),
+    ("names", "TEXT NOT NULL DEFAULT ''"),
+];
+
+/// Brings a file made before versioned migrations (a `games` table but
+/// no migration history) to V1: adds the columns it lacks. V1 itself only
+/// creates what does not exist, so it then changes nothing there.
+fn adopt_unversioned(conn: &Connection) -> Result<(), StoreError> {
+    let exists = |table: &str| -> Result<bool, StoreError> {
+        Ok(conn
+            .query_row(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                [table],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    };
+    if !exists("games")? || exists("refinery_schema_history")? {
+        return Ok(());
+    }
+    let mut stmt = conn.prepare("PRAGMA table_info(games)")?;
+    let have = stmt
+        .query_map([], |r| r.get::<_, String>(1))?
+        .collect::<Result<Vec<_>, _>>()?;
+    for (name, definition) in ADDED_COLUMNS {
+        if !have.iter().any(|h| h == name) {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {definition}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Applies the pending migrations.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    adopt_unversioned(conn)?;
+    embedded::migrations::runner()
+        .run(conn)
+        .map_err(|e| StoreError::Migration(e.to_string()))?;
+    Ok(())
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file and applies the
+    /// pending migrations.
+    pub(super) fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let mut conn = Connection::open(path)?;
+        // SQLite falls back to reading only when the file cannot be
+        // written; a server that cannot store a move must not start.
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::ReadOnly(path.display().to_string()));
+        }
+        // WAL: a write is durable once the statement returns, even if the
+        // process is killed right after.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(Duration::from_secs(5))?;
+        migrate(&mut conn)?;
+        // Takes the write lock, as storing a move will.
+        conn.execute_batch("BEGIN IMMEDIATE; COMMIT;")?;
+        // Checkpoints run on their own thread (see `checkpoint_loop`);
+        // without it, writes checkpoint automatically as SQLite's default.
+        let checkpointer = Connection::open(path)
+            .and_then(|c| c.busy_timeout(Duration::from_secs(5)).map(|()| c))
+            .ok()
+            .and_then(|c| {
+                let (tx, rx) = mpsc::channel();
+                std::thread::Builder::new()
+                    .name("sqlite-checkpoint".into())
+                    .spawn(move || checkpoint_loop(c, rx))
+                    .ok()
+                    .map(|_| tx)
+            });
+        if checkpointer.is_some() {
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        }
+        let reader = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        reader.busy_timeout(Duration::from_secs(5))?;
+        Ok(SqliteStore {
+            path: path.to_path_buf(),
+            conn: Mutex::new(conn),
+            reader: Mutex::new(reader),
+            _checkpointer: checkpointer,
+        })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite half-written
+        // (each statement is atomic), so a poisoned lock is still usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        self.reader.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(super) fn describe(&self) -> String {
+        format!("sqlite:{}", self.path.display())
+    }
+
+    pub(super) fn schema_version(&self) -> Result<i64, StoreError> {
+        let v: Option<i64> = self.reader().query_row(
+            "SELECT MAX(version) FROM refinery_schema_history",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(v.unwrap_or(0))
+    }
+
+    pub(super) fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+        let conn = self.conn();
+        insert_game(&conn, row, false)?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    pub(super) fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO matches (first_to, player_a, player_b, created) VALUES (?1, ?2, ?3, ?4)",
+            params![m.first_to, m.player_a, m.player_b, m.created],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    pub(super) fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        let row = self
+            .reader()
+            .query_row(
+                "SELECT id, first_to, player_a, player_b, created FROM matches WHERE id = ?1",
+                [id],
+                read_match,
+            )
+            .optional()?;
+        Ok(row)
+    }
+
+    pub(super) fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM games WHERE match_id = ?1 AND match_id <> 0 ORDER BY game_no, id"
+        ))?;
+        let rows = stmt.query_map([match_id], read_row)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    pub(super) fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+        // Written after every move: the statement is parsed once.
+        let n = self
+            .conn()
+            .prepare_cached(
+                "UPDATE games SET updated = ?2, moves = ?3, redo = ?4, result = ?5, ending = ?6, clock = ?7, choices = ?8, hints = ?9,
+                 offers = ?11, paused = ?12, delay_ms = ?13, computer_turn = ?14, search_until = ?15, next_id = ?16, version = version + 1
+                 WHERE id = ?1 AND version = ?10",
+            )?
+            .execute(params![
+                row.id,
+                row.updated,
+                row.moves,
+                row.redo,
+                row.result,
+                row.ending,
+                row.clock,
+                row.choices,
+                row.hints,
+                row.version,
+                row.offers,
+                row.paused,
+                row.delay_ms as i64,
+                row.computer_turn,
+                row.search_until,
+                row.next_id
+            ])?;
+        Ok(n == 1)
+    }
+
+    pub(super) fn claim_search(
+        &self,
+        id: i64,
+        version: i64,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let n = self.conn().execute(
+            "UPDATE games SET search_until = ?4 WHERE id = ?1 AND version = ?2 AND search_until < ?3",
+            params![id, version, now_ms, until_ms],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT id FROM games WHERE computer_turn = 1 AND result = '' AND search_until < ?1 ORDER BY updated, id LIMIT ?2",
+        )?;
+        let ids = stmt.query_map(params![now_ms, limit as i64], |r| r.get(0))?;
+        Ok(ids.collect::<Result<Vec<i64>, _>>()?)
+    }
+
+    pub(super) fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt =
+            conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?;
+        Ok(stmt.query_row([id], read_row).optional()?)
+    }
+
+    pub(super) fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+        let n: i64 = self.reader().query_row(
+            "SELECT COUNT(*) FROM games WHERE owner = ?1 AND black_token <> '' AND result = ''",
+            [owner],
+            |r| r.get(0),
+        )?;
+        Ok(n.max(0) as usize)
+    }
+
+    pub(super) fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare(
+            "SELECT id FROM games WHERE black_token <> '' AND result = '' AND clock <> '' AND moves <> '' ORDER BY id",
+        )?;
+        let ids = stmt.query_map([], |r| r.get(0))?;
+        Ok(ids.collect::<Result<Vec<i64>, _>>()?)
+    }
+
+    pub(super) fn list(
+        &self,
+        limit: usize,
+        abandoned_before: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM games
+             WHERE NOT (moves = '' AND redo = '' AND result = '' AND updated < ?2)
+             ORDER BY updated DESC, id DESC LIMIT ?1"
+        ))?;
+        let rows = stmt.query_map(params![limit as i64, abandoned_before], read_row)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    pub(super) fn analysis(
+        &self,
+        game_id: i64,
+        engine: &str,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        let row = self
+            .reader()
+            .query_row(
+                "SELECT position, data FROM analyses WHERE game_id = ?1 AND engine = ?2",
+                params![game_id, engine],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(row)
+    }
+
+    pub(super) fn put_analysis(
+        &self,
+        game_id: i64,
+        position: &str,
+        engine: &str,
+        data: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT OR REPLACE INTO analyses (game_id, position, engine, data, created)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game_id, position, engine, data, now],
+        )?;
+        Ok(())
+    }
+
+    /// One instance has an SQLite file: nobody to tell.
+    pub(super) fn notify(&self, _payload: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    pub(super) fn set_presence(
+        &self,
+        instance: &str,
+        game_id: i64,
+        seat: u8,
+        sockets: u32,
+    ) -> Result<(), StoreError> {
+        let conn = self.conn();
+        if sockets == 0 {
+            conn.execute(
+                "DELETE FROM presence WHERE instance = ?1 AND game_id = ?2 AND seat = ?3",
+                params![instance, game_id, seat],
+            )?;
+        } else {
+            conn.execute(
+                "INSERT INTO presence (instance, game_id, seat, sockets) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (instance, game_id, seat) DO UPDATE SET sockets = excluded.sockets",
+                params![instance, game_id, seat, sockets],
+            )?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn presence(
+        &self,
+        game_id: i64,
+        except_instance: &str,
+        alive_after_ms: i64,
+    ) -> Result<[u32; 2], StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT p.seat, SUM(p.sockets) FROM presence p JOIN instances i ON i.id = p.instance
+             WHERE p.game_id = ?1 AND p.instance <> ?2 AND i.seen > ?3 GROUP BY p.seat",
+        )?;
+        let rows = stmt.query_map(params![game_id, except_instance, alive_after_ms], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+        })?;
+        let mut out = [0u32; 2];
+        for row in rows {
+            let (seat, n) = row?;
+            if let Some(slot) = usize::try_from(seat).ok().and_then(|s| out.get_mut(s)) {
+                *slot = u32::try_from(n.max(0)).unwrap_or(u32::MAX);
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO instances (id, seen) VALUES (?1, ?2)
+             ON CONFLICT (id) DO UPDATE SET seen = excluded.seen",
+            params![instance, now_ms],
+        )?;
+        Ok(())
+    }
+
+    pub(super) fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let games = {
+            let mut stmt = tx.prepare(
+                "SELECT DISTINCT game_id FROM presence
+                 WHERE instance IN (SELECT id FROM instances WHERE seen < ?1) ORDER BY game_id",
+            )?;
+            let ids = stmt.query_map([dead_before_ms], |r| r.get(0))?;
+            ids.collect::<Result<Vec<i64>, _>>()?
+        };
+        tx.execute(
+            "DELETE FROM presence WHERE instance IN (SELECT id FROM instances WHERE seen < ?1)",
+            [dead_before_ms],
+        )?;
+        tx.execute("DELETE FROM instances WHERE seen < ?1", [dead_before_ms])?;
+        tx.commit()?;
+        Ok(games)
+    }
+
+    pub(super) fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+        counts(&self.reader())
+    }
+
+    pub(super) fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM games ORDER BY id"))?;
+        let rows = stmt.query_map([], read_row)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    pub(super) fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn
+            .prepare("SELECT id, first_to, player_a, player_b, created FROM matches ORDER BY id")?;
+        let rows = stmt.query_map([], read_match)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    pub(super) fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare(
+            "SELECT game_id, position, engine, data, created FROM analyses ORDER BY game_id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(AnalysisRow {
+                game_id: r.get(0)?,
+                position: r.get(1)?,
+                engine: r.get(2)?,
+                data: r.get(3)?,
+                created: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    pub(super) fn import(
+        &self,
+        games: &[GameRow],
+        matches: &[MatchRow],
+        analyses: &[AnalysisRow],
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let have = counts(&tx)?;
+        if have != (0, 0, 0) {
+            return Err(not_empty(&self.describe(), have));
+        }
+        for m in matches {
+            tx.execute(
+                "INSERT INTO matches (id, first_to, player_a, player_b, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![m.id, m.first_to, m.player_a, m.player_b, m.created],
+            )?;
+        }
+        for g in games {
+            insert_game(&tx, g, true)?;
+        }
+        for a in analyses {
+            tx.execute(
+                "INSERT INTO analyses (game_id, position, engine, data, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![a.game_id, a.position, a.engine, a.data, a.created],
+            )?;
+        }
+        // AUTOINCREMENT continues after the largest id inserted.
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+fn counts(conn: &Connection) -> Result<(usize, usize, usize), StoreError> {
+    let count = |table: &str| -> Result<usize, StoreError> {
+        let n: i64 = conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))?;
+        Ok(n.max(0) as usize)
+    };
+    Ok((count("games")?, count("matches")?, count("analyses")?))
+}
+
+/// Inserts a game, with its id when `with_id` (a copy), else a new one.
+fn insert_game(conn: &Connection, row: &GameRow, with_id: bool) -> Result<(), StoreError> {
+    let id: Option<i64> = with_id.then_some(row.id);
+    conn.prepare_cached(
+        "INSERT INTO games (id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names, version, offers, paused, delay_ms, computer_turn, search_until, next_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)",
+    )?
+    .execute(params![
+        id,
+        row.created,
+        row.updated,
+        row.black,
+        row.white,
+        row.width,
+        row.height,
+        row.k,
+        row.rule,
+        row.first,
+        row.time_ms as i64,
+        row.moves,
+        row.redo,
+        row.result,
+        row.ending,
+        row.black_token,
+        row.white_token,
+        row.owner,
+        row.clock,
+        row.opening,
+        row.choices,
+        row.match_id,
+        row.game_no,
+        row.hints,
+        row.names,
+        row.version,
+        row.offers,
+        row.paused,
+        row.delay_ms as i64,
+        row.computer_turn,
+        row.search_until,
+        row.next_id
+    ])?;
+    Ok(())
+}
+
+fn read_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRow> {
+    Ok(MatchRow {
+        id: r.get(0)?,
+        first_to: r.get(1)?,
+        player_a: r.get(2)?,
+        player_b: r.get(3)?,
+        created: r.get(4)?,
+    })
+}
+
+fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: r.get(0)?,
+        created: r.get(1)?,
+        updated: r.get(2)?,
+        black: r.get(3)?,
+        white: r.get(4)?,
+        width: r.get(5)?,
+        height: r.get(6)?,
+        k: r.get(7)?,
+        rule: r.get(8)?,
+        first: r.get(9)?,
+        time_ms: r.get::<_, i64>(10)?.max(0) as u64,
+        moves: r.get(11)?,
+        redo: r.get(12)?,
+        result: r.get(13)?,
+        ending: r.get(14)?,
+        black_token: r.get(15)?,
+        white_token: r.get(16)?,
+        owner: r.get(17)?,
+        clock: r.get(18)?,
+        opening: r.get(19)?,
+        choices: r.get(20)?,
+        match_id: r.get(21)?,
+        game_no: r.get(22)?,
+        hints: r.get(23)?,
+        names: r.get(24)?,
+        version: r.get(25)?,
+        offers: r.get(26)?,
+        paused: r.get(27)?,
+        delay_ms: r.get::<_, i64>(28)?.max(0) as u64,
+        computer_turn: r.get(29)?,
+        search_until: r.get(30)?,
+        next_id: r.get(31)?,
+    })
+}

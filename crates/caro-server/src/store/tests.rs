@@ -1,0 +1,648 @@
+//! The store's tests, each run on an SQLite file and on a fresh
+//! PostgreSQL database (`CARO_TEST_POSTGRES`, default
+//! `postgres://postgres@127.0.0.1:5432/test`; skipped with a note when it
+//! does not answer, unless `CARO_REQUIRE_POSTGRES=1`).
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+use super::*;
+
+const DEFAULT_TEST_POSTGRES: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// Runs `sql` on the server at `url` (simple query protocol).
+fn admin_sql(url: &str, sql: &str) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let mut config = tokio_postgres::Config::from_str(url).map_err(|e| e.to_string())?;
+        config.connect_timeout(Duration::from_secs(3));
+        let (client, conn) = config
+            .connect(tokio_postgres::NoTls)
+            .await
+            .map_err(|e| postgres::with_causes(&e))?;
+        let driver = tokio::spawn(conn);
+        let result = client
+            .batch_execute(sql)
+            .await
+            .map_err(|e| postgres::with_causes(&e));
+        drop(client);
+        let _ = driver.await;
+        result
+    })
+}
+
+/// A fresh PostgreSQL database, dropped with this.
+struct FreshPg {
+    admin: String,
+    name: String,
+    db: Database,
+}
+
+impl FreshPg {
+    /// `None` (after saying so on stderr) when PostgreSQL does not
+    /// answer, unless `CARO_REQUIRE_POSTGRES=1`.
+    fn new() -> Option<FreshPg> {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let admin = std::env::var("CARO_TEST_POSTGRES")
+            .unwrap_or_else(|_| DEFAULT_TEST_POSTGRES.to_string());
+        let mut random = [0u8; 4];
+        getrandom::fill(&mut random).unwrap();
+        let name = format!(
+            "caro_t_{}_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::SeqCst),
+            u32::from_le_bytes(random)
+        );
+        if let Err(e) = admin_sql(&admin, &format!("CREATE DATABASE {name}")) {
+            let required = std::env::var("CARO_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+            assert!(
+                !required,
+                "PostgreSQL not reachable at {admin} ({e}) and CARO_REQUIRE_POSTGRES=1"
+            );
+            eprintln!("skipped: PostgreSQL not reachable at {admin} ({e})");
+            return None;
+        }
+        let db = Database::Postgres(admin.clone())
+            .with_database_name(&name)
+            .unwrap();
+        Some(FreshPg { admin, name, db })
+    }
+}
+
+impl Drop for FreshPg {
+    fn drop(&mut self) {
+        let _ = admin_sql(
+            &self.admin,
+            &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
+        );
+    }
+}
+
+/// Runs `f` on a new SQLite file, then on a fresh PostgreSQL database.
+fn each_database(f: impl Fn(&Database)) {
+    let dir = tempfile::tempdir().unwrap();
+    f(&Database::Sqlite(dir.path().join("games.sqlite3")));
+    if let Some(pg) = FreshPg::new() {
+        f(&pg.db);
+    }
+}
+
+/// Runs `f` on a store of each backend.
+fn each_backend(f: impl Fn(&Store)) {
+    each_database(|db| f(&Store::open(db, 4).unwrap()));
+}
+
+fn row() -> GameRow {
+    GameRow {
+        id: 0,
+        created: 1,
+        updated: 1,
+        black: "human".into(),
+        white: "caro:3".into(),
+        width: 15,
+        height: 15,
+        k: 5,
+        rule: "freestyle".into(),
+        first: "black".into(),
+        time_ms: 500,
+        moves: "7,7 8,8".into(),
+        opening: "free".into(),
+        delay_ms: 400,
+        ..GameRow::default()
+    }
+}
+
+/// A game with every field away from its default.
+fn full_row() -> GameRow {
+    GameRow {
+        id: 0,
+        created: 1_700_000_000,
+        updated: 1_700_000_100,
+        black: "caro:5".into(),
+        white: "pbrain:/opt/engine".into(),
+        width: 19,
+        height: 17,
+        k: 6,
+        rule: "renju".into(),
+        first: "white".into(),
+        time_ms: 2500,
+        moves: "7,7 8,8 9,9".into(),
+        redo: "1,1".into(),
+        result: "white".into(),
+        ending: "failed: timeout 'quoted'".into(),
+        black_token: "aa".into(),
+        white_token: "bb".into(),
+        owner: "10.1.2.3".into(),
+        clock: "60000,1000,59000,58000".into(),
+        opening: "swap2".into(),
+        choices: "place-two take-white".into(),
+        match_id: 0,
+        game_no: 0,
+        hints: 3,
+        names: "Ann\nBob".into(),
+        version: 7,
+        offers: "takeback:black draw:white".into(),
+        paused: 2,
+        delay_ms: 1234,
+        computer_turn: true,
+        search_until: 1_700_000_000_123,
+        next_id: 42,
+    }
+}
+
+#[test]
+fn database_urls_parse_and_print_without_the_password() {
+    let db: Database = "sqlite:games.sqlite3".parse().unwrap();
+    assert_eq!(db, Database::Sqlite("games.sqlite3".into()));
+    let db: Database = "sqlite:///var/lib/caro/caro.sqlite3".parse().unwrap();
+    assert_eq!(db, Database::Sqlite("/var/lib/caro/caro.sqlite3".into()));
+    assert_eq!(db.to_string(), "sqlite:/var/lib/caro/caro.sqlite3");
+    let url = "postgres://caro:s3cret@db.example:5433/games?sslmode=disable&password=x";
+    let db: Database = url.parse().unwrap();
+    assert_eq!(db, Database::Postgres(url.into()));
+    assert_eq!(
+        db.to_string(),
+        "postgres://caro@db.example:5433/games?sslmode=disable"
+    );
+    assert_eq!(
+        db.with_database_name("other").unwrap(),
+        Database::Postgres(
+            "postgres://caro:s3cret@db.example:5433/other?sslmode=disable&password=x".into()
+        )
+    );
+    assert!("postgresql://caro@localhost/games"
+        .parse::<Database>()
+        .is_ok());
+    let e = "mysql://root:pw@localhost/caro"
+        .parse::<Database>()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown database URL \"mysql://root@localhost/caro\": use sqlite:PATH or postgres://USER@HOST/DB"
+    );
+    assert!(matches!(
+        "sqlite:".parse::<Database>(),
+        Err(DatabaseUrlError::NoPath(_))
+    ));
+    let e = "postgres://caro:pw@localhost:notaport/db"
+        .parse::<Database>()
+        .unwrap_err();
+    assert!(matches!(e, DatabaseUrlError::Postgres { .. }), "{e}");
+    assert!(!e.to_string().contains("pw@"), "{e}");
+}
+
+#[test]
+fn an_unreachable_postgres_is_named_without_its_password() {
+    let db: Database = "postgres://caro:s3cret@127.0.0.1:1/games?connect_timeout=2"
+        .parse()
+        .unwrap();
+    let Err(e) = Store::open(&db, 2) else {
+        panic!("a closed port opened");
+    };
+    assert!(matches!(e, StoreError::Unreachable(_)), "{e}");
+    let text = e.to_string();
+    assert!(text.contains("postgres://caro@127.0.0.1:1/games"), "{text}");
+    assert!(!text.contains("s3cret"), "{text}");
+}
+
+#[test]
+fn every_column_round_trips() {
+    each_backend(|store| {
+        let mut r = full_row();
+        r.id = store.insert(&r).unwrap();
+        assert!(r.id > 0);
+        assert_eq!(
+            store.get(r.id).unwrap(),
+            Some(r.clone()),
+            "{}",
+            store.describe()
+        );
+        // Every column an update writes.
+        r.updated += 1;
+        r.moves.push_str(" 1,2");
+        r.redo = String::new();
+        r.result = String::new();
+        r.ending = String::new();
+        r.clock = "60000,1000,1,2".into();
+        r.choices = "place-two".into();
+        r.hints = 4;
+        r.offers = String::new();
+        r.paused = 1;
+        r.delay_ms = 5;
+        r.computer_turn = false;
+        r.search_until = 9;
+        r.next_id = 43;
+        assert!(store.update(&r).unwrap());
+        r.version += 1;
+        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+        assert_eq!(store.all_games().unwrap(), vec![r.clone()]);
+        assert_eq!(store.get(r.id + 1000).unwrap(), None);
+    });
+}
+
+#[test]
+fn a_write_of_an_older_version_is_refused() {
+    each_backend(|store| {
+        let mut r = row();
+        r.id = store.insert(&r).unwrap();
+        r.moves.push_str(" 9,9");
+        assert!(store.update(&r).unwrap());
+        // The same version again: another instance's write of what it read.
+        let mut stale = r.clone();
+        stale.moves.push_str(" 1,1");
+        assert!(!store.update(&stale).unwrap());
+        r.version += 1;
+        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+        // A game that does not exist changes nothing either.
+        let mut missing = r.clone();
+        missing.id += 100;
+        assert!(!store.update(&missing).unwrap());
+    });
+}
+
+#[test]
+fn a_search_is_claimed_once_and_due_games_come_oldest_first() {
+    each_backend(|store| {
+        let mut a = row();
+        a.computer_turn = true;
+        a.updated = 20;
+        a.id = store.insert(&a).unwrap();
+        let mut b = a.clone();
+        b.updated = 10;
+        b.id = store.insert(&b).unwrap();
+        let mut done = a.clone();
+        done.result = "draw".into();
+        done.id = store.insert(&done).unwrap();
+        let mut human = row();
+        human.id = store.insert(&human).unwrap();
+        assert_eq!(store.searches_due(100, 10).unwrap(), vec![b.id, a.id]);
+        assert_eq!(store.searches_due(100, 1).unwrap(), vec![b.id]);
+        assert!(store.claim_search(a.id, a.version, 100, 200).unwrap());
+        // Held until 200: nobody else takes it, and it is not due.
+        assert!(!store.claim_search(a.id, a.version, 150, 300).unwrap());
+        assert_eq!(store.searches_due(150, 10).unwrap(), vec![b.id]);
+        // A claim names the version it searches.
+        assert!(!store.claim_search(b.id, b.version + 1, 100, 200).unwrap());
+        // Once the hold has passed, it can be taken again.
+        assert!(store.claim_search(a.id, a.version, 250, 400).unwrap());
+        // No version bump: the game's next write still goes through.
+        let stored = store.get(a.id).unwrap().unwrap();
+        assert_eq!((stored.version, stored.search_until), (a.version, 400));
+        assert!(store.update(&stored).unwrap());
+    });
+}
+
+#[test]
+fn a_match_has_one_game_of_each_number() {
+    each_backend(|store| {
+        let m = MatchRow {
+            id: 0,
+            first_to: 2,
+            player_a: "human".into(),
+            player_b: "random".into(),
+            created: 5,
+        };
+        let match_id = store.insert_match(&m).unwrap();
+        let mut g2 = row();
+        g2.match_id = match_id;
+        g2.game_no = 2;
+        let mut g1 = g2.clone();
+        g1.game_no = 1;
+        g2.id = store.insert(&g2).unwrap();
+        g1.id = store.insert(&g1).unwrap();
+        assert_eq!(
+            store.match_games(match_id).unwrap(),
+            vec![g1.clone(), g2.clone()]
+        );
+        let Err(e) = store.insert(&g1) else {
+            panic!("a second game 1 was stored");
+        };
+        assert!(
+            matches!(e, StoreError::Sqlite(_) | StoreError::Postgres(_)),
+            "{e}"
+        );
+        // Games outside matches are not in one.
+        store.insert(&row()).unwrap();
+        store.insert(&row()).unwrap();
+        assert_eq!(store.match_games(match_id).unwrap(), vec![g1, g2]);
+        assert_eq!(store.match_games(0).unwrap(), vec![]);
+        assert_eq!(
+            store.get_match(match_id).unwrap(),
+            Some(MatchRow { id: match_id, ..m })
+        );
+        assert_eq!(store.get_match(match_id + 1).unwrap(), None);
+    });
+}
+
+#[test]
+fn a_review_is_stored_per_engine_and_replaced() {
+    each_backend(|store| {
+        let id = store.insert(&row()).unwrap();
+        assert_eq!(store.stored_analysis(id, "e1").unwrap(), None);
+        store.store_analysis(id, "p1", "e1", "{\"a\":1}").unwrap();
+        assert_eq!(
+            store.stored_analysis(id, "e1").unwrap(),
+            Some(("p1".into(), "{\"a\":1}".into()))
+        );
+        assert_eq!(store.stored_analysis(id, "e2").unwrap(), None);
+        store.store_analysis(id, "p2", "e1", "{}").unwrap();
+        assert_eq!(
+            store.stored_analysis(id, "e1").unwrap(),
+            Some(("p2".into(), "{}".into()))
+        );
+        assert_eq!(store.counts().unwrap(), (1, 0, 1));
+    });
+}
+
+#[test]
+fn presence_counts_other_live_instances_and_dead_ones_are_swept() {
+    each_backend(|store| {
+        store.heartbeat("a", 1000).unwrap();
+        store.heartbeat("b", 1000).unwrap();
+        store.heartbeat("c", 100).unwrap();
+        store.set_presence("a", 7, 0, 5).unwrap();
+        store.set_presence("b", 7, 0, 2).unwrap();
+        store.set_presence("b", 7, 1, 1).unwrap();
+        store.set_presence("c", 7, 1, 4).unwrap();
+        store.set_presence("c", 8, 0, 1).unwrap();
+        // c was last seen at 100: not alive after 500.
+        assert_eq!(store.presence(7, "a", 500).unwrap(), [2, 1]);
+        assert_eq!(store.presence(7, "b", 500).unwrap(), [5, 0]);
+        assert_eq!(store.presence(7, "a", 50).unwrap(), [2, 5]);
+        assert_eq!(store.presence(9, "a", 0).unwrap(), [0, 0]);
+        // A new count replaces the old; none removes the row.
+        store.set_presence("b", 7, 0, 3).unwrap();
+        store.set_presence("b", 7, 1, 0).unwrap();
+        assert_eq!(store.presence(7, "a", 500).unwrap(), [3, 0]);
+        // A heartbeat keeps an instance alive.
+        store.heartbeat("c", 2000).unwrap();
+        assert_eq!(store.presence(7, "a", 1500).unwrap(), [0, 4]);
+        assert_eq!(store.sweep_instances(1500).unwrap(), vec![7]);
+        // a and b are gone, with their sockets; c stays.
+        assert_eq!(store.presence(7, "x", 0).unwrap(), [0, 4]);
+        assert_eq!(store.presence(8, "x", 0).unwrap(), [1, 0]);
+        assert_eq!(store.sweep_instances(1500).unwrap(), Vec::<i64>::new());
+        assert_eq!(store.sweep_instances(3000).unwrap(), vec![7, 8]);
+        assert_eq!(store.presence(7, "x", 0).unwrap(), [0, 0]);
+        store.notify("g 1 1").unwrap();
+    });
+}
+
+#[test]
+fn lists_open_online_games_and_running_clocks() {
+    each_backend(|store| {
+        let mut online = row();
+        online.black_token = "ab".into();
+        online.white_token = "cd".into();
+        online.owner = "10.0.0.1".into();
+        online.clock = "60000,0,60000,60000".into();
+        online.updated = 5;
+        online.id = store.insert(&online).unwrap();
+        let mut finished = online.clone();
+        finished.result = "black".into();
+        finished.updated = 6;
+        finished.id = store.insert(&finished).unwrap();
+        let mut unplayed = online.clone();
+        unplayed.moves = String::new();
+        unplayed.updated = 3;
+        unplayed.id = store.insert(&unplayed).unwrap();
+        assert_eq!(store.open_online_games("10.0.0.1").unwrap(), 2);
+        assert_eq!(store.open_online_games("10.0.0.2").unwrap(), 0);
+        assert_eq!(store.running_clocks().unwrap(), vec![online.id]);
+        assert_eq!(
+            store.list(10, 0).unwrap(),
+            vec![finished.clone(), online.clone(), unplayed.clone()]
+        );
+        assert_eq!(store.list(1, 0).unwrap(), vec![finished.clone()]);
+        // An empty game left alone is not listed once it is old.
+        assert_eq!(store.list(10, 4).unwrap(), vec![finished, online]);
+    });
+}
+
+#[test]
+fn migrations_apply_once_and_a_game_survives_closing() {
+    each_database(|db| {
+        let mut r = full_row();
+        {
+            let store = Store::open(db, 2).unwrap();
+            assert_eq!(store.schema_version().unwrap(), 2);
+            assert_eq!(store.describe(), db.to_string());
+            assert_eq!(store.is_shared(), matches!(db, Database::Postgres(_)));
+            r.id = store.insert(&r).unwrap();
+        }
+        let store = Store::open(db, 2).unwrap();
+        assert_eq!(store.schema_version().unwrap(), 2);
+        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+        // New ids continue after the stored ones.
+        assert!(store.insert(&row()).unwrap() > r.id);
+    });
+}
+
+#[test]
+fn a_copy_keeps_ids_and_refuses_a_database_with_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("source.sqlite3");
+    let source = Store::open_sqlite(&path).unwrap();
+    let match_id = source
+        .insert_match(&MatchRow {
+            id: 0,
+            first_to: 1,
+            player_a: "human".into(),
+            player_b: "caro:2".into(),
+            created: 3,
+        })
+        .unwrap();
+    let mut first = full_row();
+    first.match_id = match_id;
+    first.game_no = 1;
+    let first = source.insert(&first).unwrap();
+    let gone = source.insert(&row()).unwrap();
+    let last = source.insert(&full_row()).unwrap();
+    source.store_analysis(last, "pos", "eng", "{}").unwrap();
+    // Ids with a hole, as deleted rows leave.
+    Connection::open(&path)
+        .unwrap()
+        .execute("DELETE FROM games WHERE id = ?1", [gone])
+        .unwrap();
+    let games = source.all_games().unwrap();
+    let matches = source.all_matches().unwrap();
+    let analyses = source.all_analyses().unwrap();
+    assert_eq!(
+        games.iter().map(|g| g.id).collect::<Vec<_>>(),
+        vec![first, last]
+    );
+    each_backend(|target| {
+        target.import(&games, &matches, &analyses).unwrap();
+        assert_eq!(target.counts().unwrap(), (2, 1, 1));
+        assert_eq!(target.all_games().unwrap(), games);
+        assert_eq!(target.all_matches().unwrap(), matches);
+        assert_eq!(target.all_analyses().unwrap(), analyses);
+        // New rows get new ids.
+        assert!(target.insert(&row()).unwrap() > last);
+        assert!(target.insert_match(&matches[0]).unwrap() > match_id);
+        let Err(e) = target.import(&games, &matches, &analyses) else {
+            panic!("copied into a database with rows");
+        };
+        assert!(matches!(e, StoreError::NotEmpty(_)), "{e}");
+        assert!(
+            e.to_string().contains("3 games, 2 matches, 1 analyses"),
+            "{e}"
+        );
+    });
+}
+
+#[test]
+fn postgres_notifies_committed_changes_only() {
+    let Some(pg) = FreshPg::new() else {
+        return;
+    };
+    let store = Store::open(&pg.db, 2).unwrap();
+    let mut r = row();
+    r.id = store.insert(&r).unwrap();
+    let Database::Postgres(url) = &pg.db else {
+        unreachable!()
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (client, mut conn) = rt
+        .block_on(tokio_postgres::connect(url, tokio_postgres::NoTls))
+        .unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _driver = rt.spawn(async move {
+        loop {
+            let message = std::future::poll_fn(|cx| conn.poll_message(cx)).await;
+            match message {
+                Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
+                    let _ = tx.send(n.payload().to_string());
+                }
+                Some(Ok(_)) => {}
+                _ => break,
+            }
+        }
+    });
+    rt.block_on(client.batch_execute("LISTEN caro_games"))
+        .unwrap();
+    assert!(store.update(&r).unwrap());
+    // Refused: no notification.
+    assert!(!store.update(&r).unwrap());
+    r.version += 1;
+    assert!(store.update(&r).unwrap());
+    store.set_presence("a", r.id, 1, 1).unwrap();
+    store.heartbeat("a", 1).unwrap();
+    assert_eq!(store.sweep_instances(5).unwrap(), vec![r.id]);
+    store.notify("hello").unwrap();
+    let mut got = Vec::new();
+    rt.block_on(async {
+        while got.len() < 5 {
+            match tokio::time::timeout(Duration::from_secs(5), rx.recv()).await {
+                Ok(Some(p)) => got.push(p),
+                _ => break,
+            }
+        }
+    });
+    let id = r.id;
+    assert_eq!(
+        got,
+        vec![
+            format!("g {id} 1"),
+            format!("g {id} 2"),
+            format!("p {id}"),
+            format!("p {id}"),
+            "hello".to_string()
+        ]
+    );
+    drop(client);
+}
+
+#[test]
+fn an_old_database_gains_the_added_columns_and_the_matches_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite3");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, created INTEGER NOT NULL,
+             updated INTEGER NOT NULL, black TEXT NOT NULL, white TEXT NOT NULL, width INTEGER NOT NULL,
+             height INTEGER NOT NULL, k INTEGER NOT NULL, rule TEXT NOT NULL, first TEXT NOT NULL,
+             time_ms INTEGER NOT NULL, moves TEXT NOT NULL, redo TEXT NOT NULL, result TEXT NOT NULL,
+             ending TEXT NOT NULL);
+             CREATE TABLE analyses (game_id INTEGER PRIMARY KEY, position TEXT NOT NULL,
+             engine TEXT NOT NULL, data TEXT NOT NULL, created INTEGER NOT NULL);
+             INSERT INTO games VALUES (1, 1, 1, 'human', 'human', 15, 15, 5, 'freestyle', 'black', 500, '7,7', '', '', '');",
+        )
+        .unwrap();
+    }
+    let store = Store::open_sqlite(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    let old = store.get(1).unwrap().unwrap();
+    assert_eq!(old.moves, "7,7");
+    assert_eq!(old.black_token, "");
+    assert_eq!(old.opening, "free");
+    assert_eq!((old.match_id, old.game_no, old.hints), (0, 0, 0));
+    assert_eq!((old.version, old.delay_ms, old.next_id), (0, 400, 0));
+    let mut r = full_row();
+    r.id = store.insert(&r).unwrap();
+    assert_eq!(r.id, 2);
+    assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+    let m = MatchRow {
+        id: 0,
+        first_to: 2,
+        player_a: "human".into(),
+        player_b: "random".into(),
+        created: 5,
+    };
+    let match_id = store.insert_match(&m).unwrap();
+    let mut g = row();
+    g.match_id = match_id;
+    g.game_no = 1;
+    g.id = store.insert(&g).unwrap();
+    // The unique index came with V1.
+    assert!(store.insert(&g).is_err());
+    assert_eq!(store.match_games(match_id).unwrap(), vec![g]);
+    drop(store);
+    // Opening again adds nothing twice.
+    let store = Store::open_sqlite(&path).unwrap();
+    assert_eq!(store.counts().unwrap(), (3, 1, 0));
+}
+
+#[test]
+fn reads_do_not_wait_for_a_held_write_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let store = Store::open_sqlite(&path).unwrap();
+    let mut r = row();
+    r.id = store.insert(&r).unwrap();
+    let other = Connection::open(&path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let started = std::time::Instant::now();
+    assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+    assert_eq!(store.list(10, 0).unwrap().len(), 1);
+    assert!(started.elapsed() < Duration::from_secs(1));
+    other.execute_batch("ROLLBACK").unwrap();
+}
+
+#[test]
+fn a_read_only_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    drop(Store::open_sqlite(&path).unwrap());
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&path, perms).unwrap();
+    // root writes anyway; the check is for everyone else.
+    if std::fs::OpenOptions::new().write(true).open(&path).is_ok() {
+        return;
+    }
+    assert!(matches!(
+        Store::open_sqlite(&path),
+        Err(StoreError::ReadOnly(_))
+    ));
+}
