@@ -1,34 +1,51 @@
 //! `caro-load`: a load generator for caro's online play.
 //!
-//! Starts a `caro serve` of its own (fresh data folder, loopback, port 0),
-//! opens N online games at once, each played by two WebSocket clients that
-//! answer every position with a random legal move, and reports moves per
-//! second, the move latency (a move sent until its own update comes back)
-//! at p50 and p99, and the server's memory. Afterwards the server is killed
-//! (SIGKILL) and started again on the same data folder, so every game is
-//! read back from the database file, and compared with what its players
-//! saw.
+//! Starts `caro serve` instances of its own (loopback, port 0, a fresh data
+//! folder each; one by default, on its SQLite file; several on one
+//! PostgreSQL database with `--instances N`), opens N online games at once,
+//! each played by two WebSocket clients that answer every position with a
+//! random legal move, and reports moves per second, two latencies at p50
+//! and p99 — a move sent until its own update comes back ("own"), and until
+//! the opponent's socket has it ("cross", from one instance to another when
+//! there are several) — and each instance's memory.
+//!
+//! Game `i` is created on instance `i % N`; its first seat connects to
+//! instance `i % N`, its second to `(i + 1) % N`, so with two instances or
+//! more every move crosses instances. `--kill-after SECS` kills instance 0
+//! (SIGKILL) in the middle of the games: its clients reconnect to the next
+//! live instance with their seat token, read the game again and play on.
+//!
+//! Afterwards every game is read back (from a surviving instance, and again
+//! from a fresh instance started on the same database once all are killed)
+//! and compared with what its players saw: every move a player saw stored
+//! must be at its ply, no point stored twice, nothing stored that no
+//! player saw. Any difference, or a client that gave up, makes the exit
+//! status 1.
 //!
 //! ```sh
 //! cargo build --release -p caro -p caro-load
-//! target/release/caro-load --games 1000
+//! target/release/caro-load --games 1000 --think-ms 500
+//! target/release/caro-load --games 1000 --think-ms 500 --instances 2 \
+//!     --fresh-postgres postgres://postgres@127.0.0.1:5432/test --kill-after 20
 //! ```
 
+mod check;
+mod client;
+mod fresh;
+mod server;
+
 use std::path::PathBuf;
-use std::process::Stdio;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use futures_util::{SinkExt, StreamExt};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
+use tokio::sync::oneshot;
+
+use check::Check;
+use client::{ClientEnd, ClientPlan, Counters, GameClock};
+use server::{ServeSpec, Server};
 
 /// Load generator for caro's online play.
 #[derive(Parser, Debug)]
@@ -50,6 +67,29 @@ struct Args {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The database every instance uses (`caro serve --database URL`):
+    /// sqlite:PATH or postgres://USER@HOST/DB. Default: each instance's
+    /// SQLite file in its own data folder.
+    #[arg(long, value_name = "URL", conflicts_with = "fresh_postgres")]
+    database: Option<String>,
+    /// Create a fresh database (caro_load_PID_RANDOM) on the PostgreSQL
+    /// server at URL, run on it, and drop it at the end (see --keep).
+    #[arg(long, value_name = "URL")]
+    fresh_postgres: Option<String>,
+    /// Keep the database made by --fresh-postgres.
+    #[arg(long, requires = "fresh_postgres")]
+    keep: bool,
+    /// `caro serve` instances on the database (two or more need PostgreSQL).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    instances: u32,
+    /// Kill instance 0 (SIGKILL) this many seconds after the games start;
+    /// its clients reconnect to the next instance (needs --instances 2 or more).
+    #[arg(long, value_name = "SECS")]
+    kill_after: Option<f64>,
+    /// One more argument for every `caro serve` (repeat it), e.g.
+    /// --serve-arg=--db-pool=8.
+    #[arg(long = "serve-arg", value_name = "ARG", allow_hyphen_values = true)]
+    serve_args: Vec<String>,
 }
 
 /// Why the run failed.
@@ -63,132 +103,12 @@ enum LoadError {
     Http(String),
     #[error("websocket: {0}")]
     Socket(String),
+    #[error("postgres: {0}")]
+    Postgres(String),
+    #[error("{0}")]
+    Usage(String),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
-}
-
-/// What one client saw.
-struct ClientEnd {
-    latencies: Vec<Duration>,
-    /// The moves of the last view, `[x, y]` each.
-    moves: Value,
-    errors: u64,
-}
-
-fn empty_points(view: &Value, size: u8) -> Vec<(u8, u8)> {
-    let mut taken = vec![false; size as usize * size as usize];
-    for m in view["moves"].as_array().into_iter().flatten() {
-        if let (Some(x), Some(y)) = (m[0].as_u64(), m[1].as_u64()) {
-            taken[y as usize * size as usize + x as usize] = true;
-        }
-    }
-    (0..size)
-        .flat_map(|y| (0..size).map(move |x| (x, y)))
-        .filter(|&(x, y)| !taken[y as usize * size as usize + x as usize])
-        .collect()
-}
-
-/// One seat's client: where it connects and how it plays.
-struct ClientPlan {
-    addr: String,
-    id: i64,
-    token: String,
-    /// `"black"` or `"white"`, as the views name the side to move.
-    me: &'static str,
-    size: u8,
-    think: Duration,
-    seed: u64,
-}
-
-async fn client(plan: ClientPlan, moves_done: Arc<AtomicU64>) -> Result<ClientEnd, LoadError> {
-    let ClientPlan {
-        addr,
-        id,
-        token,
-        me,
-        size,
-        think,
-        seed,
-    } = plan;
-    let stream = TcpStream::connect(&addr).await?;
-    stream.set_nodelay(true)?;
-    let url = format!("ws://{addr}/api/games/{id}/ws?seat={token}");
-    // Small read buffers: the default 128 KiB is zeroed on every read.
-    let config = WebSocketConfig::default().read_buffer_size(4096);
-    let (mut ws, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(config))
-        .await
-        .map_err(|e| LoadError::Socket(e.to_string()))?;
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut pending: Option<(u64, Instant)> = None;
-    let mut end = ClientEnd {
-        latencies: Vec::new(),
-        moves: Value::Null,
-        errors: 0,
-    };
-    while let Some(msg) = ws.next().await {
-        let msg = msg.map_err(|e| LoadError::Socket(e.to_string()))?;
-        let Message::Text(text) = msg else {
-            if let Message::Close(frame) = msg {
-                return Err(LoadError::Socket(format!(
-                    "closed by the server: {frame:?}"
-                )));
-            }
-            continue;
-        };
-        let view: Value =
-            serde_json::from_str(text.as_str()).map_err(|e| LoadError::Socket(e.to_string()))?;
-        match view["t"].as_str() {
-            Some("game") => {}
-            Some("error") => {
-                end.errors += 1;
-                pending = None;
-                continue;
-            }
-            _ => continue,
-        }
-        let ply = view["ply"].as_u64().unwrap_or(0);
-        if let Some((sent, at)) = pending {
-            if ply > sent {
-                end.latencies.push(at.elapsed());
-                moves_done.fetch_add(1, Ordering::Relaxed);
-                pending = None;
-            }
-        }
-        end.moves = view["moves"].clone();
-        if !view["result"].is_null() {
-            let _ = ws.close(None).await;
-            return Ok(end);
-        }
-        if view["to_move"] == me && pending.is_none() {
-            let empty = empty_points(&view, size);
-            if empty.is_empty() {
-                continue;
-            }
-            let (x, y) = empty[rng.random_range(0..empty.len())];
-            tokio::time::sleep(think).await;
-            let command = json!({"t": "move", "ply": ply, "x": x, "y": y}).to_string();
-            pending = Some((ply, Instant::now()));
-            ws.send(Message::text(command))
-                .await
-                .map_err(|e| LoadError::Socket(e.to_string()))?;
-        }
-    }
-    Err(LoadError::Socket(format!(
-        "game {id}: the socket ended before the game"
-    )))
-}
-
-/// A memory figure of a process from `/proc/PID/status`: `VmRSS` (now) or
-/// `VmHWM` (the peak so far).
-fn memory_kib(pid: u32, field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find(|l| l.strip_prefix(field).is_some_and(|r| r.starts_with(':')))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -199,12 +119,48 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// p50, p99 and max of `latencies`, in ms.
+fn summary(latencies: &mut [Duration]) -> (f64, f64, f64) {
+    latencies.sort();
+    (
+        ms(percentile(latencies, 0.50)),
+        ms(percentile(latencies, 0.99)),
+        ms(latencies.last().copied().unwrap_or_default()),
+    )
+}
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    match run(args).await {
-        Ok(clean) if clean => std::process::ExitCode::SUCCESS,
-        Ok(_) => std::process::ExitCode::from(1),
+    let fresh = match &args.fresh_postgres {
+        Some(url) => match fresh::FreshDatabase::create(url).await {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let database = fresh
+        .as_ref()
+        .map(|f| f.url.clone())
+        .or_else(|| args.database.clone());
+    let outcome = run(&args, database).await;
+    if let Some(f) = fresh {
+        if args.keep {
+            println!("kept database {} ({})", f.name, fresh::redact(&f.url));
+        } else if let Err(e) = f.drop_database().await {
+            eprintln!("error: {e}");
+        }
+    }
+    match outcome {
+        Ok(true) => std::process::ExitCode::SUCCESS,
+        Ok(false) => std::process::ExitCode::from(1),
         Err(e) => {
             eprintln!("error: {e}");
             std::process::ExitCode::from(2)
@@ -212,180 +168,257 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-/// A running `caro serve` and the address it printed.
-struct Server {
-    child: tokio::process::Child,
+/// An instance and its figures.
+struct Instance {
+    server: Option<Server>,
     pid: u32,
     addr: String,
+    idle_kib: u64,
+    /// The peak memory, read when it was killed.
+    peak_kib: Option<u64>,
+    /// Seconds into the games it was killed at.
+    killed_at: Option<f64>,
 }
 
-/// Starts `caro serve` on a free loopback port with `data` as its folder.
-async fn start_server(caro: &PathBuf, data: &std::path::Path) -> Result<Server, LoadError> {
-    let mut child = tokio::process::Command::new(caro)
-        .args([
-            "serve",
-            "--port",
-            "0",
-            // Every client of the load runs from one address.
-            "--max-online-per-client",
-            "1000000000",
-            "--max-connections-per-client",
-            "1000000000",
-            "--games-per-minute",
-            "1000000000",
-            "--online-games-per-hour",
-            "1000000000",
-            "--data",
-        ])
-        .arg(data)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| LoadError::Spawn(caro.clone(), e))?;
-    let pid = child.id().unwrap_or(0);
-    let stdout = child
-        .stdout
-        .take()
-        .ok_or_else(|| LoadError::NoAddress(String::new()))?;
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).await?;
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .ok_or_else(|| LoadError::NoAddress(line.clone()))?
-        .to_string();
-    Ok(Server { child, pid, addr })
+/// Creates `n` online games, game `i` through instance `i % N`.
+fn create_games(
+    addrs: &[String],
+    n: usize,
+    size: u8,
+) -> Result<Vec<(i64, String, String)>, LoadError> {
+    let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
+    (0..n)
+        .map(|i| {
+            let addr = &addrs[i % addrs.len()];
+            let mut res = agent
+                .post(&format!("http://{addr}/api/online"))
+                .send_json(json!({"width": size}))
+                .map_err(|e| LoadError::Http(e.to_string()))?;
+            let v: Value = res
+                .body_mut()
+                .read_json()
+                .map_err(|e| LoadError::Http(e.to_string()))?;
+            Ok((
+                v["id"].as_i64().unwrap_or(0),
+                v["black"]["token"].as_str().unwrap_or_default().to_string(),
+                v["white"]["token"].as_str().unwrap_or_default().to_string(),
+            ))
+        })
+        .collect()
 }
 
-async fn run(args: Args) -> Result<bool, LoadError> {
-    let data = tempfile::tempdir()?;
-    let server = start_server(&args.caro, data.path()).await?;
-    let (pid, addr) = (server.pid, server.addr.clone());
-    let base = format!("http://{addr}");
-    let idle_kib = memory_kib(pid, "VmRSS").unwrap_or(0);
+/// Reads every game from `base` on a blocking thread and checks it.
+async fn check_from(
+    base: String,
+    ids: Arc<Vec<i64>>,
+    ends: Arc<Vec<ClientEnd>>,
+) -> Result<Check, LoadError> {
+    tokio::task::spawn_blocking(move || check::check_all(&base, &ids, &ends))
+        .await
+        .map_err(|e| LoadError::Http(e.to_string()))?
+}
+
+async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
+    let shared = database
+        .as_deref()
+        .is_some_and(|d| d.starts_with("postgres://") || d.starts_with("postgresql://"));
+    if args.instances > 1 && !shared {
+        return Err(LoadError::Usage(
+            "several instances share the games only on PostgreSQL: give --database postgres://... or --fresh-postgres URL".into(),
+        ));
+    }
+    if args.kill_after.is_some() && args.instances < 2 {
+        return Err(LoadError::Usage(
+            "--kill-after needs --instances 2 or more".into(),
+        ));
+    }
+    let n_inst = args.instances as usize;
+    let folders = (0..=n_inst)
+        .map(|_| tempfile::tempdir())
+        .collect::<Result<Vec<_>, _>>()?;
+    let spec = |i: usize| ServeSpec {
+        caro: &args.caro,
+        data: folders[i].path(),
+        database: database.as_deref(),
+        instance: database.as_ref().map(|_| format!("load-{i}")),
+        extra: &args.serve_args,
+    };
+    let mut instances = Vec::new();
+    for i in 0..n_inst {
+        let server = server::start(&spec(i)).await?;
+        instances.push(Instance {
+            pid: server.pid,
+            addr: server.addr.clone(),
+            idle_kib: server::memory_kib(server.pid, "VmRSS").unwrap_or(0),
+            server: Some(server),
+            peak_kib: None,
+            killed_at: None,
+        });
+    }
+    let addrs: Arc<Vec<String>> = Arc::new(instances.iter().map(|s| s.addr.clone()).collect());
 
     // Create the games first, so that all of them are played at once.
     let size = args.size;
     let n = args.games as usize;
-    let create_base = base.clone();
-    let games: Vec<(i64, String, String)> = tokio::task::spawn_blocking(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
-        (0..n)
-            .map(|_| {
-                let mut res = agent
-                    .post(&format!("{create_base}/api/online"))
-                    .send_json(json!({"width": size}))
-                    .map_err(|e| LoadError::Http(e.to_string()))?;
-                let v: Value = res
-                    .body_mut()
-                    .read_json()
-                    .map_err(|e| LoadError::Http(e.to_string()))?;
-                Ok((
-                    v["id"].as_i64().unwrap_or(0),
-                    v["black"]["token"].as_str().unwrap_or_default().to_string(),
-                    v["white"]["token"].as_str().unwrap_or_default().to_string(),
-                ))
-            })
-            .collect::<Result<Vec<_>, LoadError>>()
-    })
-    .await
-    .map_err(|e| LoadError::Http(e.to_string()))??;
+    let create_addrs = Arc::clone(&addrs);
+    let games = tokio::task::spawn_blocking(move || create_games(&create_addrs, n, size))
+        .await
+        .map_err(|e| LoadError::Http(e.to_string()))??;
 
-    let moves_done = Arc::new(AtomicU64::new(0));
+    let counters = Arc::new(Counters::default());
     let started = Instant::now();
     let think = Duration::from_millis(args.think_ms);
     let mut tasks = Vec::new();
     for (i, (id, black, white)) in games.iter().cloned().enumerate() {
-        for (me, token, k) in [("black", black, 0u64), ("white", white, 1u64)] {
+        let clock = Arc::new(GameClock::default());
+        for (me, token, seat) in [("black", black, 0u8), ("white", white, 1u8)] {
             let plan = ClientPlan {
-                addr: addr.clone(),
+                addrs: Arc::clone(&addrs),
+                home: (i + seat as usize) % n_inst,
                 id,
                 token,
                 me,
+                seat,
                 size,
                 think,
-                seed: args.seed.wrapping_mul(1_000_003) ^ (i as u64 * 2 + k),
+                seed: args.seed.wrapping_mul(1_000_003) ^ (i as u64 * 2 + u64::from(seat)),
+                clock: Arc::clone(&clock),
+                counters: Arc::clone(&counters),
             };
-            tasks.push(tokio::spawn(client(plan, Arc::clone(&moves_done))));
+            tasks.push(tokio::spawn(client::client(plan)));
         }
     }
-    let mut latencies = Vec::new();
-    let mut seen: Vec<Value> = Vec::new();
-    let mut failures = Vec::new();
-    let mut errors = 0;
-    for (n, task) in tasks.into_iter().enumerate() {
-        match task.await {
-            Ok(Ok(end)) => {
-                latencies.extend(end.latencies);
-                errors += end.errors;
-                if n % 2 == 0 {
-                    seen.push(end.moves);
+
+    // Instance 0 killed mid-run, unless the games end first.
+    let (done_tx, done_rx) = oneshot::channel::<()>();
+    let killer = match args.kill_after {
+        Some(secs) => {
+            let mut victim = instances[0].server.take();
+            let pid = instances[0].pid;
+            Some(tokio::spawn(async move {
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_secs_f64(secs.max(0.0))) => {
+                        let peak = server::memory_kib(pid, "VmHWM");
+                        if let Some(s) = victim.as_mut() {
+                            let _ = s.child.start_kill();
+                            let _ = s.child.wait().await;
+                        }
+                        (victim, peak, Some(started.elapsed().as_secs_f64()))
+                    }
+                    _ = done_rx => (victim, None, None),
                 }
-            }
-            Ok(Err(e)) => {
-                failures.push(e.to_string());
-                if n % 2 == 0 {
-                    seen.push(Value::Null);
-                }
-            }
-            Err(e) => failures.push(e.to_string()),
+            }))
         }
+        None => None,
+    };
+
+    let mut ends = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        ends.push(task.await.unwrap_or_else(|e| ClientEnd {
+            failure: Some(e.to_string()),
+            ..ClientEnd::default()
+        }));
     }
     let elapsed = started.elapsed();
-    latencies.sort();
-    let moves = moves_done.load(Ordering::Relaxed);
-    let peak_kib = memory_kib(pid, "VmHWM").unwrap_or(0);
+    let _ = done_tx.send(());
+    if let Some(killer) = killer {
+        let (victim, peak, at) = killer
+            .await
+            .map_err(|e| LoadError::Io(std::io::Error::other(e.to_string())))?;
+        instances[0].server = victim;
+        instances[0].peak_kib = peak;
+        instances[0].killed_at = at;
+    }
+    for inst in instances.iter_mut() {
+        if inst.killed_at.is_none() {
+            inst.peak_kib = server::memory_kib(inst.pid, "VmHWM");
+        }
+    }
 
-    // Every stored game must hold exactly what its players saw, and be
-    // finished. The server is killed without warning and started again, so
-    // the games are read from the database file, not from its memory.
-    let mut old = server.child;
-    old.kill().await?;
-    let server = start_server(&args.caro, data.path()).await?;
-    let verify_base = format!("http://{}", server.addr);
-    let ids: Vec<i64> = games.iter().map(|g| g.0).collect();
-    let corrupted = tokio::task::spawn_blocking(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
-        ids.iter()
-            .zip(seen.iter())
-            .filter(|(id, seen)| {
-                let stored = agent
-                    .get(&format!("{verify_base}/api/games/{id}"))
-                    .call()
-                    .ok()
-                    .and_then(|mut r| r.body_mut().read_json::<Value>().ok());
-                match stored {
-                    Some(v) => v["moves"] != **seen || v["result"].is_null(),
-                    None => true,
-                }
-            })
-            .count()
-    })
-    .await
-    .map_err(|e| LoadError::Http(e.to_string()))?;
+    let ids: Arc<Vec<i64>> = Arc::new(games.iter().map(|g| g.0).collect());
+    let ends = Arc::new(ends);
+    // Read from a surviving instance: what the cluster serves.
+    let mut check = Check::default();
+    let mut read_from = Vec::new();
+    if n_inst > 1 {
+        let survivor = instances
+            .iter()
+            .rposition(|s| s.killed_at.is_none())
+            .unwrap_or(n_inst - 1);
+        check.add(
+            &check_from(
+                format!("http://{}", instances[survivor].addr),
+                Arc::clone(&ids),
+                Arc::clone(&ends),
+            )
+            .await?,
+        );
+        read_from.push(format!("instance {survivor}"));
+    }
+    // Kill every instance without warning and start one again on the same
+    // database: what the database holds.
+    for inst in instances.iter_mut() {
+        if let Some(mut s) = inst.server.take() {
+            let _ = s.child.kill().await;
+        }
+    }
+    let mut again = server::start(&spec(n_inst)).await?;
+    check.add(
+        &check_from(
+            format!("http://{}", again.addr),
+            Arc::clone(&ids),
+            Arc::clone(&ends),
+        )
+        .await?,
+    );
+    read_from.push("a restarted instance".to_string());
+    let _ = again.child.kill().await;
 
-    let p50 = percentile(&latencies, 0.50);
-    let p99 = percentile(&latencies, 0.99);
-    let max = latencies.last().copied().unwrap_or_default();
+    let mut own: Vec<Duration> = ends.iter().flat_map(|e| e.own.iter().copied()).collect();
+    let mut cross: Vec<Duration> = ends.iter().flat_map(|e| e.cross.iter().copied()).collect();
+    let (own50, own99, own_max) = summary(&mut own);
+    let (cross50, cross99, cross_max) = summary(&mut cross);
+    let moves = counters.moves.load(Ordering::Relaxed);
+    let reconnects = counters.reconnects.load(Ordering::Relaxed);
+    let errors: u64 = ends.iter().map(|e| e.errors).sum();
+    let stalls: u64 = ends.iter().map(|e| e.stalls).sum();
+    let failures: Vec<&str> = ends.iter().filter_map(|e| e.failure.as_deref()).collect();
+    let per_second = moves as f64 / elapsed.as_secs_f64();
+    let db = database
+        .as_deref()
+        .map_or_else(|| "SQLite".to_string(), fresh::redact);
+    let memory: Vec<String> = instances
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let killed = s
+                .killed_at
+                .map(|t| format!(", killed at {t:.1} s"))
+                .unwrap_or_default();
+            format!(
+                "#{i} {} → {} MiB{killed}",
+                s.idle_kib / 1024,
+                s.peak_kib.unwrap_or(0) / 1024
+            )
+        })
+        .collect();
     println!(
-        "{} concurrent games ({} sockets), {}x{}: {} moves in {:.1} s, {:.0} moves/s; latency p50 {:.2} ms, p99 {:.2} ms, max {:.1} ms; server memory {} MiB idle, {} MiB peak; {} refused commands, {} failed clients, {} stored games differing from what was played",
-        n,
+        "{n} concurrent games ({} sockets), {size}x{size}, {n_inst} instance{} on {db}: {moves} moves in {:.1} s, {per_second:.0} moves/s; own latency p50 {own50:.2} ms, p99 {own99:.2} ms, max {own_max:.1} ms; cross latency p50 {cross50:.2} ms, p99 {cross99:.2} ms, max {cross_max:.1} ms; memory {}; {reconnects} reconnects, {stalls} stalls, {errors} refused commands, {} failed clients",
         2 * n,
-        size,
-        size,
-        moves,
+        if n_inst == 1 { "" } else { "s" },
         elapsed.as_secs_f64(),
-        moves as f64 / elapsed.as_secs_f64(),
-        p50.as_secs_f64() * 1000.0,
-        p99.as_secs_f64() * 1000.0,
-        max.as_secs_f64() * 1000.0,
-        idle_kib / 1024,
-        peak_kib / 1024,
-        errors,
+        memory.join(", "),
         failures.len(),
-        corrupted
+    );
+    println!(
+        "read back from {}: lost acknowledged moves: {}, duplicated: {}, stored but never acknowledged: {}, stored games differing from what was played: {}, unfinished: {}, unreadable: {}",
+        read_from.join(" and "),
+        check.lost,
+        check.duplicated,
+        check.unacknowledged,
+        check.differing,
+        check.unfinished,
+        check.unreadable,
     );
     for f in failures.iter().take(5) {
         eprintln!("client failed: {f}");
@@ -393,15 +426,23 @@ async fn run(args: Args) -> Result<bool, LoadError> {
     println!(
         "{}",
         json!({
-            "games": n, "moves": moves, "seconds": elapsed.as_secs_f64(),
-            "moves_per_second": moves as f64 / elapsed.as_secs_f64(),
-            "p50_ms": p50.as_secs_f64() * 1000.0, "p99_ms": p99.as_secs_f64() * 1000.0,
-            "max_ms": max.as_secs_f64() * 1000.0,
-            "rss_idle_mib": idle_kib / 1024, "rss_peak_mib": peak_kib / 1024,
-            "refused": errors, "failed_clients": failures.len(), "corrupted": corrupted,
+            "games": n, "instances": n_inst, "database": db, "moves": moves,
+            "seconds": elapsed.as_secs_f64(), "moves_per_second": per_second,
+            "p50_ms": own50, "p99_ms": own99, "max_ms": own_max,
+            "cross_p50_ms": cross50, "cross_p99_ms": cross99, "cross_max_ms": cross_max,
+            "memory": instances.iter().map(|s| json!({
+                "rss_idle_mib": s.idle_kib / 1024,
+                "rss_peak_mib": s.peak_kib.unwrap_or(0) / 1024,
+                "killed_at_s": s.killed_at,
+            })).collect::<Vec<_>>(),
+            "reconnects": reconnects, "stalls": stalls, "refused": errors,
+            "failed_clients": failures.len(),
+            "lost": check.lost, "duplicated": check.duplicated,
+            "unacknowledged": check.unacknowledged, "corrupted": check.differing,
+            "unfinished": check.unfinished, "unreadable": check.unreadable,
         })
     );
-    let mut last = server.child;
-    let _ = last.kill().await;
-    Ok(failures.is_empty() && corrupted == 0 && errors == 0)
+    // A refused command is a fault unless an instance died under it.
+    let refused_ok = errors == 0 || args.kill_after.is_some();
+    Ok(failures.is_empty() && check.clean() && refused_ok)
 }
