@@ -30,6 +30,7 @@ let current = null;      // the latest view from the server
 let viewPly = null;      // browsing: the number of moves shown, or null for the live game
 let events = null;       // a local game's server-sent events
 let socket = null;       // an online game's WebSocket
+let socketRetries = 0;   // reconnections since the socket last heard the server
 let watching = false;    // opened with ?watch: never use a stored seat
 let lastThinking = null; // { thinking, ply }: the engine's latest report, kept after its move
 let lastResultShown = null;
@@ -256,6 +257,7 @@ function openSocket(id) {
   const ws = new WebSocket(url);
   socket = ws;
   ws.onmessage = (ev) => {
+    socketRetries = 0;
     let m;
     try { m = JSON.parse(ev.data); } catch (_) { return; }
     if (m.t === "game") { accept(m); if (current && !current.result && $("message").dataset.keep !== "1") message(null); }
@@ -272,7 +274,10 @@ function openSocket(id) {
     socket = null;
     if (ev.code === 1007 || ev.code === 1008 || ev.code === 1009) { message(() => t("closed", { r: ev.reason })); return; }
     message(() => t("reconnecting"));
-    setTimeout(() => { if (!socket && current && current.id === id && !$("game-page").hidden) openSocket(id); }, 1000);
+    // Sooner at first, then less often, each page at its own moment: after
+    // a server restarts its players do not all come back at once.
+    const wait = Math.min(10000, 500 * 2 ** Math.min(socketRetries++, 5)) * (0.75 + Math.random() / 2);
+    setTimeout(() => { if (!socket && current && current.id === id && !$("game-page").hidden) openSocket(id); }, wait);
   };
 }
 

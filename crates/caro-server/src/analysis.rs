@@ -39,7 +39,6 @@ use caro_engine::analysis::{
     GameAnalysis, DEFAULT_LINES, MAX_LINES,
 };
 use caro_engine::{Limits, StopFlag};
-use rusqlite::{params, OptionalExtension};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
@@ -49,7 +48,6 @@ use crate::listen::ConnectionSlot;
 use crate::live::ActionError;
 use crate::pool::Busy;
 use crate::socket::{self, close_with, ping, Beat, Heartbeat, Incoming, Reader};
-use crate::store::{Store, StoreError};
 use crate::App;
 
 /// Largest message the analysis socket takes, in bytes: a position with
@@ -598,51 +596,11 @@ fn review_answer(state: &str, total: usize, data: &Value) -> Value {
     json!({ "state": state, "done": done, "total": total, "points": points, "moves": moves })
 }
 
-impl Store {
-    /// The stored review of a game: the position it is of and its data,
-    /// if one was made with today's settings.
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`].
-    pub(crate) fn analysis(&self, game_id: i64) -> Result<Option<(String, String)>, StoreError> {
-        let row = self
-            .reader()
-            .query_row(
-                "SELECT position, data FROM analyses WHERE game_id = ?1 AND engine = ?2",
-                params![game_id, GAME_ENGINE],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        Ok(row)
-    }
-
-    /// Stores a game's review (replacing the one before).
-    ///
-    /// # Errors
-    /// [`StoreError::Sqlite`].
-    pub(crate) fn put_analysis(
-        &self,
-        game_id: i64,
-        position: &str,
-        data: &str,
-    ) -> Result<(), StoreError> {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        self.conn().execute(
-            "INSERT OR REPLACE INTO analyses (game_id, position, engine, data, created)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![game_id, position, GAME_ENGINE, data, now],
-        )?;
-        Ok(())
-    }
-}
-
 /// The game's position, its key, and the stored review of that position.
 async fn lookup(app: &Arc<App>, id: i64) -> ApiResult<(Game, String, Option<Value>)> {
     let game = entry(app, id).await?.lock().game().clone();
     let key = position_key(&game);
-    let stored = app.store(move |s| s.analysis(id)).await?;
+    let stored = app.store(move |s| s.stored_analysis(id, GAME_ENGINE)).await?;
     let data = stored
         .filter(|(position, _)| *position == key)
         .and_then(|(_, data)| serde_json::from_str::<Value>(&data).ok());
@@ -755,7 +713,7 @@ async fn review(
             let data = review_data(&review).to_string();
             let position = key.clone();
             if let Err(e) = app
-                .store(move |s| s.put_analysis(id, &position, &data))
+                .store(move |s| s.store_analysis(id, &position, GAME_ENGINE, &data))
                 .await
             {
                 tracing::error!("game {id}: its analysis could not be stored: {e}");

@@ -583,7 +583,7 @@ async fn import_psq(
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
 
-pub(crate) async fn entry(app: &App, id: i64) -> ApiResult<Arc<Entry>> {
+pub(crate) async fn entry(app: &Arc<App>, id: i64) -> ApiResult<Arc<Entry>> {
     app.entry(id).await?.ok_or(ApiError::NoGame(id))
 }
 
@@ -649,7 +649,7 @@ async fn events(
 async fn act(
     app: &Arc<App>,
     id: i64,
-    f: impl FnOnce(&mut LiveGame) -> Result<(), ApiError>,
+    f: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
 ) -> ApiResult<Response> {
     let entry = entry(app, id).await?;
     let ((), busy) = app.change(&entry, f).await?;
@@ -773,10 +773,12 @@ async fn resign(
 async fn stop(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     // The search returns its best move so far, which is then played.
     let entry = entry(&app, id).await?;
-    let g = entry.lock();
-    if let Some(ticket) = &g.search {
-        ticket.stop.stop();
+    let searching_here = entry.lock().search.as_ref().map(|t| t.stop.stop()).is_some();
+    if !searching_here {
+        // Another instance may be searching.
+        crate::cluster::stop_search(&app, id).await;
     }
+    let g = entry.lock();
     Ok(Json(g.view()).into_response())
 }
 

@@ -14,6 +14,7 @@
 mod analysis;
 mod api;
 mod assets;
+pub mod cluster;
 pub mod listen;
 pub mod live;
 pub mod online;
@@ -26,7 +27,7 @@ pub use api::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -45,8 +46,18 @@ use crate::store::{GameRow, Store, StoreError};
 pub struct Config {
     /// Address to listen on.
     pub bind: SocketAddr,
-    /// Folder for the database (created if missing).
+    /// Folder for the SQLite database, when no other database is named
+    /// (created if missing).
     pub data_dir: PathBuf,
+    /// The database: `sqlite:PATH` or `postgres://…` (default: SQLite in
+    /// `data_dir`). A PostgreSQL database may be shared by several
+    /// instances ([`cluster`]).
+    pub database: Option<store::Database>,
+    /// Connections to PostgreSQL each instance keeps.
+    pub db_pool: usize,
+    /// This instance's name among several ([`cluster::default_instance_name`]
+    /// when not set).
+    pub instance: Option<String>,
     /// External engines offered besides the built-in players, by name.
     pub engines: Vec<Arc<dyn PlayerSource>>,
     /// Searches run at once (default: the number of cores).
@@ -172,6 +183,11 @@ pub(crate) struct Entry {
     events: broadcast::Sender<Arc<str>>,
     /// Online: the sockets open on each seat (first, second).
     sockets: [AtomicU32; 2],
+    /// Online: the sockets open on each seat on the other instances.
+    remote: [AtomicU32; 2],
+    /// A read of the game from the store is on its way (other instances'
+    /// changes).
+    refreshing: AtomicBool,
 }
 
 impl Entry {
@@ -181,6 +197,8 @@ impl Entry {
             writes: Arc::new(tokio::sync::Mutex::new(())),
             events: broadcast::channel(64).0,
             sockets: [AtomicU32::new(0), AtomicU32::new(0)],
+            remote: [AtomicU32::new(0), AtomicU32::new(0)],
+            refreshing: AtomicBool::new(false),
         })
     }
 
@@ -188,7 +206,9 @@ impl Entry {
     /// connected.
     pub(crate) fn view(&self, game: &LiveGame) -> live::GameView {
         let mut view = game.view();
-        let open = [0, 1].map(|i| self.sockets[i].load(Ordering::SeqCst) > 0);
+        let open = [0, 1].map(|i| {
+            self.sockets[i].load(Ordering::SeqCst) > 0 || self.remote[i].load(Ordering::SeqCst) > 0
+        });
         view.connected = game.connected_view(open);
         view
     }
@@ -223,6 +243,33 @@ enum Prepared<T> {
 
 /// How soon a computer's search whose move could not be stored runs again.
 const STORE_RETRY: Duration = Duration::from_secs(1);
+
+/// How many times a change is made again on a game another instance
+/// changed meanwhile, before the request fails with 503 `storage`.
+const CHANGE_ATTEMPTS: usize = 4;
+
+/// How long past its expected end a claimed search is left to its
+/// instance before another may take it over (an instance killed in the
+/// middle of a search, or a search waiting for a free thread).
+pub(crate) const SEARCH_GRACE_MS: i64 = 10_000;
+
+/// Sets the game's claim on its computer search for a write: held from
+/// now for the search's delay, its time and [`SEARCH_GRACE_MS`] when the
+/// computer is to act, none otherwise.
+fn claim_with_write(g: &mut LiveGame) {
+    if g.computer_turn() {
+        g.search_until = live::now_ms() + search_lease_ms(g);
+        g.claimed = true;
+    } else {
+        g.search_until = 0;
+        g.claimed = false;
+    }
+}
+
+/// How long a claim on a game's computer search lasts, in milliseconds.
+pub(crate) fn search_lease_ms(g: &LiveGame) -> i64 {
+    (g.delay_ms + g.time_ms) as i64 + SEARCH_GRACE_MS
+}
 
 /// Games kept in memory before idle ones are dropped from the map (they
 /// stay in the store and are loaded again when asked for).
@@ -263,6 +310,8 @@ pub struct App {
     max_online_per_client: usize,
     /// How often a game's WebSocket is pinged.
     ws_ping: std::time::Duration,
+    /// Set when the database is shared with other instances.
+    cluster: Option<Arc<cluster::Cluster>>,
 }
 
 impl App {
@@ -271,16 +320,35 @@ impl App {
     /// # Errors
     /// [`ServerError`] when the folder or database cannot be set up.
     pub fn open(config: &Config) -> Result<Arc<App>, ServerError> {
-        std::fs::create_dir_all(&config.data_dir).map_err(|source| ServerError::DataDir {
-            path: config.data_dir.clone(),
-            source,
-        })?;
-        check_writable(&config.data_dir).map_err(|source| ServerError::ReadOnly {
-            path: config.data_dir.clone(),
-            source,
-        })?;
-        let store = Store::open(&config.data_dir.join("caro.sqlite3"))?;
+        let database = match &config.database {
+            Some(database) => database.clone(),
+            None => {
+                std::fs::create_dir_all(&config.data_dir).map_err(|source| {
+                    ServerError::DataDir {
+                        path: config.data_dir.clone(),
+                        source,
+                    }
+                })?;
+                check_writable(&config.data_dir).map_err(|source| ServerError::ReadOnly {
+                    path: config.data_dir.clone(),
+                    source,
+                })?;
+                store::Database::Sqlite(config.data_dir.join("caro.sqlite3"))
+            }
+        };
+        let store = Store::open(&database, config.db_pool)?;
+        let cluster = match &database {
+            store::Database::Postgres(url) => Some(Arc::new(cluster::Cluster::new(
+                url.clone(),
+                config
+                    .instance
+                    .clone()
+                    .unwrap_or_else(cluster::default_instance_name),
+            ))),
+            store::Database::Sqlite(_) => None,
+        };
         Ok(Arc::new(App {
+            cluster,
             store: Arc::new(store),
             catalog: Catalog::new(config.engines.clone()),
             pool: EnginePool::new(config.search_threads, config.queue_limit),
@@ -309,9 +377,19 @@ impl App {
         self.games.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// A game if it is in memory.
+    pub(crate) fn cached(&self, id: i64) -> Option<Arc<Entry>> {
+        self.games().get(&id).cloned()
+    }
+
+    /// Every game in memory.
+    pub(crate) fn cached_all(&self) -> Vec<Arc<Entry>> {
+        self.games().values().cloned().collect()
+    }
+
     /// A game, loaded from the store on first use (the map of games is not
     /// held while the store reads).
-    pub(crate) async fn entry(&self, id: i64) -> Result<Option<Arc<Entry>>, StoreError> {
+    pub(crate) async fn entry(self: &Arc<App>, id: i64) -> Result<Option<Arc<Entry>>, StoreError> {
         if let Some(e) = self.games().get(&id) {
             return Ok(Some(Arc::clone(e)));
         }
@@ -324,8 +402,17 @@ impl App {
             return Ok(Some(Arc::clone(e)));
         }
         evict_idle(&mut games);
+        let version = live.version;
         let entry = Entry::new(live);
         games.insert(id, Arc::clone(&entry));
+        drop(games);
+        if let Some(cluster) = &self.cluster {
+            // Changed by another instance while it was read: read again.
+            if cluster.latest(id).is_some_and(|v| v > version) {
+                cluster::refresh(self, &entry);
+            }
+            cluster::refresh_presence(self, &entry);
+        }
         Ok(Some(entry))
     }
 
@@ -353,6 +440,7 @@ impl App {
 
     /// Stores a new game and keeps it in memory.
     pub(crate) async fn insert(&self, mut live: LiveGame) -> Result<Arc<Entry>, StoreError> {
+        claim_with_write(&mut live);
         let row = live.to_row();
         live.id = self.store(move |s| s.insert(&row)).await?;
         let id = live.id;
@@ -372,11 +460,15 @@ impl App {
     /// the server stopped, so a flag falls (and is stored) with nobody
     /// connected. Downtime is not charged: a clock restarts from the time
     /// it had at the game's last stored change ([`LiveGame::from_row`]).
-    /// Returns how many clocks run.
-    async fn arm_clocks(self: &Arc<App>) -> Result<usize, StoreError> {
+    /// Returns how many clocks run. With `only_new`, games already in
+    /// memory are left alone (their clocks run already).
+    pub(crate) async fn arm_clocks(self: &Arc<App>, only_new: bool) -> Result<usize, StoreError> {
         let ids = self.store(Store::running_clocks).await?;
         let mut armed = 0;
         for &id in &ids {
+            if only_new && self.cached(id).is_some() {
+                continue;
+            }
             // One game that does not load or store is that game's fault:
             // the server starts and serves the others.
             let entry = match self.entry(id).await {
@@ -420,45 +512,91 @@ impl App {
     pub(crate) async fn change<T, E: From<StoreError>>(
         self: &Arc<App>,
         entry: &Arc<Entry>,
-        f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
+        mut f: impl FnMut(&mut LiveGame) -> Result<T, E>,
     ) -> Result<(T, Option<Busy>), E> {
-        let turn = Arc::clone(&entry.writes).lock_owned().await;
-        match self.prepare(entry, f)? {
-            Prepared::Done(out, busy) => Ok((out, busy)),
-            Prepared::Store(out, change) => {
-                // The write and the install happen together, with the turn,
-                // even if the caller stops waiting (a client that hangs
-                // up): the game never differs from what is stored.
-                let app = Arc::clone(self);
-                let entry = Arc::clone(entry);
-                let busy = tokio::task::spawn_blocking(move || {
-                    let _turn = turn;
-                    let Change { row, after } = *change;
-                    app.store.update(&row)?;
-                    Ok::<_, StoreError>(app.install(&entry, after))
-                })
-                .await
-                .map_err(|e| StoreError::Thread(e.to_string()))??;
-                Ok((out, busy))
+        let mut turn = Arc::clone(&entry.writes).lock_owned().await;
+        for _ in 0..CHANGE_ATTEMPTS {
+            let (out, change) = match self.prepare(entry, &mut f)? {
+                Prepared::Done(out, busy) => return Ok((out, busy)),
+                Prepared::Store(out, change) => (out, change),
+            };
+            // The write and the install happen together, with the turn,
+            // even if the caller stops waiting (a client that hangs up):
+            // the game never differs from what is stored.
+            let app = Arc::clone(self);
+            let entry = Arc::clone(entry);
+            let (held, stored) = tokio::task::spawn_blocking(move || {
+                let stored = app.store_change(&entry, *change);
+                (turn, stored)
+            })
+            .await
+            .map_err(|e| StoreError::Thread(e.to_string()))?;
+            turn = held;
+            if let Some(busy) = stored? {
+                return Ok((out, busy));
             }
         }
+        Err(StoreError::Conflict(entry.lock().id).into())
     }
 
     /// [`App::change`] from a blocking thread (an engine's).
     fn change_blocking<T, E: From<StoreError>>(
         self: &Arc<App>,
         entry: &Arc<Entry>,
-        f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
+        mut f: impl FnMut(&mut LiveGame) -> Result<T, E>,
     ) -> Result<(T, Option<Busy>), E> {
         let _turn = entry.writes.blocking_lock();
-        match self.prepare(entry, f)? {
-            Prepared::Done(out, busy) => Ok((out, busy)),
-            Prepared::Store(out, change) => {
-                let Change { row, after } = *change;
-                self.store.update(&row)?;
-                Ok((out, self.install(entry, after)))
+        for _ in 0..CHANGE_ATTEMPTS {
+            match self.prepare(entry, &mut f)? {
+                Prepared::Done(out, busy) => return Ok((out, busy)),
+                Prepared::Store(out, change) => {
+                    if let Some(busy) = self.store_change(entry, *change)? {
+                        return Ok((out, busy));
+                    }
+                }
             }
         }
+        Err(StoreError::Conflict(entry.lock().id).into())
+    }
+
+    /// Writes a prepared change over the version it was made on and
+    /// installs it: `Some` with the pool's refusal, if any. `None` when
+    /// another instance changed the game first: the game is then read
+    /// again, and the caller makes its change again on it. Blocks; call
+    /// it with the game's turn to write.
+    fn store_change(
+        self: &Arc<App>,
+        entry: &Arc<Entry>,
+        change: Change,
+    ) -> Result<Option<Option<Busy>>, StoreError> {
+        let Change { row, after } = change;
+        if self.store.update(&row)? {
+            return Ok(Some(self.install(entry, after)));
+        }
+        self.refresh_blocking(entry)?;
+        Ok(None)
+    }
+
+    /// Reads the game again from the store, as another instance left it,
+    /// and sends it to the watchers. Blocks; call it with the game's turn
+    /// to write.
+    ///
+    /// # Errors
+    /// The store's; [`StoreError::Damaged`] if the game is gone.
+    pub(crate) fn refresh_blocking(self: &Arc<App>, entry: &Arc<Entry>) -> Result<(), StoreError> {
+        let id = entry.lock().id;
+        let fresh = load(&self.store, id)?.ok_or(StoreError::Damaged {
+            id,
+            reason: "the game is no longer stored".into(),
+        })?;
+        let mut g = entry.lock();
+        if fresh.version < g.version {
+            return Ok(());
+        }
+        g.adopt(fresh);
+        online::arm_clock(self, entry, &g);
+        entry.publish(&g);
+        Ok(())
     }
 
     /// Runs `f` on the game. A change to store is taken out again (the
@@ -467,7 +605,7 @@ impl App {
     fn prepare<T, E>(
         self: &Arc<App>,
         entry: &Arc<Entry>,
-        f: impl FnOnce(&mut LiveGame) -> Result<T, E>,
+        f: &mut impl FnMut(&mut LiveGame) -> Result<T, E>,
     ) -> Result<Prepared<T>, E> {
         let mut g = entry.lock();
         let before = g.snapshot();
@@ -486,8 +624,13 @@ impl App {
             }
             return Ok(Prepared::Done(out, busy));
         }
+        // The instance that stores a change to a computer's turn holds
+        // that search (until the lease runs out).
+        claim_with_write(&mut g);
+        let row = g.to_row();
+        g.version += 1;
         let change = Box::new(Change {
-            row: g.to_row(),
+            row,
             after: g.snapshot(),
         });
         g.restore(before);
@@ -519,6 +662,11 @@ impl App {
         game: &mut LiveGame,
     ) -> Result<(), Busy> {
         if game.search.is_some() || game.is_over() {
+            return Ok(());
+        }
+        // Shared by several instances: only the one holding the claim
+        // searches.
+        if self.cluster.is_some() && !game.claimed {
             return Ok(());
         }
         let stepping = game.paused && game.step_pending;
@@ -653,12 +801,16 @@ impl App {
                 return;
             }
         }
+        let mut result = Some(result);
         let played = self.change_blocking(entry, |g| {
             // Changed while this waited for its turn to write: the answer
             // is for an old position.
             if g.generation != generation {
                 return Ok(());
             }
+            let Some(result) = result.take() else {
+                return Ok(());
+            };
             g.search = None;
             // The search's last report stays as the game's evaluation.
             if let Ok(Decision {
@@ -730,6 +882,12 @@ fn load(store: &Store, id: i64) -> Result<Option<LiveGame>, StoreError> {
             link_next(&mut live, next);
         }
     }
+    // A rematch outside a match (or after it).
+    if row.next_id != 0 && live.online.as_ref().is_some_and(|o| o.next.is_none()) {
+        if let Some(next) = store.get(row.next_id)? {
+            link_next(&mut live, &next);
+        }
+    }
     Ok(Some(live))
 }
 
@@ -737,7 +895,7 @@ fn load(store: &Store, id: i64) -> Result<Option<LiveGame>, StoreError> {
 /// game and, online, the rematch's seat tokens (first seat, second seat),
 /// which the players are sent to follow it.
 pub(crate) fn link_next(live: &mut LiveGame, next: &store::GameRow) {
-    if let Some(m) = &mut live.series {
+    if let Some(m) = live.series.as_mut().filter(|m| m.id == next.match_id) {
         m.next = Some(next.id);
         if !m.games.contains(&next.id) {
             m.games.push(next.id);
@@ -773,9 +931,15 @@ fn check_writable(dir: &std::path::Path) -> std::io::Result<()> {
 /// # Errors
 /// [`ServerError`] when the data folder, database or address fails.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
-    let app = App::open(&config)?;
+    let config = Arc::new(config);
+    // Opening connects and migrates, which blocks.
+    let opening = Arc::clone(&config);
+    let app = tokio::task::spawn_blocking(move || App::open(&opening))
+        .await
+        .map_err(|e| StoreError::Thread(e.to_string()))??;
     tokio::spawn(Arc::clone(&app).resume_waiting());
-    let clocks = app.arm_clocks().await?;
+    let clocks = app.arm_clocks(false).await?;
+    cluster::start(&app);
     if clocks > 0 {
         tracing::info!("{clocks} online games' clocks run again");
     }
@@ -787,9 +951,43 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         })?;
     let addr = listener.local_addr()?;
     ready(addr);
-    let router = api::router(app, &config.requests);
-    listen::serve(listener, router, config.connections).await;
+    let router = api::router(Arc::clone(&app), &config.requests);
+    tokio::select! {
+        () = listen::serve(listener, router, config.connections.clone()) => {}
+        () = shutdown_signal() => {
+            // Every change is stored as it is made: nothing to save. The
+            // other instances are told at once that this one's sockets
+            // are gone; its clients reconnect (to another instance behind
+            // a proxy).
+            tracing::info!("stopping");
+            cluster::leave(&app).await;
+        }
+    }
     Ok(())
+}
+
+/// Resolves on SIGTERM or SIGINT (Ctrl-C).
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
 }
 
 /// [`serve`] on a runtime of its own, for a synchronous caller (the `caro`
@@ -798,10 +996,14 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
 /// # Errors
 /// As [`serve`], or [`ServerError::Io`] when the runtime cannot start.
 pub fn serve_blocking(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
-    tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .build()?
-        .block_on(serve(config, ready))
+        .build()?;
+    let served = runtime.block_on(serve(config, ready));
+    // Searches in flight are not waited for: their games are stored as
+    // they were, and another instance (or the next start) searches again.
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    served
 }
 
 /// The default data folder: `$XDG_DATA_HOME/caro`, else

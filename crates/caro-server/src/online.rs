@@ -267,18 +267,22 @@ fn rematch_message(entry: &Entry, you: Option<Seat>) -> Option<String> {
 
 /// Counts a player's open socket while it lives: the other player's page
 /// shows whether the opponent is connected.
+/// With other instances, the count is stored for them too.
 struct Present {
+    app: Arc<App>,
     entry: Arc<Entry>,
     seat: Option<Seat>,
 }
 
 impl Present {
-    fn new(entry: &Arc<Entry>, seat: Option<Seat>) -> Present {
+    fn new(app: &Arc<App>, entry: &Arc<Entry>, seat: Option<Seat>) -> Present {
         if let Some(seat) = seat {
             entry.sockets[seat.index()].fetch_add(1, Ordering::SeqCst);
             entry.publish(&entry.lock());
+            crate::cluster::presence_changed(app, entry, seat.index());
         }
         Present {
+            app: Arc::clone(app),
             entry: Arc::clone(entry),
             seat,
         }
@@ -290,6 +294,7 @@ impl Drop for Present {
         if let Some(seat) = self.seat {
             self.entry.sockets[seat.index()].fetch_sub(1, Ordering::SeqCst);
             self.entry.publish(&self.entry.lock());
+            crate::cluster::presence_changed(&self.app, &self.entry, seat.index());
         }
     }
 }
@@ -297,7 +302,7 @@ impl Drop for Present {
 async fn session(app: Arc<App>, entry: Arc<Entry>, you: Option<Seat>, mut socket: WebSocket) {
     // Counted before listening: the socket's own arrival is in its first
     // message, the others are sent the game again.
-    let _present = Present::new(&entry, you);
+    let _present = Present::new(&app, &entry, you);
     let mut updates = entry.events.subscribe();
     if socket
         .send(Message::Text(state_message(&entry, you).into()))
@@ -395,16 +400,16 @@ async fn apply(
         command => command,
     };
     app.change(entry, |g| {
-        match command {
-            Command::Move { ply, x, y } => g.online_move(seat, ply, Pos::new(x, y))?,
+        match &command {
+            &Command::Move { ply, x, y } => g.online_move(seat, ply, Pos::new(x, y))?,
             Command::Resign => g.online_resign(seat)?,
-            Command::Takeback { ply } => g.request_takeback(seat, ply)?,
-            Command::TakebackAccept { ply } => g.accept_takeback(seat, ply)?,
+            &Command::Takeback { ply } => g.request_takeback(seat, ply)?,
+            &Command::TakebackAccept { ply } => g.accept_takeback(seat, ply)?,
             Command::TakebackDecline => g.decline_takeback(seat)?,
             Command::DrawOffer => g.offer_draw(seat)?,
             Command::DrawAccept => g.accept_draw(seat)?,
             Command::DrawDecline => g.decline_draw(seat)?,
-            Command::Choose { choice, ply } => {
+            &Command::Choose { ref choice, ply } => {
                 let choice: Choice = choice.parse().map_err(|_| {
                     ApiError::BadRequest(format!(
                         "choice must be take-black, take-white or place-two, not {choice:?}"
@@ -424,85 +429,83 @@ async fn apply(
 /// (colours swapped by the seats' links, see [`rematch_message`]): in a
 /// match that goes on, its next game; otherwise a game with no match.
 async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, seat: Seat) -> Result<(), ApiError> {
+    // Only the ask that completes the pair goes on, on whichever instance
+    // it reached: the version check stores one such ask.
     let (both, _) = app
         .change(entry, |g| Ok::<_, ApiError>(g.offer_rematch(seat)?))
         .await?;
     if !both {
         return Ok(());
     }
-    // The turn is held until the rematch exists, so a second ask cannot
-    // create another.
-    let _turn = entry.writes.lock().await;
     // The match's next game may be stored already (made before a restart,
     // or by a request cancelled before it linked it): the players follow
     // that one.
     let link = entry.lock().series.clone();
-    if let Some(link) = link {
-        if let Some(row) = app.stored_next_in_match(&link).await? {
-            let mut g = entry.lock();
-            crate::link_next(&mut g, &row);
-            entry.publish(&g);
-            return Ok(());
-        }
-    }
-    let (live, tokens, in_match) = {
-        let g = entry.lock();
-        if !g
-            .online
-            .as_ref()
-            .is_some_and(|o| o.rematch == [true, true] && o.next.is_none())
-        {
-            return Ok(());
-        }
-        let (next, in_match) = match g.next_in_match() {
-            Ok(next) => (next, true),
-            // No match, or it is over: a game on its own, the other player
-            // opening.
-            Err(_) => {
-                let sitters = g.table.sitters().clone();
-                let table = caro_core::table::Table::new(
-                    *g.game().rules(),
-                    g.game().first(),
-                    g.table.opening().opening(),
-                    sitters,
-                )
-                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-                (LiveGame::new(table, g.time_ms), false)
-            }
-        };
-        let tokens = new_tokens()?;
-        let owner = g
-            .online
-            .as_ref()
-            .map(|o| o.owner.clone())
-            .unwrap_or_default();
-        let clock = g
-            .online
-            .as_ref()
-            .and_then(|o| o.clock.as_ref())
-            .map(|c| Clock::new(c.initial_ms, c.increment_ms));
-        let mut live = next;
-        live.online = Some(Online {
-            tokens: tokens.clone(),
-            owner,
-            clock,
-            ..Online::default()
-        });
-        (live, tokens, in_match)
+    let stored_next = match link {
+        Some(link) => app.stored_next_in_match(&link).await?,
+        None => None,
     };
-    let id = app.insert(live).await?.lock().id;
-    let mut g = entry.lock();
-    if let Some(o) = &mut g.online {
-        o.next = Some((id, tokens));
-    }
-    if let Some(m) = g.series.as_mut().filter(|_| in_match) {
-        m.next = Some(id);
-        if !m.games.contains(&id) {
-            m.games.push(id);
+    let next = match stored_next {
+        Some(row) => row,
+        None => {
+            let live = next_game(entry)?;
+            let id = app.insert(live).await?.lock().id;
+            app.store(move |s| s.get(id))
+                .await?
+                .ok_or(ApiError::NoGame(id))?
         }
-    }
-    entry.publish(&g);
+    };
+    // The link is stored with the game, so the players on every instance
+    // are sent to the new game, and a restart keeps it.
+    app.change(entry, |g| {
+        if g.online.as_ref().is_some_and(|o| o.next.is_none()) {
+            crate::link_next(g, &next);
+            g.touch();
+        }
+        Ok::<_, ApiError>(())
+    })
+    .await?;
     Ok(())
+}
+
+/// The rematch of a finished online game: in a match that goes on, its
+/// next game; otherwise a game on its own, the other player opening. New
+/// seat tokens, the same clock.
+fn next_game(entry: &Arc<Entry>) -> Result<LiveGame, ApiError> {
+    let g = entry.lock();
+    let next = match g.next_in_match() {
+        Ok(next) => next,
+        Err(_) => {
+            let sitters = g.table.sitters().clone();
+            let table = caro_core::table::Table::new(
+                *g.game().rules(),
+                g.game().first(),
+                g.table.opening().opening(),
+                sitters,
+            )
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            LiveGame::new(table, g.time_ms)
+        }
+    };
+    let tokens = new_tokens()?;
+    let owner = g
+        .online
+        .as_ref()
+        .map(|o| o.owner.clone())
+        .unwrap_or_default();
+    let clock = g
+        .online
+        .as_ref()
+        .and_then(|o| o.clock.as_ref())
+        .map(|c| Clock::new(c.initial_ms, c.increment_ms));
+    let mut live = next;
+    live.online = Some(Online {
+        tokens,
+        owner,
+        clock,
+        ..Online::default()
+    });
+    Ok(live)
 }
 
 /// How soon a flag that could not be stored is tried again.

@@ -14,6 +14,7 @@ pub const EXAMPLES: &str = "\
 Examples:
   caro serve                                     # open http://127.0.0.1:8080/
   caro serve --port 8000 --data ~/caro-data
+  caro serve --database postgres://caro@db.example/caro   # one of several instances on PostgreSQL
   caro serve --bind 0.0.0.0 --engine pbrain:target/release/pbrain-caro   # on the network, with an engine
   RUST_LOG=warn caro serve --log-format json     # only warnings and errors, as JSON lines";
 
@@ -30,6 +31,18 @@ pub struct ServeArgs {
     /// $XDG_DATA_HOME/caro, or else ~/.local/share/caro).
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// The games database: sqlite:PATH, or postgres://USER@HOST/DB for
+    /// several instances sharing the games (default: the SQLite file in
+    /// --data; also read from CARO_DATABASE).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+    /// Connections to PostgreSQL this instance keeps open.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub db_pool: u32,
+    /// This instance's name in logs, among several sharing a PostgreSQL
+    /// database (default: HOST-PID; also read from CARO_INSTANCE).
+    #[arg(long, value_name = "NAME")]
+    pub instance: Option<String>,
     /// An external Gomocup engine the page may seat, as pbrain:PATH; repeat
     /// it for more (the built-in players are always offered).
     #[arg(long = "engine", value_name = "pbrain:PATH")]
@@ -122,6 +135,9 @@ impl ServeArgs {
             port: 8080,
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             data: None,
+            database: None,
+            db_pool: 16,
+            instance: None,
             engines: Vec::new(),
             threads: None,
             queue: 64,
@@ -160,9 +176,29 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
         .data
         .clone()
         .unwrap_or_else(caro_server::default_data_dir);
+    let database = args
+        .database
+        .clone()
+        .or_else(|| std::env::var("CARO_DATABASE").ok())
+        .filter(|d| !d.trim().is_empty())
+        .map(|d| d.parse::<caro_server::store::Database>())
+        .transpose()
+        .map_err(|e| UsageError(format!("--database: {e}")))?;
+    let instance = args
+        .instance
+        .clone()
+        .or_else(|| std::env::var("CARO_INSTANCE").ok())
+        .filter(|i| !i.trim().is_empty());
+    let saved_in = database.as_ref().map_or_else(
+        || data_dir.join("caro.sqlite3").display().to_string(),
+        ToString::to_string,
+    );
     let config = caro_server::Config {
         bind: SocketAddr::new(args.bind, args.port),
         data_dir: data_dir.clone(),
+        database,
+        db_pool: args.db_pool as usize,
+        instance,
         engines,
         search_threads: threads,
         queue_limit: args.queue,
@@ -183,13 +219,10 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
         tracing::info!(
             version = env!("CARGO_PKG_VERSION"),
             address = %addr,
-            data = %data_dir.display(),
+            database = %saved_in,
             "caro is ready"
         );
-        println!(
-            "caro is ready at http://{addr}/ (games saved in {})",
-            data_dir.display()
-        );
+        println!("caro is ready at http://{addr}/ (games saved in {saved_in})");
         // Scripts and tests wait for this line, even through a pipe.
         let _ = std::io::Write::flush(&mut std::io::stdout());
     })

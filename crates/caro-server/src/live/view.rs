@@ -168,7 +168,8 @@ pub struct GameView {
     pub redo: Vec<[u8; 2]>,
     /// Number of moves played: commands name it.
     pub ply: usize,
-    /// Counts changes: a page keeps the view with the highest version.
+    /// The stored version: counts stored changes, on every instance alike.
+    /// A page keeps the view with the highest version.
     pub version: u64,
     /// The colour to move (meaningless once over).
     pub to_move: &'static str,
@@ -347,7 +348,7 @@ impl LiveGame {
             moves: game.moves().iter().copied().map(xy).collect(),
             redo: game.redo_moves().iter().copied().map(xy).collect(),
             ply: game.moves().len(),
-            version: self.generation,
+            version: self.version.max(0) as u64,
             to_move: game.to_move().name(),
             result: self.result_view(),
             forbidden,
