@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 pub mod browser;
+pub mod pg;
 pub mod ws;
 
 /// A running server.
