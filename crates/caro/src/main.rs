@@ -4,6 +4,7 @@ mod analyse;
 mod bench;
 #[cfg(test)]
 mod cli_docs;
+mod db;
 mod matchcmd;
 mod movelists;
 mod out;
@@ -72,6 +73,10 @@ enum Command {
     /// missed wins, a defence suite, proof checks.
     #[command(visible_alias = "analyze", after_help = analyse::EXAMPLES)]
     Analyse(analyse::AnalyseArgs),
+    /// The games database: apply its migrations, or copy an SQLite file
+    /// into PostgreSQL.
+    #[command(after_help = db::EXAMPLES)]
+    Db(db::DbArgs),
 }
 
 /// What `caro brain --help` says beyond its summary.
@@ -109,6 +114,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Analyse(args)) => analyse::run(&args),
+        Some(Command::Db(args)) => db::run(&args),
         None => serve::run(&serve::ServeArgs::defaults()),
     };
     match result {
