@@ -264,7 +264,8 @@ impl PgStore {
     fn games(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<GameRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
-            let rows = c.query(sql, params).await.map_err(|e| self.err(e))?;
+            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
+            let rows = c.query(&stmt, params).await.map_err(|e| self.err(e))?;
             rows.iter().map(read_row).collect()
         })
     }
