@@ -4,6 +4,7 @@
 //! that answers, the test is skipped and says so, unless
 //! `CARO_REQUIRE_POSTGRES=1` (as `.ci/run` sets), where it fails.
 
+use std::io::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -50,17 +51,24 @@ pub fn fresh_database() -> Option<TestDb> {
         COUNTER.fetch_add(1, Ordering::Relaxed),
         random_u32()
     );
-    if let Err(reason) = execute(&admin, &format!("CREATE DATABASE {name}")) {
-        let shown = hide_password(&admin);
-        if required() {
-            panic!(
-                "PostgreSQL not reachable at {shown} ({reason}); CARO_REQUIRE_POSTGRES=1 needs it"
+    match execute(&admin, &format!("CREATE DATABASE {name}")) {
+        Ok(()) => {}
+        Err(PgError::Unreachable(reason)) => {
+            let shown = hide_password(&admin);
+            if required() {
+                panic!(
+                    "PostgreSQL not reachable at {shown} ({reason}); CARO_REQUIRE_POSTGRES=1 needs it"
+                );
+            }
+            // Straight to the process's stderr: the test harness does not
+            // capture it, so a plain `cargo test` shows what was skipped.
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped: PostgreSQL not reachable at {shown} ({reason}); set CARO_TEST_POSTGRES"
             );
+            return None;
         }
-        eprintln!(
-            "skipped: PostgreSQL not reachable at {shown} ({reason}); set CARO_TEST_POSTGRES"
-        );
-        return None;
+        Err(PgError::Failed(reason)) => panic!("creating the test database {name}: {reason}"),
     }
     Some(TestDb {
         url: with_database(&admin, &name),
@@ -72,13 +80,13 @@ pub fn fresh_database() -> Option<TestDb> {
 impl TestDb {
     /// Runs one SQL statement (or several, separated by `;`) in this
     /// database.
-    pub fn execute(&self, sql: &str) -> Result<(), String> {
+    pub fn execute(&self, sql: &str) -> Result<(), PgError> {
         execute(&self.url, sql)
     }
 
     /// The first column of each row a query returns, as text (`NULL` as
     /// an empty string): a test's look at what is stored.
-    pub fn column(&self, sql: &str) -> Result<Vec<String>, String> {
+    pub fn column(&self, sql: &str) -> Result<Vec<String>, PgError> {
         run(&self.url, |client| async move {
             let messages = client.simple_query(sql).await.map_err(|e| error_text(&e))?;
             Ok(messages
@@ -99,6 +107,24 @@ impl Drop for TestDb {
         let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
         if let Err(e) = execute(&self.admin, &sql) {
             eprintln!("could not drop the test database {}: {e}", self.name);
+        }
+    }
+}
+
+/// Why a statement did not run.
+#[derive(Debug)]
+pub enum PgError {
+    /// No connection: the server is down, the address or the login wrong.
+    Unreachable(String),
+    /// Connected, and the statement failed.
+    Failed(String),
+}
+
+impl std::fmt::Display for PgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PgError::Unreachable(r) => write!(f, "not reachable: {r}"),
+            PgError::Failed(r) => f.write_str(r),
         }
     }
 }
@@ -139,34 +165,37 @@ pub fn hide_password(url: &str) -> String {
     }
 }
 
-fn execute(url: &str, sql: &str) -> Result<(), String> {
+fn execute(url: &str, sql: &str) -> Result<(), PgError> {
     run(url, |client| async move {
         client.batch_execute(sql).await.map_err(|e| error_text(&e))
     })
 }
 
 /// Connects to `url` (giving up after [`CONNECT_TIMEOUT`]) and runs `work`
-/// with the client on a runtime of its own.
-fn run<T, F, Fut>(url: &str, work: F) -> Result<T, String>
+/// with the client on a runtime of its own: [`PgError::Unreachable`] when
+/// it cannot connect, [`PgError::Failed`] when `work` fails.
+fn run<T, F, Fut>(url: &str, work: F) -> Result<T, PgError>
 where
     F: FnOnce(tokio_postgres::Client) -> Fut,
     Fut: std::future::Future<Output = Result<T, String>>,
 {
     let config: tokio_postgres::Config = url
         .parse()
-        .map_err(|e| format!("bad URL: {}", error_text(&e)))?;
+        .map_err(|e| PgError::Unreachable(format!("bad URL: {}", error_text(&e))))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("a runtime: {e}"))?;
+        .map_err(|e| PgError::Failed(format!("a runtime: {e}")))?;
     runtime.block_on(async move {
         let (client, connection) =
             tokio::time::timeout(CONNECT_TIMEOUT, config.connect(tokio_postgres::NoTls))
                 .await
-                .map_err(|_| format!("no answer in {} s", CONNECT_TIMEOUT.as_secs()))?
-                .map_err(|e| error_text(&e))?;
+                .map_err(|_| {
+                    PgError::Unreachable(format!("no answer in {} s", CONNECT_TIMEOUT.as_secs()))
+                })?
+                .map_err(|e| PgError::Unreachable(error_text(&e)))?;
         let driver = tokio::spawn(connection);
-        let out = work(client).await;
+        let out = work(client).await.map_err(PgError::Failed);
         // The client is dropped by now: the connection ends by itself.
         let _ = driver.await;
         out
