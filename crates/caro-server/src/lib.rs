@@ -590,7 +590,10 @@ impl App {
             reason: "the game is no longer stored".into(),
         })?;
         let mut g = entry.lock();
-        if fresh.version < g.version {
+        // Nothing newer: this instance's own write (whose notification can
+        // come back before the write is installed), or a read that another
+        // one overtook. The game, its search and its claim stay.
+        if fresh.version <= g.version {
             return Ok(());
         }
         g.adopt(fresh);
