@@ -600,7 +600,9 @@ fn review_answer(state: &str, total: usize, data: &Value) -> Value {
 async fn lookup(app: &Arc<App>, id: i64) -> ApiResult<(Game, String, Option<Value>)> {
     let game = entry(app, id).await?.lock().game().clone();
     let key = position_key(&game);
-    let stored = app.store(move |s| s.stored_analysis(id, GAME_ENGINE)).await?;
+    let stored = app
+        .store(move |s| s.stored_analysis(id, GAME_ENGINE))
+        .await?;
     let data = stored
         .filter(|(position, _)| *position == key)
         .and_then(|(_, data)| serde_json::from_str::<Value>(&data).ok());

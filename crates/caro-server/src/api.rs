@@ -773,7 +773,12 @@ async fn resign(
 async fn stop(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     // The search returns its best move so far, which is then played.
     let entry = entry(&app, id).await?;
-    let searching_here = entry.lock().search.as_ref().map(|t| t.stop.stop()).is_some();
+    let searching_here = entry
+        .lock()
+        .search
+        .as_ref()
+        .map(|t| t.stop.stop())
+        .is_some();
     if !searching_here {
         // Another instance may be searching.
         crate::cluster::stop_search(&app, id).await;
