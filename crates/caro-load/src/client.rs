@@ -101,8 +101,15 @@ pub struct ClientEnd {
     pub reconnects: u64,
     /// Times no update came for [`STALL`].
     pub stalls: u64,
+    /// Moves in flight when their connection dropped, found stored after
+    /// the reconnection.
+    pub in_flight_stored: u64,
+    /// Moves in flight when their connection dropped, found not stored.
+    pub in_flight_lost: u64,
     /// The client saw the game end.
     pub finished: bool,
+    /// Why each connection but the last ended.
+    pub drops: Vec<String>,
     /// Why the client gave up, if it did.
     pub failure: Option<String>,
 }
@@ -135,6 +142,8 @@ struct Sent {
     ply: usize,
     point: Point,
     at: Instant,
+    /// Its connection dropped before the answer came.
+    dropped: bool,
 }
 
 type Socket = WebSocketStream<TcpStream>;
@@ -179,8 +188,8 @@ async fn connect_any(plan: &ClientPlan, at: &mut usize) -> Result<Socket, LoadEr
 enum Ended {
     /// The game is over.
     Finished,
-    /// The socket dropped, or the client wants a fresh view.
-    Again,
+    /// The socket dropped, or the client wants a fresh view: why.
+    Again(String),
 }
 
 /// Plays one seat to the end of the game, reconnecting as needed.
@@ -209,7 +218,12 @@ pub async fn client(plan: ClientPlan) -> ClientEnd {
                 end.finished = true;
                 return end;
             }
-            Ok(Ended::Again) => {}
+            Ok(Ended::Again(why)) => {
+                end.drops.push(why);
+                for s in &mut unsure {
+                    s.dropped = true;
+                }
+            }
             Err(e) => {
                 end.failure = Some(format!("game {}: {e}", plan.id));
                 return end;
@@ -235,14 +249,21 @@ async fn play(
         let msg = match next {
             Err(_) => {
                 end.stalls += 1;
-                return Ok(Ended::Again);
+                return Ok(Ended::Again(format!("no update for {} s", STALL.as_secs())));
             }
-            Ok(None | Some(Err(_))) => return Ok(Ended::Again),
+            Ok(None) => return Ok(Ended::Again("the socket ended".into())),
+            Ok(Some(Err(e))) => return Ok(Ended::Again(e.to_string())),
             Ok(Some(Ok(msg))) => msg,
         };
         let text = match msg {
             Message::Text(text) => text,
-            Message::Close(_) => return Ok(Ended::Again),
+            Message::Close(frame) => {
+                let why = frame.map_or_else(
+                    || "closed by the server".to_string(),
+                    |f| format!("closed by the server: {} {}", u16::from(f.code), f.reason),
+                );
+                return Ok(Ended::Again(why));
+            }
             _ => continue,
         };
         let view: Value =
@@ -254,7 +275,10 @@ async fn play(
                 // the game again over a new connection.
                 end.errors += 1;
                 let _ = ws.close(None).await;
-                return Ok(Ended::Again);
+                return Ok(Ended::Again(format!(
+                    "refused: {}",
+                    view["code"].as_str().unwrap_or("?")
+                )));
             }
             _ => continue,
         }
@@ -273,10 +297,18 @@ async fn play(
             if s.ply >= moves.len() {
                 return true;
             }
-            if moves[s.ply] == s.point {
+            let stored = moves[s.ply] == s.point;
+            if stored {
                 end.acked.push((s.ply, s.point));
                 end.own.push(s.at.elapsed());
                 plan.counters.moves.fetch_add(1, Ordering::Relaxed);
+            }
+            if s.dropped {
+                if stored {
+                    end.in_flight_stored += 1;
+                } else {
+                    end.in_flight_lost += 1;
+                }
             }
             false
         });
@@ -303,10 +335,11 @@ async fn play(
                 ply,
                 point: (u64::from(x), u64::from(y)),
                 at: now,
+                dropped: false,
             });
             waiting = true;
-            if ws.send(Message::text(command)).await.is_err() {
-                return Ok(Ended::Again);
+            if let Err(e) = ws.send(Message::text(command)).await {
+                return Ok(Ended::Again(format!("sending: {e}")));
             }
         }
     }

@@ -34,6 +34,7 @@ mod client;
 mod fresh;
 mod server;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -233,12 +234,14 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
         ));
     }
     let n_inst = args.instances as usize;
-    let folders = (0..=n_inst)
+    let folders = (0..n_inst)
         .map(|_| tempfile::tempdir())
         .collect::<Result<Vec<_>, _>>()?;
+    // Instance `i` on folder `i`; the one started again at the end on
+    // folder 0, which holds the SQLite file of a single instance.
     let spec = |i: usize| ServeSpec {
         caro: &args.caro,
-        data: folders[i].path(),
+        data: folders[i % n_inst].path(),
         database: database.as_deref(),
         instance: database.as_ref().map(|_| format!("load-{i}")),
         extra: &args.serve_args,
@@ -382,6 +385,8 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
     let reconnects = counters.reconnects.load(Ordering::Relaxed);
     let errors: u64 = ends.iter().map(|e| e.errors).sum();
     let stalls: u64 = ends.iter().map(|e| e.stalls).sum();
+    let in_flight_stored: u64 = ends.iter().map(|e| e.in_flight_stored).sum();
+    let in_flight_lost: u64 = ends.iter().map(|e| e.in_flight_lost).sum();
     let failures: Vec<&str> = ends.iter().filter_map(|e| e.failure.as_deref()).collect();
     let per_second = moves as f64 / elapsed.as_secs_f64();
     let db = database
@@ -403,7 +408,7 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
         })
         .collect();
     println!(
-        "{n} concurrent games ({} sockets), {size}x{size}, {n_inst} instance{} on {db}: {moves} moves in {:.1} s, {per_second:.0} moves/s; own latency p50 {own50:.2} ms, p99 {own99:.2} ms, max {own_max:.1} ms; cross latency p50 {cross50:.2} ms, p99 {cross99:.2} ms, max {cross_max:.1} ms; memory {}; {reconnects} reconnects, {stalls} stalls, {errors} refused commands, {} failed clients",
+        "{n} concurrent games ({} sockets), {size}x{size}, {n_inst} instance{} on {db}: {moves} moves in {:.1} s, {per_second:.0} moves/s; own latency p50 {own50:.2} ms, p99 {own99:.2} ms, max {own_max:.1} ms; cross latency p50 {cross50:.2} ms, p99 {cross99:.2} ms, max {cross_max:.1} ms; memory {}; {reconnects} reconnects (moves unanswered when their socket closed: {in_flight_stored} found stored, {in_flight_lost} not), {stalls} stalls, {errors} refused commands, {} failed clients",
         2 * n,
         if n_inst == 1 { "" } else { "s" },
         elapsed.as_secs_f64(),
@@ -423,6 +428,15 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
     for f in failures.iter().take(5) {
         eprintln!("client failed: {f}");
     }
+    let mut drops: HashMap<&str, usize> = HashMap::new();
+    for why in ends.iter().flat_map(|e| e.drops.iter()) {
+        *drops.entry(why.as_str()).or_default() += 1;
+    }
+    let mut drops: Vec<_> = drops.into_iter().collect();
+    drops.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    for (why, count) in drops.iter().take(5) {
+        eprintln!("reconnected {count} times after: {why}");
+    }
     println!(
         "{}",
         json!({
@@ -435,7 +449,8 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
                 "rss_peak_mib": s.peak_kib.unwrap_or(0) / 1024,
                 "killed_at_s": s.killed_at,
             })).collect::<Vec<_>>(),
-            "reconnects": reconnects, "stalls": stalls, "refused": errors,
+            "reconnects": reconnects, "in_flight_stored": in_flight_stored,
+            "in_flight_not_stored": in_flight_lost, "stalls": stalls, "refused": errors,
             "failed_clients": failures.len(),
             "lost": check.lost, "duplicated": check.duplicated,
             "unacknowledged": check.unacknowledged, "corrupted": check.differing,
