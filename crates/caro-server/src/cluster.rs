@@ -17,6 +17,8 @@
 //!   write like any other, so it is stored once. Running clocks of games
 //!   no instance holds are picked up by the sweep.
 //! - Stop: `s ID` asks the instance searching a game to play now.
+//! - Thinking: `t ID VERSION [JSON]` tells the others a search of that
+//!   version runs, with its latest report, at most every [`RELAY_EVERY`].
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -27,7 +29,7 @@ use futures_util::future::poll_fn;
 use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, NoTls};
 
-use crate::live::now_ms;
+use crate::live::{now_ms, Thinking};
 use crate::{search_lease_ms, App, Entry};
 
 /// The PostgreSQL channel the instances talk on.
@@ -40,6 +42,12 @@ const HOUSEKEEPING: Duration = Duration::from_secs(2);
 /// An instance not heard from for this long is taken for dead: its
 /// sockets no longer count as present.
 pub const DEAD_AFTER_MS: i64 = 10_000;
+
+/// How often a search's progress is relayed to the other instances.
+pub const RELAY_EVERY: Duration = Duration::from_millis(500);
+
+/// Largest notification payload sent (PostgreSQL's limit is 8000 bytes).
+const MAX_PAYLOAD: usize = 7900;
 
 /// How long to wait before connecting the notification listener again.
 const RECONNECT: Duration = Duration::from_secs(1);
@@ -178,6 +186,27 @@ fn handle(app: &Arc<App>, cluster: &Cluster, payload: &str) {
                 refresh_presence(app, &entry);
             }
         }
+        Some("t") => {
+            let (Some(version), json) = (
+                parts.next().and_then(|n| n.parse::<i64>().ok()),
+                parts.collect::<Vec<_>>().join(" "),
+            ) else {
+                return;
+            };
+            let thinking = serde_json::from_str::<Thinking>(&json).ok();
+            if let Some(entry) = app.cached(id) {
+                let mut g = entry.lock();
+                // For another version: the game itself comes with its own
+                // notification, and the next report with it.
+                if g.version == version && g.search.is_none() && !g.is_over() {
+                    g.remote_search = true;
+                    if thinking.is_some() {
+                        g.thinking = thinking;
+                    }
+                    entry.publish(&g);
+                }
+            }
+        }
         Some("s") => {
             if let Some(entry) = app.cached(id) {
                 if let Some(ticket) = &entry.lock().search {
@@ -295,6 +324,22 @@ pub(crate) async fn leave(app: &Arc<App>) {
         .await;
     if let Err(e) = left {
         tracing::warn!("leaving: {e}");
+    }
+}
+
+/// Tells the other instances that this one searches game `id` at
+/// `version`, with its latest report. Blocks (a search's thread, or a
+/// blocking task).
+pub(crate) fn relay_thinking(app: &App, id: i64, version: i64, thinking: Option<&Thinking>) {
+    let json = thinking
+        .and_then(|t| serde_json::to_string(t).ok())
+        .unwrap_or_default();
+    let payload = format!("t {id} {version} {json}");
+    if payload.len() > MAX_PAYLOAD {
+        return;
+    }
+    if let Err(e) = app.store.notify(payload.trim_end()) {
+        tracing::debug!("game {id}: relaying the search: {e}");
     }
 }
 

@@ -727,11 +727,24 @@ impl App {
             player.new_game();
             let size = position.size();
             let progress_entry = Arc::clone(&job_entry);
+            let mut relayed: Option<std::time::Instant> = None;
+            let relay_app = Arc::clone(&app);
             let mut progress = |info: &SearchInfo| {
-                let mut g = progress_entry.lock();
-                if g.generation == generation {
-                    g.thinking = Some(Thinking::from_info(color, info, size));
+                let thinking = Thinking::from_info(color, info, size);
+                let relay = {
+                    let mut g = progress_entry.lock();
+                    if g.generation != generation {
+                        return;
+                    }
+                    g.thinking = Some(thinking.clone());
                     progress_entry.publish(&g);
+                    (g.id, g.version)
+                };
+                if relay_app.cluster.is_some()
+                    && relayed.is_none_or(|at| at.elapsed() >= cluster::RELAY_EVERY)
+                {
+                    relayed = Some(std::time::Instant::now());
+                    cluster::relay_thinking(&relay_app, relay.0, relay.1, Some(&thinking));
                 }
             };
             let mut ctx = Context::new(limits, stop, &mut progress);
@@ -743,6 +756,13 @@ impl App {
         };
         match self.pool.submit(delay, job) {
             Ok(()) => {
+                if self.cluster.is_some() {
+                    // The other instances show the game as thinking.
+                    let (app, id, version) = (Arc::clone(self), game.id, game.version);
+                    tokio::task::spawn_blocking(move || {
+                        cluster::relay_thinking(&app, id, version, None);
+                    });
+                }
                 game.step_pending = false;
                 game.search = Some(ticket);
                 Ok(())

@@ -33,6 +33,7 @@ impl LiveGame {
             version: 0,
             search_until: 0,
             claimed: false,
+            remote_search: false,
         }
     }
 
@@ -75,6 +76,7 @@ impl LiveGame {
     /// cannot be stored is undone and the search carries on.
     pub fn touch(&mut self) {
         self.search = None;
+        self.remote_search = false;
         self.thinking = None;
         self.generation += 1;
         self.updated = now_secs();
@@ -165,9 +167,7 @@ impl LiveGame {
     /// a computer to act, and not paused (or one step asked for).
     #[must_use]
     pub fn computer_turn(&self) -> bool {
-        !self.is_over()
-            && self.table.computer_to_act()
-            && (!self.paused || self.step_pending)
+        !self.is_over() && self.table.computer_to_act() && (!self.paused || self.step_pending)
     }
 
     /// Takes the state of `fresh`, the game as another instance stored it:
@@ -193,6 +193,7 @@ impl LiveGame {
         self.version = fresh.version;
         self.search_until = fresh.search_until;
         self.claimed = false;
+        self.remote_search = false;
     }
 
     /// A person plays `pos` (an opening stone or a move), sent for ply

@@ -192,6 +192,8 @@ pub struct LiveGame {
     /// Unix milliseconds until which this game's computer search is
     /// claimed, as stored.
     pub search_until: i64,
+    /// Another instance searches this version (it said so): shown as busy.
+    pub remote_search: bool,
     /// This instance holds the computer's search of this version: it
     /// stored the change that made it the computer's turn, or claimed it
     /// since. Instances that only read the change leave the search alone.

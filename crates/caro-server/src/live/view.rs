@@ -8,15 +8,16 @@ use caro_core::table::Turn;
 use caro_core::{BoardSize, Color};
 use caro_engine::analysis::{black_chance, win_chance};
 use caro_engine::{Score, SearchInfo};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{seat_of_index, xy, LiveGame};
 
-/// What the engine is thinking, as the page shows it.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+/// What the engine is thinking, as the page shows it (and as an instance
+/// relays it to the others).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Thinking {
     /// The colour thinking.
-    pub color: &'static str,
+    pub color: String,
     /// Depth completed.
     pub depth: u32,
     /// Score from the thinker's side: a number, `+W7` (wins in 7 plies),
@@ -39,7 +40,7 @@ impl Thinking {
     #[must_use]
     pub fn from_info(color: Color, info: &SearchInfo, size: BoardSize) -> Thinking {
         Thinking {
-            color: color.name(),
+            color: color.name().to_string(),
             depth: info.depth,
             score: match info.score {
                 Score::Eval(v) => v.to_string(),
@@ -354,7 +355,7 @@ impl LiveGame {
             forbidden,
             thinking: self.thinking.clone(),
             evaluation: self.evaluation.clone(),
-            busy: self.search.is_some(),
+            busy: self.search.is_some() || self.remote_search,
             paused: self.paused,
             delay_ms: self.delay_ms,
             code: caro_core::code::PositionCode::from_game(game, "free")
