@@ -77,6 +77,69 @@ fn socket(server: &Server, id: i64, token: Option<&str>, you: &str) -> Ws {
     ws
 }
 
+/// Reading a game's socket with a deadline: a read that times out fails
+/// the test at the caller's line with the last messages read.
+trait See {
+    /// Messages until one satisfies `done`, each handed to `seen`.
+    fn see_each(&mut self, seen: impl FnMut(&Value), done: impl Fn(&Value) -> bool) -> Value;
+
+    /// Messages until one satisfies `done`.
+    #[track_caller]
+    fn see(&mut self, done: impl Fn(&Value) -> bool) -> Value {
+        self.see_each(|_| {}, done)
+    }
+
+    /// Game messages until the game is at ply `ply`.
+    #[track_caller]
+    fn see_ply(&mut self, ply: u64) -> Value {
+        self.see(|m| m["t"] == "game" && m["ply"] == ply)
+    }
+
+    /// The next error message.
+    #[track_caller]
+    fn see_error(&mut self) -> Value {
+        self.see(|m| m["t"] == "error")
+    }
+}
+
+impl See for Ws {
+    #[track_caller]
+    fn see_each(&mut self, mut seen: impl FnMut(&Value), done: impl Fn(&Value) -> bool) -> Value {
+        let mut log: Vec<Value> = Vec::new();
+        loop {
+            match self.0.read() {
+                Ok(Message::Text(text)) => {
+                    let m: Value = serde_json::from_str(text.as_str()).expect("JSON");
+                    seen(&m);
+                    if done(&m) {
+                        return m;
+                    }
+                    if log.len() == 6 {
+                        log.remove(0);
+                    }
+                    log.push(m);
+                }
+                Ok(Message::Close(frame)) => {
+                    panic!("the socket was closed: {frame:?}; the last messages: {log:#?}")
+                }
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    panic!(
+                        "nothing awaited came in {} s; the last messages: {log:#?}",
+                        WS_TIMEOUT.as_secs()
+                    )
+                }
+                Err(e) => panic!("the socket failed: {e}; the last messages: {log:#?}"),
+            }
+        }
+    }
+}
+
 fn mv(ply: u64, x: u64, y: u64) -> Value {
     json!({"t": "move", "ply": ply, "x": x, "y": y})
 }
@@ -166,6 +229,13 @@ fn moves(v: &Value) -> Vec<(u64, u64)> {
         .collect()
 }
 
+/// A view's version (grows with every stored change).
+fn version(v: &Value) -> i64 {
+    v["version"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("version in {v}"))
+}
+
 fn ply(v: &Value) -> u64 {
     v["ply"].as_u64().unwrap_or_else(|| panic!("ply in {v}"))
 }
@@ -216,7 +286,7 @@ impl Events {
     }
 
     /// Views until one satisfies `done`; every view read is added to `seen`.
-    fn until(&self, seen: &mut Vec<Value>, done: impl Fn(&Value) -> bool) -> Value {
+    fn wait(&self, seen: &mut Vec<Value>, done: impl Fn(&Value) -> bool) -> Value {
         let start = Instant::now();
         loop {
             let left = DEADLINE.saturating_sub(start.elapsed());
@@ -267,7 +337,7 @@ fn seats_and_a_spectator_on_two_instances_play_live() {
         let sent = Instant::now();
         black.send(&mv(ply, i, 7));
         expected.push((i, 7));
-        let seen = white.at_ply(ply + 1);
+        let seen = white.see_ply(ply + 1);
         slowest = slowest.max(sent.elapsed());
         assert_eq!(moves(&seen), expected, "white on b sees black's move on a");
         if i == 4 {
@@ -276,16 +346,16 @@ fn seats_and_a_spectator_on_two_instances_play_live() {
         let sent = Instant::now();
         white.send(&mv(ply + 1, i, 8));
         expected.push((i, 8));
-        let seen = black.at_ply(ply + 2);
+        let seen = black.see_ply(ply + 2);
         slowest = slowest.max(sent.elapsed());
         assert_eq!(moves(&seen), expected, "black on a sees white's move on b");
     }
     eprintln!("slowest move from one instance's socket to the other's: {slowest:?}");
-    let end = watcher.at_ply(9);
+    let end = watcher.see_ply(9);
     assert_eq!(end["result"]["winner"], "black", "{end}");
     assert_eq!(end["result"]["reason"], "five", "{end}");
     assert_eq!(moves(&end), expected);
-    let end = black.at_ply(9);
+    let end = black.see_ply(9);
     assert_eq!(
         end["connected"],
         json!({"black": true, "white": true}),
@@ -327,7 +397,7 @@ fn a_move_sent_through_both_instances_at_once_is_played_once() {
         let mut errors: Vec<(char, Value)> = Vec::new();
         let mut views = Vec::new();
         for (name, ws) in [('a', &mut black_a), ('b', &mut black_b)] {
-            let v = ws.until_each(
+            let v = ws.see_each(
                 |m| {
                     if m["t"] == "error" {
                         errors.push((name, m.clone()));
@@ -372,11 +442,11 @@ fn a_move_sent_through_both_instances_at_once_is_played_once() {
         } else {
             &mut white_b
         };
-        white.at_ply(ply + 1);
+        white.see_ply(ply + 1);
         white.send(&mv(ply + 1, 2 * round, 10));
         played.push((2 * round, 10));
-        black_a.at_ply(ply + 2);
-        black_b.at_ply(ply + 2);
+        black_a.see_ply(ply + 2);
+        black_b.see_ply(ply + 2);
     }
 
     for server in [&a, &b] {
@@ -397,44 +467,56 @@ fn takeback_draw_and_rematch_are_agreed_across_instances() {
     let mut white = socket(&b, g.id, Some(&g.white), "white");
     let mut watcher = socket(&b, g.id, None, "spectator");
     black.send(&mv(0, 7, 7));
-    white.at_ply(1);
+    white.see_ply(1);
     white.send(&mv(1, 8, 8));
-    black.at_ply(2);
+    black.see_ply(2);
     black.send(&mv(2, 9, 9));
-    white.at_ply(3);
+
+    // Each step waits for a view newer than the last one seen (the
+    // version grows with every stored change): a socket's older views
+    // still in its buffer are never taken for the answer.
+    let game = |m: &Value, after: i64, what: &dyn Fn(&Value) -> bool| {
+        m["t"] == "game" && version(m) > after && what(m)
+    };
+    let at = version(&white.see_ply(3));
 
     // Takeback asked on a, accepted on b.
     black.send(&json!({"t": "takeback", "ply": 3}));
-    let asked = white.until(|m| m["t"] == "game" && m["offers"]["takeback"] != Value::Null);
+    let asked = white.see(|m| game(m, at, &|m| m["offers"]["takeback"] != Value::Null));
     assert_eq!(
         asked["offers"]["takeback"],
         json!({"by": "black", "ply": 3})
     );
     white.send(&json!({"t": "takeback-accept", "ply": 3}));
-    let back = black.at_ply(2);
+    let back = black.see(|m| game(m, version(&asked), &|m| m["ply"] == 2));
     assert_eq!(moves(&back), vec![(7, 7), (8, 8)], "{back}");
     assert_eq!(back["to_move"], "black");
     assert_eq!(back["offers"]["takeback"], Value::Null);
+    let at = version(&back);
+    white.see(|m| game(m, at - 1, &|_| true));
 
     // A draw offered on b, declined on a, offered again and accepted on a.
     white.send(&json!({"t": "draw-offer"}));
-    black.until(|m| m["t"] == "game" && m["offers"]["draw"] == "white");
+    let offered = black.see(|m| game(m, at, &|m| m["offers"]["draw"] == "white"));
+    let at = version(&offered);
     black.send(&json!({"t": "draw-decline"}));
-    let declined = white.until(|m| m["t"] == "game" && m["offers"]["draw"] == Value::Null);
+    let declined = white.see(|m| game(m, at, &|m| m["offers"]["draw"] == Value::Null));
     assert_eq!(declined["result"], Value::Null);
+    let at = version(&declined);
+    black.see(|m| game(m, at - 1, &|_| true));
     white.send(&json!({"t": "draw-offer"}));
-    black.until(|m| m["t"] == "game" && m["offers"]["draw"] == "white");
+    let offered = black.see(|m| game(m, at, &|m| m["offers"]["draw"] == "white"));
     black.send(&json!({"t": "draw-accept"}));
-    let drawn = white.until(|m| m["t"] == "game" && m["result"] != Value::Null);
+    let drawn = white.see(|m| game(m, version(&offered), &|m| m["result"] != Value::Null));
     assert_eq!(drawn["result"]["reason"], "agreed", "{drawn}");
-    black.until(|m| m["t"] == "game" && m["result"] != Value::Null);
+    black.see(|m| m["t"] == "game" && m["result"] != Value::Null);
 
     // Both ask for the rematch at once, one on each instance.
     black.send(&json!({"t": "rematch"}));
     white.send(&json!({"t": "rematch"}));
-    let to_black = black.until(|m| m["t"] == "rematch");
-    let to_white = white.until(|m| m["t"] == "rematch");
-    let to_watcher = watcher.until(|m| m["t"] == "rematch");
+    let to_black = black.see(|m| m["t"] == "rematch");
+    let to_white = white.see(|m| m["t"] == "rematch");
+    let to_watcher = watcher.see(|m| m["t"] == "rematch");
     assert_eq!(to_black["id"], to_white["id"], "{to_black} {to_white}");
     assert_eq!(to_watcher["id"], to_black["id"], "{to_watcher}");
     assert_ne!(to_black["id"], g.id);
@@ -458,9 +540,9 @@ fn takeback_draw_and_rematch_are_agreed_across_instances() {
     let mut nb = socket(&b, new_id, Some(new_black), "black");
     let mut nw = socket(&a, new_id, Some(new_white), "white");
     nb.send(&mv(0, 7, 7));
-    assert_eq!(moves(&nw.at_ply(1)), vec![(7, 7)]);
+    assert_eq!(moves(&nw.see_ply(1)), vec![(7, 7)]);
     nw.send(&mv(1, 8, 8));
-    nb.at_ply(2);
+    nb.see_ply(2);
 }
 
 #[test]
@@ -479,13 +561,13 @@ fn a_clock_flags_once_with_the_seats_on_both_instances() {
     let mut white = socket(&b, g.id, Some(&g.white), "white");
     black.send(&mv(0, 7, 7));
     let moved = Instant::now();
-    let started = white.at_ply(1);
+    let started = white.see_ply(1);
     assert_eq!(started["clock"]["running"], "white", "{started}");
     let (before, _) = stored(&db, g.id);
 
     let mut ends = Vec::new();
     for ws in [&mut black, &mut white] {
-        let over = ws.until(|m| m["t"] == "game" && m["result"] != Value::Null);
+        let over = ws.see(|m| m["t"] == "game" && m["result"] != Value::Null);
         assert_eq!(over["result"]["reason"], "time", "{over}");
         assert_eq!(over["result"]["winner"], "black", "{over}");
         assert_eq!(over["clock"]["white_ms"], 0, "{over}");
@@ -509,7 +591,7 @@ fn a_clock_flags_once_with_the_seats_on_both_instances() {
     }
     assert_eq!(stored(&db, g.id), (after, result));
     white.send(&mv(1, 8, 8));
-    assert_eq!(white.error()["code"], "game_over");
+    assert_eq!(white.see_error()["code"], "game_over");
     let va = view(&http, &a, g.id);
     let vb = view(&http, &b, g.id);
     assert_eq!(va["result"], vb["result"]);
@@ -596,7 +678,7 @@ fn a_computer_answers_once_whichever_instance_took_the_move() {
     // Each instance's events showed the computer's moves as stored.
     for (name, events) in [("a", &events_a), ("b", &events_b)] {
         let mut seen = Vec::new();
-        events.until(&mut seen, |v| ply(v) == 2 * HUMAN_MOVES);
+        events.wait(&mut seen, |v| ply(v) == 2 * HUMAN_MOVES);
         all_prefixes(&seen, &stored_moves, name);
     }
 }
@@ -656,7 +738,7 @@ fn a_computer_game_goes_on_after_its_instance_is_killed() {
         "{end}"
     );
     let mut seen = Vec::new();
-    events_b.until(&mut seen, |v| v["result"] != Value::Null);
+    events_b.wait(&mut seen, |v| v["result"] != Value::Null);
     all_prefixes(&seen, &all, "b");
 }
 
@@ -682,9 +764,9 @@ fn an_online_game_goes_on_on_another_instance_after_a_kill() {
             (&mut white, &mut black)
         };
         mover.send(&mv(p, x, y));
-        mover.at_ply(p + 1);
+        mover.see_ply(p + 1);
         acknowledged.push((x, y));
-        other.at_ply(p + 1);
+        other.see_ply(p + 1);
     }
     // One more move sent, and the instance killed before it is answered.
     let (x, y) = point(4);
@@ -711,10 +793,10 @@ fn an_online_game_goes_on_on_another_instance_after_a_kill() {
             (&mut white, &mut black)
         };
         mover.send(&mv(p, x, y));
-        other.at_ply(p + 1);
+        other.see_ply(p + 1);
         p += 1;
     }
-    let end = watcher.at_ply(9);
+    let end = watcher.see_ply(9);
     assert_eq!(end["result"]["winner"], "black", "{end}");
     let v = view(&http, &b, g.id);
     assert_eq!(moves(&v)[..4], acknowledged[..]);
