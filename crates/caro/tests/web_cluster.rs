@@ -802,3 +802,38 @@ fn an_online_game_goes_on_on_another_instance_after_a_kill() {
     assert_eq!(moves(&v)[..4], acknowledged[..]);
     assert_eq!(moves(&v).len(), 9);
 }
+
+#[test]
+fn each_instance_shows_who_has_the_game_open_on_the_other() {
+    let db = fresh_db!();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = instance(&db, dir_a.path(), "a");
+    let b = instance(&db, dir_b.path(), "b");
+    let http = agent();
+    let g = online_game(&http, &a, &json!({"width": 15}));
+    let connected = |black: bool, white: bool| {
+        move |m: &Value| {
+            m["t"] == "game" && m["connected"] == json!({"black": black, "white": white})
+        }
+    };
+    let mut watcher = socket(&b, g.id, None, "spectator");
+    let mut black = socket(&a, g.id, Some(&g.black), "black");
+    watcher.see(connected(true, false));
+    let white = socket(&b, g.id, Some(&g.white), "white");
+    black.see(connected(true, true));
+    watcher.see(connected(true, true));
+    // White's page closes on b: black's, on a, says so.
+    drop(white);
+    black.see(connected(true, false));
+    watcher.see(connected(true, false));
+    // The instance holding black's socket dies: once it is missed, b says
+    // black is gone too.
+    a.kill();
+    let killed = Instant::now();
+    watcher.set_read_timeout(Duration::from_secs(25));
+    watcher.see(connected(false, false));
+    eprintln!(
+        "a killed instance's seat shown gone after {:?}",
+        killed.elapsed()
+    );
+}
