@@ -837,3 +837,33 @@ fn each_instance_shows_who_has_the_game_open_on_the_other() {
         killed.elapsed()
     );
 }
+
+#[test]
+fn a_clock_flags_on_the_other_instance_when_its_own_is_killed() {
+    let db = fresh_db!();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = instance(&db, dir_a.path(), "a");
+    let b = instance(&db, dir_b.path(), "b");
+    let http = agent();
+    let g = online_game(
+        &http,
+        &a,
+        &json!({"width": 15, "clock_seconds": 2, "increment_seconds": 0}),
+    );
+    // The move and the game's only sockets on a, then a dies.
+    let mut white = socket(&a, g.id, Some(&g.white), "white");
+    let (status, moved) = seat_move(&http, &a, g.id, &g.black, 0, 7, 7);
+    assert_eq!(status, 200, "{moved}");
+    white.see_ply(1);
+    let (before, _) = stored(&db, g.id);
+    a.kill();
+    let killed = Instant::now();
+    let over = wait_view(&http, &b, g.id, |v| v["result"] != Value::Null);
+    eprintln!("flagged by b {:?} after a was killed", killed.elapsed());
+    assert_eq!(over["result"]["reason"], "time", "{over}");
+    assert_eq!(over["result"]["winner"], "black", "{over}");
+    let (after, result) = stored(&db, g.id);
+    assert_eq!(after, before + 1, "the flag is one stored change");
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(stored(&db, g.id), (after, result), "flagged again");
+}
