@@ -95,6 +95,9 @@ pub struct ClientEnd {
     pub moves: Vec<Point>,
     /// This client's moves it saw stored: (ply, point).
     pub acked: Vec<(usize, Point)>,
+    /// Moves first seen in the view a reconnection brought (either
+    /// player's), sent until then: kept out of `own` and `cross`.
+    pub failover: Vec<Duration>,
     /// Refused commands (`{"t":"error"}`).
     pub errors: u64,
     /// Connections made again after a drop or a refused command.
@@ -208,12 +211,23 @@ pub async fn client(plan: ClientPlan) -> ClientEnd {
                 return end;
             }
         };
-        if !first {
+        let reconnected = !first;
+        if reconnected {
             end.reconnects += 1;
             plan.counters.reconnects.fetch_add(1, Ordering::Relaxed);
         }
         first = false;
-        match play(&plan, ws, &mut rng, &mut unsure, &mut seen, &mut end).await {
+        match play(
+            &plan,
+            ws,
+            reconnected,
+            &mut rng,
+            &mut unsure,
+            &mut seen,
+            &mut end,
+        )
+        .await
+        {
             Ok(Ended::Finished) => {
                 end.finished = true;
                 return end;
@@ -233,9 +247,12 @@ pub async fn client(plan: ClientPlan) -> ClientEnd {
 }
 
 /// Plays over one connection until the game ends or the socket drops.
+/// On a connection made again after a drop (`reconnected`), the moves its
+/// first view brings are timed apart, as [`ClientEnd::failover`].
 async fn play(
     plan: &ClientPlan,
     mut ws: Socket,
+    reconnected: bool,
     rng: &mut StdRng,
     unsure: &mut Vec<Sent>,
     seen: &mut usize,
@@ -244,6 +261,7 @@ async fn play(
     // Waiting for the answer to a move sent over this connection.
     let mut waiting = false;
     let mut last_view = Instant::now();
+    let mut first_view = true;
     loop {
         let next = tokio::time::timeout_at((last_view + STALL).into(), ws.next()).await;
         let msg = match next {
@@ -283,11 +301,17 @@ async fn play(
             _ => continue,
         }
         last_view = Instant::now();
+        let failover = reconnected && first_view;
+        first_view = false;
         let moves = parse_moves(&view["moves"])
             .ok_or_else(|| LoadError::Socket(format!("game {}: a view without moves", plan.id)))?;
         for ply in *seen..moves.len() {
             if let Some(sent) = plan.clock.take_other(ply, plan.seat) {
-                end.cross.push(sent.elapsed());
+                if failover {
+                    end.failover.push(sent.elapsed());
+                } else {
+                    end.cross.push(sent.elapsed());
+                }
             }
         }
         *seen = (*seen).max(moves.len());
@@ -300,7 +324,11 @@ async fn play(
             let stored = moves[s.ply] == s.point;
             if stored {
                 end.acked.push((s.ply, s.point));
-                end.own.push(s.at.elapsed());
+                if failover {
+                    end.failover.push(s.at.elapsed());
+                } else {
+                    end.own.push(s.at.elapsed());
+                }
                 plan.counters.moves.fetch_add(1, Ordering::Relaxed);
             }
             if s.dropped {

@@ -13,7 +13,9 @@
 //! instance `i % N`, its second to `(i + 1) % N`, so with two instances or
 //! more every move crosses instances. `--kill-after SECS` kills instance 0
 //! (SIGKILL) in the middle of the games: its clients reconnect to the next
-//! live instance with their seat token, read the game again and play on.
+//! live instance with their seat token, read the game again and play on;
+//! the moves a reconnection's first view brings are timed apart from the
+//! two latencies.
 //!
 //! Afterwards every game is read back (from a surviving instance, and again
 //! from a fresh instance started on the same database once all are killed)
@@ -381,6 +383,11 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
     let mut cross: Vec<Duration> = ends.iter().flat_map(|e| e.cross.iter().copied()).collect();
     let (own50, own99, own_max) = summary(&mut own);
     let (cross50, cross99, cross_max) = summary(&mut cross);
+    let mut failover: Vec<Duration> = ends
+        .iter()
+        .flat_map(|e| e.failover.iter().copied())
+        .collect();
+    let (failover50, _, failover_max) = summary(&mut failover);
     let moves = counters.moves.load(Ordering::Relaxed);
     let reconnects = counters.reconnects.load(Ordering::Relaxed);
     let errors: u64 = ends.iter().map(|e| e.errors).sum();
@@ -425,6 +432,12 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
         check.unfinished,
         check.unreadable,
     );
+    if !failover.is_empty() {
+        println!(
+            "{} moves first seen in the game a reconnection brought, timed apart: p50 {failover50:.1} ms, max {failover_max:.1} ms from sending",
+            failover.len()
+        );
+    }
     for f in failures.iter().take(5) {
         eprintln!("client failed: {f}");
     }
@@ -444,6 +457,8 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
             "seconds": elapsed.as_secs_f64(), "moves_per_second": per_second,
             "p50_ms": own50, "p99_ms": own99, "max_ms": own_max,
             "cross_p50_ms": cross50, "cross_p99_ms": cross99, "cross_max_ms": cross_max,
+            "failover_moves": failover.len(), "failover_p50_ms": failover50,
+            "failover_max_ms": failover_max,
             "memory": instances.iter().map(|s| json!({
                 "rss_idle_mib": s.idle_kib / 1024,
                 "rss_peak_mib": s.peak_kib.unwrap_or(0) / 1024,
