@@ -15,11 +15,20 @@ pub struct FreshDatabase {
     pub url: String,
 }
 
+/// A PostgreSQL error with its cause (the server's message, or why the
+/// connection failed).
+fn described(e: &tokio_postgres::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(cause) => format!("{e}: {cause}"),
+        None => e.to_string(),
+    }
+}
+
 /// Connects to `url` and drives the connection on a task of its own.
 async fn connect(url: &str) -> Result<tokio_postgres::Client, LoadError> {
     let (client, connection) = tokio_postgres::connect(url, NoTls)
         .await
-        .map_err(|e| LoadError::Postgres(format!("{}: {e}", redact(url))))?;
+        .map_err(|e| LoadError::Postgres(format!("{}: {}", redact(url), described(&e))))?;
     tokio::spawn(async move {
         let _ = connection.await;
     });
@@ -38,7 +47,9 @@ impl FreshDatabase {
         client
             .batch_execute(&format!("CREATE DATABASE {name}"))
             .await
-            .map_err(|e| LoadError::Postgres(format!("CREATE DATABASE {name}: {e}")))?;
+            .map_err(|e| {
+                LoadError::Postgres(format!("CREATE DATABASE {name}: {}", described(&e)))
+            })?;
         Ok(FreshDatabase {
             admin: url.to_string(),
             url: with_database(url, &name)?,
@@ -55,7 +66,9 @@ impl FreshDatabase {
                 self.name
             ))
             .await
-            .map_err(|e| LoadError::Postgres(format!("DROP DATABASE {}: {e}", self.name)))
+            .map_err(|e| {
+                LoadError::Postgres(format!("DROP DATABASE {}: {}", self.name, described(&e)))
+            })
     }
 }
 
