@@ -449,6 +449,51 @@ fn a_move_sent_through_both_instances_at_once_is_played_once() {
         black_b.see_ply(ply + 2);
     }
 
+    // The same over HTTP: two requests for the same ply, one through each
+    // instance, at the same moment from two threads.
+    for round in 6..9u64 {
+        let ply = 2 * round;
+        let points = [(2 * (round - 6), 4), (2 * (round - 6), 6)];
+        let barrier = std::sync::Barrier::new(2);
+        let answers: Vec<(u16, Value)> = std::thread::scope(|scope| {
+            let sends: Vec<_> = [(&a, points[0]), (&b, points[1])]
+                .into_iter()
+                .map(|(server, (x, y))| {
+                    let (barrier, token) = (&barrier, &g.black);
+                    scope.spawn(move || {
+                        let http = agent();
+                        barrier.wait();
+                        seat_move(&http, server, g.id, token, ply, x, y)
+                    })
+                })
+                .collect();
+            sends
+                .into_iter()
+                .map(|s| s.join().expect("a request"))
+                .collect()
+        });
+        let accepted: Vec<usize> = (0..2).filter(|&i| answers[i].0 == 200).collect();
+        assert_eq!(
+            accepted.len(),
+            1,
+            "round {round}: one of two accepted: {answers:?}"
+        );
+        let refused = &answers[1 - accepted[0]];
+        assert!(
+            matches!(
+                (refused.0, refused.1["code"].as_str()),
+                (409, Some("stale" | "not_your_turn")) | (422, Some("occupied"))
+            ),
+            "round {round}: {refused:?}"
+        );
+        played.push(points[accepted[0]]);
+        assert_eq!(moves(&answers[accepted[0]].1), played, "round {round}");
+        white_b.see_ply(ply + 1);
+        white_b.send(&mv(ply + 1, 2 * (round - 6), 12));
+        played.push((2 * (round - 6), 12));
+        black_a.see_ply(ply + 2);
+    }
+
     for server in [&a, &b] {
         let v = view(&http, server, g.id);
         assert_eq!(moves(&v), played, "{} stored: {v}", server.base);
