@@ -1,12 +1,14 @@
 //! Two real `caro serve` processes on one fresh PostgreSQL database: the
 //! seats and spectators of an online game on different instances play
-//! live; a move sent through both at once is played once; takebacks,
-//! draws and rematches agreed across instances; a clock flagged once with
-//! or without sockets; a computer answering once whichever instance got
-//! the move; and an instance killed with SIGKILL in the middle of a
-//! computer game and of an online game, the other finishing them with
-//! nothing acknowledged lost. Each test is skipped (and says so) when
-//! PostgreSQL does not answer, unless `CARO_REQUIRE_POSTGRES=1`.
+//! live and see who has the game open; a move sent through both at once
+//! (sockets or HTTP) is played once; takebacks, draws and rematches agreed
+//! across instances; a clock flagged once with or without sockets, and by
+//! the other instance when its own is killed; a computer answering once
+//! whichever instance got the move; and an instance killed with SIGKILL in
+//! the middle of a computer game and of an online game, the other
+//! finishing them with nothing acknowledged lost. Each test is skipped
+//! (and says so) when PostgreSQL does not answer, unless
+//! `CARO_REQUIRE_POSTGRES=1`.
 
 mod common;
 
