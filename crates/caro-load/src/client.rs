@@ -302,14 +302,17 @@ async fn play(
         }
         last_view = Instant::now();
         let failover = reconnected && first_view;
+        let opening = !reconnected && first_view;
         first_view = false;
         let moves = parse_moves(&view["moves"])
             .ok_or_else(|| LoadError::Socket(format!("game {}: a view without moves", plan.id)))?;
         for ply in *seen..moves.len() {
             if let Some(sent) = plan.clock.take_other(ply, plan.seat) {
+                // A move already made when this client first connected
+                // timed its connecting, not the update: left out.
                 if failover {
                     end.failover.push(sent.elapsed());
-                } else {
+                } else if !opening {
                     end.cross.push(sent.elapsed());
                 }
             }
