@@ -649,10 +649,20 @@ async fn events(
 async fn act(
     app: &Arc<App>,
     id: i64,
-    f: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
+    mut f: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
 ) -> ApiResult<Response> {
     let entry = entry(app, id).await?;
-    let ((), busy) = app.change(&entry, f).await?;
+    let ((), busy) = match app.change(&entry, &mut f).await {
+        // A request for a ply this instance has not read yet (another
+        // instance stored it a moment ago): read the game, then try again.
+        Err(ApiError::Action(ActionError::Stale { sent, now }))
+            if sent > now && app.is_shared() =>
+        {
+            app.refresh(&entry).await?;
+            app.change(&entry, &mut f).await?
+        }
+        other => other?,
+    };
     let g = entry.lock();
     let mut view = serde_json::to_value(entry.view(&g)).unwrap_or_default();
     if let Some(busy) = busy {

@@ -49,6 +49,13 @@ pub const RELAY_EVERY: Duration = Duration::from_millis(500);
 /// Largest notification payload sent (PostgreSQL's limit is 8000 bytes).
 const MAX_PAYLOAD: usize = 7900;
 
+/// How often the listening connection is checked, and how long it has to
+/// answer.
+const LISTEN_PING: Duration = Duration::from_secs(5);
+
+/// How long to wait before reading a game again after a failed read.
+const REFRESH_RETRY: Duration = Duration::from_secs(1);
+
 /// How long to wait before connecting the notification listener again.
 const RECONNECT: Duration = Duration::from_secs(1);
 
@@ -70,12 +77,20 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// A cluster member named `instance` on the database at `url`.
+    /// A cluster member named `name` on the database at `url`. Its key
+    /// among the instances is the name and a random suffix, so a process
+    /// started again under the same name (or with the same process id in
+    /// a container) is never taken for the one that died.
     #[must_use]
-    pub fn new(url: String, instance: String) -> Cluster {
+    pub fn new(url: String, name: &str) -> Cluster {
+        let mut bytes = [0u8; 4];
+        let suffix = match getrandom::fill(&mut bytes) {
+            Ok(()) => bytes.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+            Err(_) => format!("{:x}", now_ms()),
+        };
         Cluster {
             url,
-            instance,
+            instance: format!("{name}/{suffix}"),
             latest: Mutex::new(HashMap::new()),
         }
     }
@@ -125,7 +140,19 @@ async fn listen(app: Arc<App>) {
         return;
     };
     loop {
-        match tokio_postgres::connect(&cluster.url, NoTls).await {
+        let config = match cluster.url.parse::<tokio_postgres::Config>() {
+            Ok(mut config) => {
+                config
+                    .keepalives_idle(LISTEN_PING)
+                    .connect_timeout(LISTEN_PING);
+                config
+            }
+            Err(e) => {
+                tracing::error!("cannot listen for other instances' changes: {e}");
+                return;
+            }
+        };
+        match config.connect(NoTls).await {
             Ok((client, mut connection)) => {
                 let (tx, mut rx) = mpsc::unbounded_channel::<String>();
                 let driver = tokio::spawn(async move {
@@ -147,8 +174,28 @@ async fn listen(app: Arc<App>) {
                 match client.batch_execute(&format!("LISTEN {CHANNEL}")).await {
                     Ok(()) => {
                         refresh_all(&app);
-                        while let Some(payload) = rx.recv().await {
-                            handle(&app, &cluster, &payload);
+                        // A connection that silently stopped (a network
+                        // that dropped it, a database failover) delivers
+                        // nothing: a ping that is not answered in time
+                        // connects again.
+                        let mut ping = tokio::time::interval(LISTEN_PING);
+                        loop {
+                            tokio::select! {
+                                payload = rx.recv() => match payload {
+                                    Some(payload) => handle(&app, &cluster, &payload),
+                                    None => break,
+                                },
+                                _ = ping.tick() => {
+                                    let answered = tokio::time::timeout(
+                                        LISTEN_PING,
+                                        client.simple_query("SELECT 1"),
+                                    )
+                                    .await;
+                                    if !matches!(answered, Ok(Ok(_))) {
+                                        break;
+                                    }
+                                }
+                            }
                         }
                         tracing::warn!("lost the notification connection; connecting again");
                     }
@@ -235,19 +282,29 @@ pub(crate) fn refresh(app: &Arc<App>, entry: &Arc<Entry>) {
     let app = Arc::clone(app);
     let entry = Arc::clone(entry);
     tokio::spawn(async move {
-        let turn = Arc::clone(&entry.writes).lock_owned().await;
-        entry.refreshing.store(false, Ordering::SeqCst);
-        let job_entry = Arc::clone(&entry);
-        let job_app = Arc::clone(&app);
-        let done = tokio::task::spawn_blocking(move || {
-            let _turn = turn;
-            job_app.refresh_blocking(&job_entry)
-        })
-        .await;
-        match done {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::error!("game {}: cannot read it again: {e}", entry.lock().id),
-            Err(e) => tracing::error!("game {}: {e}", entry.lock().id),
+        // A read that fails (a pool that timed out, a database that
+        // restarts) is tried again, a second later each time.
+        loop {
+            let turn = Arc::clone(&entry.writes).lock_owned().await;
+            entry.refreshing.store(false, Ordering::SeqCst);
+            let job_entry = Arc::clone(&entry);
+            let job_app = Arc::clone(&app);
+            let done = tokio::task::spawn_blocking(move || {
+                let _turn = turn;
+                job_app.refresh_blocking(&job_entry)
+            })
+            .await;
+            let error = match done {
+                Ok(Ok(())) => return,
+                Ok(Err(e)) => e.to_string(),
+                Err(e) => e.to_string(),
+            };
+            tracing::error!("game {}: cannot read it again: {error}", entry.lock().id);
+            tokio::time::sleep(REFRESH_RETRY).await;
+            if entry.refreshing.swap(true, Ordering::SeqCst) {
+                // A newer read is on its way.
+                return;
+            }
         }
     });
 }
@@ -268,6 +325,8 @@ pub(crate) fn refresh_presence(app: &Arc<App>, entry: &Arc<Entry>) {
     let app = Arc::clone(app);
     let entry = Arc::clone(entry);
     tokio::spawn(async move {
+        // One read or write of the game's presence at a time, in order.
+        let _order = entry.presence.lock().await;
         let instance = cluster.instance.clone();
         let counts = app
             .store(move |s| s.presence(id, &instance, now_ms() - DEAD_AFTER_MS))
@@ -293,6 +352,7 @@ pub(crate) fn presence_changed(app: &Arc<App>, entry: &Arc<Entry>, seat: usize) 
     let app = Arc::clone(app);
     let entry = Arc::clone(entry);
     tokio::spawn(async move {
+        let _order = entry.presence.lock().await;
         let id = entry.lock().id;
         let instance = cluster.instance.clone();
         let counter = Arc::clone(&entry);
@@ -314,6 +374,29 @@ pub(crate) async fn leave(app: &Arc<App>) {
     let Some(cluster) = app.cluster.clone() else {
         return;
     };
+    // The searches this instance holds are let go, for another to take
+    // at once.
+    let held: Vec<(i64, i64)> = app
+        .cached_all()
+        .iter()
+        .filter_map(|e| {
+            let g = e.lock();
+            g.claimed.then_some((g.id, g.version))
+        })
+        .collect();
+    if !held.is_empty() {
+        let released = app
+            .store(move |s| {
+                for (id, version) in held {
+                    s.hold_search(id, version, 0)?;
+                }
+                Ok(())
+            })
+            .await;
+        if let Err(e) = released {
+            tracing::warn!("leaving: {e}");
+        }
+    }
     let instance = cluster.instance.clone();
     // Seen at time 0, then swept: only this instance is that old.
     let left = app
@@ -402,39 +485,50 @@ async fn claim_searches(app: &Arc<App>) {
         }
     };
     for id in ids {
-        let entry = match app.entry(id).await {
-            Ok(Some(entry)) => entry,
-            Ok(None) => continue,
-            Err(e) => {
-                tracing::warn!("game {id}: {e}");
-                continue;
+        match app.entry(id).await {
+            Ok(Some(entry)) => claim_search(app, &entry, true).await,
+            Ok(None) => {}
+            Err(e) => tracing::warn!("game {id}: {e}"),
+        }
+    }
+}
+
+/// Claims the game's computer search if a computer is to act and nobody
+/// holds the search, and starts it here.
+pub(crate) async fn claim_search(app: &Arc<App>, entry: &Arc<Entry>, due: bool) {
+    let (id, version, lease) = {
+        let g = entry.lock();
+        if g.search.is_some() || g.claimed {
+            return;
+        }
+        if !g.computer_turn() {
+            // The store says a computer is to act (the sweep found it), or
+            // the game was just read: an old copy is read again.
+            drop(g);
+            if due {
+                refresh(app, entry);
             }
-        };
-        let (version, lease) = {
-            let g = entry.lock();
-            if g.search.is_some() || !g.computer_turn() {
-                continue;
-            }
-            (g.version, search_lease_ms(&g))
-        };
-        let now = now_ms();
-        let claimed = app
-            .store(move |s| s.claim_search(id, version, now, now + lease))
-            .await;
-        match claimed {
-            Ok(true) => {
-                let mut g = entry.lock();
-                if g.version == version {
-                    g.claimed = true;
-                    g.search_until = now + lease;
-                    if app.schedule(&entry, &mut g).is_ok() {
-                        entry.publish(&g);
-                    }
+            return;
+        }
+        (g.id, g.version, search_lease_ms(&g))
+    };
+    let now = now_ms();
+    let claimed = app
+        .store(move |s| s.claim_search(id, version, now, now + lease))
+        .await;
+    match claimed {
+        Ok(true) => {
+            let mut g = entry.lock();
+            if g.version == version {
+                g.claimed = true;
+                g.search_until = now + lease;
+                if app.schedule(entry, &mut g).is_ok() {
+                    entry.publish(&g);
                 }
             }
-            // Held by another instance, or this copy is old: read it again.
-            Ok(false) => refresh(app, &entry),
-            Err(e) => tracing::warn!("game {id}: claiming its search: {e}"),
         }
+        // Held by another instance, or this copy is old: read it again.
+        Ok(false) => refresh(app, entry),
+        Err(e) => tracing::warn!("game {id}: claiming its search: {e}"),
     }
 }

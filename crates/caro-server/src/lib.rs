@@ -188,6 +188,8 @@ pub(crate) struct Entry {
     /// A read of the game from the store is on its way (other instances'
     /// changes).
     refreshing: AtomicBool,
+    /// Orders the reads and writes of the game's presence.
+    presence: tokio::sync::Mutex<()>,
 }
 
 impl Entry {
@@ -199,6 +201,7 @@ impl Entry {
             sockets: [AtomicU32::new(0), AtomicU32::new(0)],
             remote: [AtomicU32::new(0), AtomicU32::new(0)],
             refreshing: AtomicBool::new(false),
+            presence: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -312,6 +315,8 @@ pub struct App {
     ws_ping: std::time::Duration,
     /// Set when the database is shared with other instances.
     cluster: Option<Arc<cluster::Cluster>>,
+    /// See [`App::charges_clocks`].
+    charge_clocks: AtomicBool,
 }
 
 impl App {
@@ -340,14 +345,22 @@ impl App {
         let cluster = match &database {
             store::Database::Postgres(url) => Some(Arc::new(cluster::Cluster::new(
                 url.clone(),
-                config
+                &config
                     .instance
                     .clone()
                     .unwrap_or_else(cluster::default_instance_name),
             ))),
             store::Database::Sqlite(_) => None,
         };
+        // Another instance running: the games' clocks ran on meanwhile.
+        let charge_clocks = match &cluster {
+            Some(c) => {
+                store.live_instances(&c.instance, live::now_ms() - cluster::DEAD_AFTER_MS)? > 0
+            }
+            None => false,
+        };
         Ok(Arc::new(App {
+            charge_clocks: AtomicBool::new(charge_clocks),
             cluster,
             store: Arc::new(store),
             catalog: Catalog::new(config.engines.clone()),
@@ -393,7 +406,8 @@ impl App {
         if let Some(e) = self.games().get(&id) {
             return Ok(Some(Arc::clone(e)));
         }
-        let Some(live) = self.store(move |s| load(s, id)).await? else {
+        let charge = self.charges_clocks();
+        let Some(live) = self.store(move |s| load(s, id, charge)).await? else {
             return Ok(None);
         };
         let mut games = self.games();
@@ -406,12 +420,18 @@ impl App {
         let entry = Entry::new(live);
         games.insert(id, Arc::clone(&entry));
         drop(games);
+        // A running clock flags whether or not this instance had the game.
+        online::arm_clock(self, &entry, &entry.lock());
         if let Some(cluster) = &self.cluster {
             // Changed by another instance while it was read: read again.
             if cluster.latest(id).is_some_and(|v| v > version) {
                 cluster::refresh(self, &entry);
             }
             cluster::refresh_presence(self, &entry);
+            // A computer to act whose search nobody holds (its instance
+            // died, or the game was stored before instances shared it).
+            let (app, claiming) = (Arc::clone(self), Arc::clone(&entry));
+            tokio::spawn(async move { cluster::claim_search(&app, &claiming, false).await });
         }
         Ok(Some(entry))
     }
@@ -479,10 +499,17 @@ impl App {
                     continue;
                 }
             };
+            // The first instance back after an outage restarts the clocks
+            // from their stored time and stores them so: the instances
+            // that join later charge from that.
+            let restamp = self.cluster.is_some() && !self.charges_clocks();
             // A clock stored with no time left flags now.
             let flagged = self
                 .change(&entry, |g| {
-                    g.flag_if_out_of_time(std::time::Instant::now());
+                    if !g.flag_if_out_of_time(std::time::Instant::now()) && restamp && !g.is_over()
+                    {
+                        g.touch();
+                    }
                     Ok::<_, StoreError>(())
                 })
                 .await;
@@ -577,6 +604,34 @@ impl App {
         Ok(None)
     }
 
+    /// Whether other instances may share the database.
+    pub(crate) fn is_shared(&self) -> bool {
+        self.cluster.is_some()
+    }
+
+    /// Whether a game read from the store has its running clock charged
+    /// for the time since it was stored: with other instances running
+    /// ([`cluster`]), except while the first instance back after an outage
+    /// arms the clocks (downtime is not charged).
+    fn charges_clocks(&self) -> bool {
+        self.cluster.is_some() && self.charge_clocks.load(Ordering::SeqCst)
+    }
+
+    /// [`App::refresh_blocking`] with the game's turn, from a request.
+    ///
+    /// # Errors
+    /// The store's.
+    pub(crate) async fn refresh(self: &Arc<App>, entry: &Arc<Entry>) -> Result<(), StoreError> {
+        let turn = Arc::clone(&entry.writes).lock_owned().await;
+        let (app, entry) = (Arc::clone(self), Arc::clone(entry));
+        tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            app.refresh_blocking(&entry)
+        })
+        .await
+        .map_err(|e| StoreError::Thread(e.to_string()))?
+    }
+
     /// Reads the game again from the store, as another instance left it,
     /// and sends it to the watchers. Blocks; call it with the game's turn
     /// to write.
@@ -585,7 +640,7 @@ impl App {
     /// The store's; [`StoreError::Damaged`] if the game is gone.
     pub(crate) fn refresh_blocking(self: &Arc<App>, entry: &Arc<Entry>) -> Result<(), StoreError> {
         let id = entry.lock().id;
-        let fresh = load(&self.store, id)?.ok_or(StoreError::Damaged {
+        let fresh = load(&self.store, id, self.charges_clocks())?.ok_or(StoreError::Damaged {
             id,
             reason: "the game is no longer stored".into(),
         })?;
@@ -707,6 +762,7 @@ impl App {
             generation,
             stop: stop.clone(),
         };
+        let (game_id, version, limits_ms) = (game.id, game.version, game.time_ms as i64);
         let player = game.players[idx].take();
         let position = game.game().clone();
         let limits = Limits::time(Duration::from_millis(game.time_ms));
@@ -724,6 +780,14 @@ impl App {
                     }
                 },
             };
+            if app.cluster.is_some() {
+                // The lease runs from the search's start, not from the
+                // write that asked for it (it may have waited for a thread).
+                let until = live::now_ms() + limits_ms + SEARCH_GRACE_MS;
+                if let Err(e) = app.store.hold_search(game_id, version, until) {
+                    tracing::warn!("game {game_id}: holding its search: {e}");
+                }
+            }
             player.new_game();
             let size = position.size();
             let progress_entry = Arc::clone(&job_entry);
@@ -889,11 +953,17 @@ impl App {
 }
 
 /// A stored game with its match filled in ([`LiveGame::link_match`]).
-fn load(store: &Store, id: i64) -> Result<Option<LiveGame>, StoreError> {
+/// With `charge_clock`, a running clock is charged for the time since it
+/// was stored (other instances ran the game meanwhile); without, it
+/// restarts from the stored time (the server was down).
+fn load(store: &Store, id: i64, charge_clock: bool) -> Result<Option<LiveGame>, StoreError> {
     let Some(row) = store.get(id)? else {
         return Ok(None);
     };
     let mut live = LiveGame::from_row(&row)?;
+    if charge_clock {
+        live.charge_since_stored(live::now_ms(), std::time::Instant::now());
+    }
     if row.match_id != 0 {
         let m = store.get_match(row.match_id)?.ok_or(StoreError::Damaged {
             id,
@@ -962,6 +1032,8 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .map_err(|e| StoreError::Thread(e.to_string()))??;
     tokio::spawn(Arc::clone(&app).resume_waiting());
     let clocks = app.arm_clocks(false).await?;
+    // From now on a game read from a shared store has run on elsewhere.
+    app.charge_clocks.store(true, Ordering::SeqCst);
     cluster::start(&app);
     if clocks > 0 {
         tracing::info!("{clocks} online games' clocks run again");

@@ -399,7 +399,7 @@ async fn apply(
         Command::Rematch => return rematch(app, entry, seat).await,
         command => command,
     };
-    app.change(entry, |g| {
+    let mut command_on = |g: &mut LiveGame| {
         match &command {
             &Command::Move { ply, x, y } => g.online_move(seat, ply, Pos::new(x, y))?,
             Command::Resign => g.online_resign(seat)?,
@@ -420,8 +420,19 @@ async fn apply(
             Command::Rematch => {}
         }
         Ok::<_, ApiError>(())
-    })
-    .await?;
+    };
+    match app.change(entry, &mut command_on).await {
+        // For a ply this instance has not read yet: read, then try again.
+        Err(ApiError::Action(ActionError::Stale { sent, now }))
+            if sent > now && app.is_shared() =>
+        {
+            app.refresh(entry).await?;
+            app.change(entry, &mut command_on).await?;
+        }
+        other => {
+            other?;
+        }
+    }
     Ok(())
 }
 

@@ -23,6 +23,9 @@ pub struct Clock {
     /// The seat whose time runs, and since when. `None` before the first
     /// move and once the game is over.
     pub running: Option<(Seat, Instant)>,
+    /// When the clock read as stored was written (Unix milliseconds), if
+    /// the stored form says.
+    pub stored_at_ms: Option<i64>,
 }
 
 impl Clock {
@@ -34,6 +37,7 @@ impl Clock {
             increment_ms,
             left_ms: [initial_ms; 2],
             running: None,
+            stored_at_ms: None,
         }
     }
 
@@ -49,35 +53,49 @@ impl Clock {
         }
     }
 
-    /// The stored form: `initial,increment,first,second` in milliseconds
-    /// (in a free opening the first seat plays black).
+    /// The stored form: `initial,increment,first,second,at` in
+    /// milliseconds (in a free opening the first seat plays black), `at`
+    /// the Unix time of the reading.
     #[must_use]
     pub fn to_text(&self, now: Instant) -> String {
         format!(
-            "{},{},{},{}",
+            "{},{},{},{},{}",
             self.initial_ms,
             self.increment_ms,
             self.left(Seat::First, now),
-            self.left(Seat::Second, now)
+            self.left(Seat::Second, now),
+            super::now_ms()
         )
     }
 
-    /// Reads [`Clock::to_text`] (stopped; the game restarts it).
+    /// Reads [`Clock::to_text`] (stopped; the game restarts it), with or
+    /// without the time of the reading.
     #[must_use]
     pub fn from_text(text: &str) -> Option<Clock> {
         let v: Vec<u64> = text
             .split(',')
             .map(|n| n.trim().parse().ok())
             .collect::<Option<_>>()?;
-        match v[..] {
-            [initial_ms, increment_ms, first, second] => Some(Clock {
+        let (initial_ms, increment_ms, first, second, at) = match v[..] {
+            [initial_ms, increment_ms, first, second] => {
+                (initial_ms, increment_ms, first, second, None)
+            }
+            [initial_ms, increment_ms, first, second, at] => (
                 initial_ms,
                 increment_ms,
-                left_ms: [first, second],
-                running: None,
-            }),
-            _ => None,
-        }
+                first,
+                second,
+                Some(i64::try_from(at).ok()?),
+            ),
+            _ => return None,
+        };
+        Some(Clock {
+            initial_ms,
+            increment_ms,
+            left_ms: [first, second],
+            running: None,
+            stored_at_ms: at,
+        })
     }
 }
 
@@ -100,6 +118,21 @@ impl LiveGame {
             clock.left_ms[side.index()] = left;
         }
         clock.running = turn.filter(|_| running).map(|seat| (seat, now));
+    }
+
+    /// Charges the running seat for the time since its clock was stored
+    /// (to `now_ms`, Unix milliseconds): a game read by an instance while
+    /// other instances ran it, whose clock did not stop meanwhile.
+    pub fn charge_since_stored(&mut self, now_ms: i64, now: Instant) {
+        let Some(clock) = self.online.as_mut().and_then(|o| o.clock.as_mut()) else {
+            return;
+        };
+        let (Some((side, since)), Some(at)) = (clock.running, clock.stored_at_ms) else {
+            return;
+        };
+        let elapsed = Duration::from_millis(u64::try_from(now_ms - at).unwrap_or(0));
+        let since = since.checked_sub(elapsed).unwrap_or(since);
+        clock.running = Some((side, since.min(now)));
     }
 
     /// When the side to move has run out of time at `now`, it loses.

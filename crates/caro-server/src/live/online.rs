@@ -8,7 +8,11 @@ use caro_core::opening::{Choice, Seat};
 use caro_core::table::Actor;
 use caro_core::Pos;
 
-use super::{ActionError, Clock, LiveGame};
+use super::{now_secs, ActionError, Clock, LiveGame};
+
+/// Seconds after both players asked for a rematch that is still not made
+/// (its maker failed) when another ask makes it.
+pub const REMATCH_ABANDONED_SECS: i64 = 10;
 
 /// An online game's seats and pending offers. The tokens are secrets: they
 /// are stored, never shown in a view.
@@ -306,11 +310,14 @@ impl LiveGame {
                 "a rematch is offered once the game is over",
             ));
         }
+        // Agreed long enough ago that whoever made the rematch has failed
+        // (an instance that died in between): the next ask makes it.
+        let abandoned = now_secs() - self.updated >= REMATCH_ABANDONED_SECS;
         let online = self.online_mut()?;
         // Only the ask that completes the pair makes the rematch: asking
         // again (from another tab or instance) makes nothing twice.
         let asked = std::mem::replace(&mut online.rematch[seat.index()], true);
-        let both = !asked && online.rematch == [true, true] && online.next.is_none();
+        let both = (!asked || abandoned) && online.rematch == [true, true] && online.next.is_none();
         self.touch();
         Ok(both)
     }

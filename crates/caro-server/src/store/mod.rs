@@ -442,6 +442,25 @@ impl Store {
         on_backend!(self, s => s.claim_search(id, version, now_ms, until_ms))
     }
 
+    /// Sets how long the instance holding game `id`'s search at `version`
+    /// holds it: later when its search starts, 0 to let it go. `Ok(false)`
+    /// when the game has changed since.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
+        on_backend!(self, s => s.hold_search(id, version, until_ms))
+    }
+
+    /// How many instances other than `except` were seen after
+    /// `alive_after_ms`.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
+        on_backend!(self, s => s.live_instances(except, alive_after_ms))
+    }
+
     /// Unfinished games with a computer to move whose search nobody holds
     /// at `now_ms`, longest waiting first.
     ///

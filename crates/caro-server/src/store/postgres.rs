@@ -347,6 +347,45 @@ impl PgStore {
         })
     }
 
+    pub(super) fn hold_search(
+        &self,
+        id: i64,
+        version: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c
+                .prepare_cached("UPDATE games SET search_until = $3 WHERE id = $1 AND version = $2")
+                .await
+                .map_err(|e| self.err(e))?;
+            let n = c
+                .execute(&stmt, &[&id, &version, &until_ms])
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(n == 1)
+        })
+    }
+
+    pub(super) fn live_instances(
+        &self,
+        except: &str,
+        alive_after_ms: i64,
+    ) -> Result<usize, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_one(
+                    "SELECT COUNT(*) FROM instances WHERE id <> $1 AND seen > $2",
+                    &[&except, &alive_after_ms],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            let n: i64 = row.get(0);
+            Ok(usize::try_from(n).unwrap_or(0))
+        })
+    }
+
     pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.ids(

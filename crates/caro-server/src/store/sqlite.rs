@@ -248,6 +248,32 @@ impl SqliteStore {
         Ok(n == 1)
     }
 
+    pub(super) fn hold_search(
+        &self,
+        id: i64,
+        version: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let n = self.conn().execute(
+            "UPDATE games SET search_until = ?3 WHERE id = ?1 AND version = ?2",
+            params![id, version, until_ms],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub(super) fn live_instances(
+        &self,
+        except: &str,
+        alive_after_ms: i64,
+    ) -> Result<usize, StoreError> {
+        let n: i64 = self.reader().query_row(
+            "SELECT COUNT(*) FROM instances WHERE id <> ?1 AND seen > ?2",
+            params![except, alive_after_ms],
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
     pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
