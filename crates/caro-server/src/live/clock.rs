@@ -206,4 +206,36 @@ mod tests {
         assert_eq!(back.result_view(), g.result_view());
         assert_eq!(back.view().clock.unwrap().black_ms, 0);
     }
+
+    #[test]
+    fn a_stored_clock_reads_back_with_its_time_and_is_charged_only_when_asked() {
+        let old = Clock::from_text("60000,0,59000,58000").expect("the form without a time");
+        assert_eq!((old.left_ms, old.stored_at_ms), ([59_000, 58_000], None));
+        assert!(Clock::from_text("60000,0,59000").is_none());
+        assert!(Clock::from_text("60000,0,59000,58000,-5").is_none());
+        let mut g = online_game();
+        if let Some(o) = &mut g.online {
+            o.clock = Some(Clock::new(60_000, 0));
+        }
+        g.online_move(Seat::First, 0, Pos::new(0, 0)).unwrap();
+        let row = g.to_row();
+        let stored = Clock::from_text(&row.clock).expect("the stored form");
+        assert!(stored
+            .stored_at_ms
+            .is_some_and(|at| (now_ms() - at).abs() < 60_000));
+        // Read again: the clock restarts from the stored time…
+        let mut back = LiveGame::from_row(&row).unwrap();
+        let now = Instant::now();
+        let left = |g: &LiveGame| {
+            g.online
+                .as_ref()
+                .and_then(|o| o.clock.as_ref())
+                .unwrap()
+                .left(Seat::Second, now)
+        };
+        assert!(left(&back) > 59_000);
+        // …unless it ran on elsewhere since: 20 s later, 20 s are charged.
+        back.charge_since_stored(stored.stored_at_ms.unwrap() + 20_000, now);
+        assert!((39_000..=40_000).contains(&left(&back)), "{}", left(&back));
+    }
 }

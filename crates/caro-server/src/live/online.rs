@@ -376,4 +376,44 @@ mod tests {
         // Asking again makes nothing twice.
         assert!(!g.offer_rematch(Seat::Second).unwrap());
     }
+
+    #[test]
+    fn offers_round_trip_through_their_stored_form() {
+        let offers = Online {
+            takeback: Some((Seat::Second, 12)),
+            draw: Some(Seat::First),
+            rematch: [true, false],
+            ..Online::default()
+        };
+        let text = offers.offers_text();
+        assert_eq!(text, "takeback:second:12 draw:first rematch:first");
+        let back = Online::default().with_offers(&text).expect("offers");
+        assert_eq!(back.takeback, offers.takeback);
+        assert_eq!(back.draw, offers.draw);
+        assert_eq!(back.rematch, offers.rematch);
+        assert_eq!(Online::default().offers_text(), "");
+        for bad in [
+            "draw",
+            "draw:third",
+            "takeback:first:x",
+            "rematch:first:2",
+            "pause",
+        ] {
+            assert!(Online::default().with_offers(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_rematch_agreed_long_ago_but_never_made_is_made_by_the_next_ask() {
+        let mut g = online_game();
+        g.online_resign(Seat::First).unwrap();
+        assert!(!g.offer_rematch(Seat::First).unwrap());
+        assert!(g.offer_rematch(Seat::Second).unwrap());
+        assert!(
+            !g.offer_rematch(Seat::First).unwrap(),
+            "its maker is at work"
+        );
+        g.updated -= super::REMATCH_ABANDONED_SECS;
+        assert!(g.offer_rematch(Seat::First).unwrap(), "its maker failed");
+    }
 }

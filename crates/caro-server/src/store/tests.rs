@@ -646,3 +646,26 @@ fn a_read_only_file_is_refused() {
         Err(StoreError::ReadOnly(_))
     ));
 }
+
+#[test]
+fn a_held_search_is_extended_or_let_go_and_live_instances_are_counted() {
+    each_backend(|store| {
+        let mut a = row();
+        a.computer_turn = true;
+        a.id = store.insert(&a).unwrap();
+        assert!(store.claim_search(a.id, a.version, 100, 200).unwrap());
+        // The holder extends its lease when the search starts.
+        assert!(store.hold_search(a.id, a.version, 500).unwrap());
+        assert!(store.searches_due(300, 10).unwrap().is_empty());
+        // …and lets it go when it stops: due at once.
+        assert!(store.hold_search(a.id, a.version, 0).unwrap());
+        assert_eq!(store.searches_due(1, 10).unwrap(), vec![a.id]);
+        // Only for the version it searched.
+        assert!(!store.hold_search(a.id, a.version + 1, 900).unwrap());
+        store.heartbeat("web-1/aa", 1_000).unwrap();
+        store.heartbeat("web-2/bb", 5_000).unwrap();
+        assert_eq!(store.live_instances("web-1/aa", 0).unwrap(), 1);
+        assert_eq!(store.live_instances("web-3/cc", 2_000).unwrap(), 1);
+        assert_eq!(store.live_instances("web-2/bb", 2_000).unwrap(), 0);
+    });
+}
