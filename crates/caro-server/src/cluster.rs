@@ -30,6 +30,7 @@ use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, NoTls};
 
 use crate::live::{now_ms, Thinking};
+use crate::store::ChangedColumns;
 use crate::{search_lease_ms, App, Entry};
 
 /// The PostgreSQL channel the instances talk on.
@@ -211,23 +212,16 @@ async fn listen(app: Arc<App>) {
 
 /// Acts on one notification.
 fn handle(app: &Arc<App>, cluster: &Cluster, payload: &str) {
+    if let Some(change) = payload.strip_prefix("g ") {
+        handle_change(app, cluster, change);
+        return;
+    }
     let mut parts = payload.split_whitespace();
     let kind = parts.next();
     let Some(id) = parts.next().and_then(|n| n.parse::<i64>().ok()) else {
         return;
     };
     match kind {
-        Some("g") => {
-            let Some(version) = parts.next().and_then(|n| n.parse::<i64>().ok()) else {
-                return;
-            };
-            cluster.note(id, version);
-            if let Some(entry) = app.cached(id) {
-                if entry.lock().version < version {
-                    refresh(app, &entry);
-                }
-            }
-        }
         Some("p") => {
             if let Some(entry) = app.cached(id) {
                 refresh_presence(app, &entry);
@@ -263,6 +257,41 @@ fn handle(app: &Arc<App>, cluster: &Cluster, payload: &str) {
         }
         _ => {}
     }
+}
+
+/// A change another instance stored: `ID VERSION [COLUMNS]`. The next
+/// version with its columns is applied to the game in memory as it is;
+/// anything else is read from the database.
+fn handle_change(app: &Arc<App>, cluster: &Cluster, change: &str) {
+    let mut parts = change.splitn(3, ' ');
+    let (Some(id), Some(version)) = (
+        parts.next().and_then(|n| n.parse::<i64>().ok()),
+        parts.next().and_then(|n| n.parse::<i64>().ok()),
+    ) else {
+        return;
+    };
+    cluster.note(id, version);
+    let Some(entry) = app.cached(id) else {
+        return;
+    };
+    if entry.lock().version >= version {
+        return;
+    }
+    let columns = parts
+        .next()
+        .and_then(|json| serde_json::from_str::<ChangedColumns>(json).ok());
+    let Some(columns) = columns else {
+        refresh(app, &entry);
+        return;
+    };
+    let app = Arc::clone(app);
+    tokio::spawn(async move {
+        let _turn = entry.writes.lock().await;
+        if !app.apply_change(&entry, version, columns) {
+            drop(_turn);
+            refresh(&app, &entry);
+        }
+    });
 }
 
 /// Reads every game in memory again.

@@ -604,6 +604,38 @@ impl App {
         Ok(None)
     }
 
+    /// Applies another instance's change, carried by its notification, to
+    /// the game in memory when it is the next version of a game outside a
+    /// match: no read of the database. `false` when it is not (the caller
+    /// reads the game instead). Call it with the game's turn to write.
+    pub(crate) fn apply_change(
+        self: &Arc<App>,
+        entry: &Arc<Entry>,
+        version: i64,
+        columns: store::ChangedColumns,
+    ) -> bool {
+        let mut g = entry.lock();
+        if g.version >= version {
+            return true;
+        }
+        if g.version + 1 != version || g.series.is_some() || columns.next_id != 0 {
+            return false;
+        }
+        let mut row = g.to_row();
+        columns.apply_to(&mut row);
+        row.version = version;
+        let Ok(mut fresh) = LiveGame::from_row(&row) else {
+            return false;
+        };
+        if self.charges_clocks() {
+            fresh.charge_since_stored(live::now_ms(), std::time::Instant::now());
+        }
+        g.adopt(fresh);
+        online::arm_clock(self, entry, &g);
+        entry.publish(&g);
+        true
+    }
+
     /// Whether other instances may share the database.
     pub(crate) fn is_shared(&self) -> bool {
         self.cluster.is_some()

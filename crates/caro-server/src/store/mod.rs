@@ -267,6 +267,95 @@ pub struct GameRow {
     pub next_id: i64,
 }
 
+/// The columns a stored change may alter: a change's notification carries
+/// them when they fit, so the other instances need not read the game.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ChangedColumns {
+    /// The time of the change (each field as in [`GameRow`]).
+    pub updated: i64,
+    /// The moves.
+    pub moves: String,
+    /// The moves taken back.
+    pub redo: String,
+    /// The result.
+    pub result: String,
+    /// How it ended.
+    pub ending: String,
+    /// The clock.
+    pub clock: String,
+    /// The swap decisions.
+    pub choices: String,
+    /// Hints asked for.
+    pub hints: u32,
+    /// Pending offers.
+    pub offers: String,
+    /// Paused or stepping.
+    pub paused: u8,
+    /// Pause between computer moves.
+    pub delay_ms: u64,
+    /// A computer to act.
+    pub computer_turn: bool,
+    /// The search's lease.
+    pub search_until: i64,
+    /// The next game.
+    pub next_id: i64,
+}
+
+/// Largest notification PostgreSQL sends is 8000 bytes; a change whose
+/// columns do not fit in this is announced without them.
+pub const MAX_NOTIFIED_CHANGE: usize = 7_800;
+
+impl ChangedColumns {
+    /// The changed columns of `row`.
+    #[must_use]
+    pub fn of(row: &GameRow) -> ChangedColumns {
+        ChangedColumns {
+            updated: row.updated,
+            moves: row.moves.clone(),
+            redo: row.redo.clone(),
+            result: row.result.clone(),
+            ending: row.ending.clone(),
+            clock: row.clock.clone(),
+            choices: row.choices.clone(),
+            hints: row.hints,
+            offers: row.offers.clone(),
+            paused: row.paused,
+            delay_ms: row.delay_ms,
+            computer_turn: row.computer_turn,
+            search_until: row.search_until,
+            next_id: row.next_id,
+        }
+    }
+
+    /// `row` with these columns.
+    pub fn apply_to(self, row: &mut GameRow) {
+        row.updated = self.updated;
+        row.moves = self.moves;
+        row.redo = self.redo;
+        row.result = self.result;
+        row.ending = self.ending;
+        row.clock = self.clock;
+        row.choices = self.choices;
+        row.hints = self.hints;
+        row.offers = self.offers;
+        row.paused = self.paused;
+        row.delay_ms = self.delay_ms;
+        row.computer_turn = self.computer_turn;
+        row.search_until = self.search_until;
+        row.next_id = self.next_id;
+    }
+
+    /// The tail a change's notification `g ID VERSION` ends with: a space
+    /// and these columns as JSON, or nothing when they do not fit.
+    #[must_use]
+    pub fn notification_tail(row: &GameRow) -> String {
+        match serde_json::to_string(&ChangedColumns::of(row)) {
+            Ok(json) if json.len() <= MAX_NOTIFIED_CHANGE => format!(" {json}"),
+            _ => String::new(),
+        }
+    }
+}
+
 /// A match as stored: first to `first_to` wins between players A and B
 /// (`human` or a computer player's name). Its games name it.
 #[derive(Clone, Debug, PartialEq, Eq)]

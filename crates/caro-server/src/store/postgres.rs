@@ -291,11 +291,14 @@ impl PgStore {
                         UPDATE games SET updated = $2, moves = $3, redo = $4, result = $5, ending = $6, clock = $7, choices = $8, hints = $9,
                         offers = $11, paused = $12, delay_ms = $13, computer_turn = $14, search_until = $15, next_id = $16, version = version + 1
                         WHERE id = $1 AND version = $10 RETURNING id, version)
-                     SELECT pg_notify('caro_games', 'g ' || id || ' ' || version) FROM u",
+                     SELECT pg_notify('caro_games', 'g ' || id || ' ' || version || $17) FROM u",
                 )
                 .await
                 .map_err(|e| self.err(e))?;
             let v = Converted::of(row);
+            // The changed columns ride along, so the other instances need
+            // not read the game again.
+            let tail = super::ChangedColumns::notification_tail(row);
             let rows = c
                 .query(
                     &stmt,
@@ -316,6 +319,7 @@ impl PgStore {
                         &v.computer_turn,
                         &row.search_until,
                         &row.next_id,
+                        &tail,
                     ],
                 )
                 .await

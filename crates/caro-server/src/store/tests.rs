@@ -549,11 +549,18 @@ fn postgres_notifies_committed_changes_only() {
         }
     });
     let id = r.id;
+    // A change carries its columns, read back as they were written.
+    let mut first = r.clone();
+    first.version -= 1;
+    let tail = |row: &GameRow| ChangedColumns::notification_tail(row);
+    assert!(tail(&r).starts_with(" {"));
+    let columns: ChangedColumns = serde_json::from_str(tail(&r).trim()).unwrap();
+    assert_eq!(columns, ChangedColumns::of(&r));
     assert_eq!(
         got,
         vec![
-            format!("g {id} 1"),
-            format!("g {id} 2"),
+            format!("g {id} 1{}", tail(&first)),
+            format!("g {id} 2{}", tail(&r)),
             format!("p {id}"),
             format!("p {id}"),
             "hello".to_string()
@@ -668,4 +675,15 @@ fn a_held_search_is_extended_or_let_go_and_live_instances_are_counted() {
         assert_eq!(store.live_instances("web-3/cc", 2_000).unwrap(), 1);
         assert_eq!(store.live_instances("web-2/bb", 2_000).unwrap(), 0);
     });
+}
+
+#[test]
+fn a_change_too_long_for_a_notification_is_announced_without_its_columns() {
+    let mut r = row();
+    assert!(ChangedColumns::notification_tail(&r).len() < 1000);
+    r.moves = "10,10 ".repeat(1500);
+    assert_eq!(ChangedColumns::notification_tail(&r), "");
+    let mut back = row();
+    ChangedColumns::of(&r).apply_to(&mut back);
+    assert_eq!(back.moves, r.moves);
 }
