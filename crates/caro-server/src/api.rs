@@ -783,13 +783,10 @@ async fn resign(
 async fn stop(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     // The search returns its best move so far, which is then played.
     let entry = entry(&app, id).await?;
-    let searching_here = entry
-        .lock()
-        .search
-        .as_ref()
-        .map(|t| t.stop.stop())
-        .is_some();
-    if !searching_here {
+    let ticket = entry.lock().search.clone();
+    if let Some(ticket) = ticket {
+        ticket.stop.stop();
+    } else {
         // Another instance may be searching.
         crate::cluster::stop_search(&app, id).await;
     }
@@ -1012,7 +1009,25 @@ async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult
         }
         .into());
     }
-    let entry = app.insert(live).await?;
+    let entry = match app.insert(live).await {
+        Ok(entry) => entry,
+        Err(e) => {
+            // Another instance made it meanwhile (a match has one game of
+            // each number): that one is the next game.
+            let link = old.lock().series.clone();
+            let made = match link {
+                Some(link) => app.stored_next_in_match(&link).await?,
+                None => None,
+            };
+            let Some(row) = made else {
+                return Err(e.into());
+            };
+            crate::link_next(&mut old.lock(), &row);
+            let next = entry(&app, row.id).await?;
+            let view = next.lock().view();
+            return Ok(Json(view).into_response());
+        }
+    };
     let (view, next) = {
         let mut g = entry.lock();
         let _ = app.schedule(&entry, &mut g);

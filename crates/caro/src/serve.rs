@@ -219,6 +219,7 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
         tracing::info!(
             version = env!("CARGO_PKG_VERSION"),
             address = %addr,
+            data = %data_dir.display(),
             database = %saved_in,
             "caro is ready"
         );

@@ -914,3 +914,78 @@ fn a_clock_flags_on_the_other_instance_when_its_own_is_killed() {
     std::thread::sleep(Duration::from_millis(1000));
     assert_eq!(stored(&db, g.id), (after, result), "flagged again");
 }
+
+#[test]
+fn a_match_game_asked_for_on_both_instances_at_once_is_made_once() {
+    let db = fresh_db!();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = instance(&db, dir_a.path(), "a");
+    let b = instance(&db, dir_b.path(), "b");
+    let http = agent();
+    let (status, created) = post(
+        &http,
+        &a.url("/api/games"),
+        &json!({"black": "human", "white": "random", "width": 9, "height": 9, "first_to": 2}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().expect("id");
+    let (status, over) = post(&http, &game_url(&a, id, "/resign"), &json!({}));
+    assert_eq!(status, 200, "{over}");
+    // Both instances know the game before they are asked.
+    wait_view(&http, &b, id, |v| v["result"] != Value::Null);
+    let ask = |server: &Server| {
+        let url = game_url(server, id, "/next");
+        std::thread::spawn(move || {
+            let (status, next) = post(&agent(), &url, &json!({}));
+            assert!(status == 200 || status == 201, "{status}: {next}");
+            next["id"].as_i64().expect("the next game's id")
+        })
+    };
+    let (from_a, from_b) = (ask(&a), ask(&b));
+    let (from_a, from_b) = (from_a.join().unwrap(), from_b.join().unwrap());
+    assert_eq!(from_a, from_b, "one next game");
+    assert_ne!(from_a, id);
+    let games = db
+        .column("SELECT count(*)::text FROM games")
+        .expect("count the games");
+    assert_eq!(games, vec!["2".to_string()]);
+}
+
+#[test]
+fn a_computer_to_act_in_a_game_stored_without_the_flag_is_searched_when_loaded() {
+    let db = fresh_db!();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = instance(&db, dir_a.path(), "a");
+    let http = agent();
+    let (status, created) = post(
+        &http,
+        &a.url("/api/games"),
+        &json!({"black": "human", "white": "random", "width": 9, "height": 9}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().expect("id");
+    let (status, moved) = post(
+        &http,
+        &game_url(&a, id, "/move"),
+        &json!({"ply": 0, "x": 4, "y": 4}),
+    );
+    assert_eq!(status, 200, "{moved}");
+    let v = wait_view(&http, &a, id, |v| ply(v) == 2 && v["busy"] != true);
+    // The person's next move written as a game stored before the computer's
+    // turn was a column: nobody holds, nor is asked for, its search.
+    let taken = moves(&v);
+    let (x, y) = [(0, 0), (8, 8), (0, 8)]
+        .into_iter()
+        .find(|p| !taken.contains(p))
+        .expect("a free corner");
+    db.execute(&format!(
+        "UPDATE games SET moves = moves || ' {x},{y}', version = version + 1, computer_turn = 0, search_until = 0 WHERE id = {id}"
+    ))
+    .expect("write the old row");
+    // An instance that loads it searches it, once.
+    let b = instance(&db, dir_b.path(), "b");
+    let end = wait_view(&http, &b, id, |v| ply(v) >= 4);
+    assert_eq!(ply(&end), 4, "{end}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(ply(&view(&http, &b, id)), 4, "answered once");
+}
