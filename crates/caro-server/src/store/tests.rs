@@ -3,6 +3,7 @@
 //! `postgres://postgres@127.0.0.1:5432/test`; skipped with a note when it
 //! does not answer, unless `CARO_REQUIRE_POSTGRES=1`).
 
+use std::io::Write;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -63,9 +64,16 @@ impl FreshPg {
             let required = std::env::var("CARO_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
             assert!(
                 !required,
-                "PostgreSQL not reachable at {admin} ({e}) and CARO_REQUIRE_POSTGRES=1"
+                "PostgreSQL not reachable at {} ({e}) and CARO_REQUIRE_POSTGRES=1",
+                hide_password(&admin)
             );
-            eprintln!("skipped: PostgreSQL not reachable at {admin} ({e})");
+            // Straight to the process's stderr, past the harness's
+            // capture: a plain `cargo test` shows what it skipped.
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped: PostgreSQL not reachable at {} ({e}); set CARO_TEST_POSTGRES",
+                hide_password(&admin)
+            );
             return None;
         }
         let db = Database::Postgres(admin.clone())
