@@ -43,6 +43,22 @@ fn instance(db: &TestDb, data: &Path, name: &str) -> Server {
     Server::start_with(data, &["--database", &db.url, "--instance", name])
 }
 
+/// Instances `a` and `b` on the database, and their data folders (kept
+/// while the test runs).
+fn two_instances(db: &TestDb) -> (Server, Server, [tempfile::TempDir; 2]) {
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let a = instance(db, dirs[0].path(), "a");
+    let b = instance(db, dirs[1].path(), "b");
+    (a, b, dirs)
+}
+
+/// A game made with `POST /api/games` on `server`: its id.
+fn new_game(http: &ureq::Agent, server: &Server, body: &Value) -> i64 {
+    let (status, created) = post(http, &server.url("/api/games"), body);
+    assert_eq!(status, 201, "{created}");
+    created["id"].as_i64().expect("id")
+}
+
 /// An online game as `POST /api/online` answers it.
 struct Online {
     id: i64,
@@ -322,9 +338,7 @@ fn all_prefixes(seen: &[Value], stored: &[(u64, u64)], who: &str) {
 #[test]
 fn seats_and_a_spectator_on_two_instances_play_live() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
     let g = online_game(&http, &a, &json!({"width": 15}));
     assert_eq!(g.created["game"]["online"], true);
@@ -374,9 +388,7 @@ fn seats_and_a_spectator_on_two_instances_play_live() {
 #[test]
 fn a_move_sent_through_both_instances_at_once_is_played_once() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
     let g = online_game(&http, &a, &json!({"width": 15}));
     // Black's page open twice, once on each instance.
@@ -505,9 +517,7 @@ fn a_move_sent_through_both_instances_at_once_is_played_once() {
 #[test]
 fn takeback_draw_and_rematch_are_agreed_across_instances() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
     let g = online_game(&http, &a, &json!({"width": 15}));
     let mut black = socket(&a, g.id, Some(&g.black), "black");
@@ -595,9 +605,7 @@ fn takeback_draw_and_rematch_are_agreed_across_instances() {
 #[test]
 fn a_clock_flags_once_with_the_seats_on_both_instances() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
     let g = online_game(
         &http,
@@ -648,9 +656,7 @@ fn a_clock_flags_once_with_the_seats_on_both_instances() {
 #[test]
 fn a_clock_flags_once_with_nobody_connected() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
     let g = online_game(
         &http,
@@ -682,17 +688,13 @@ fn a_clock_flags_once_with_nobody_connected() {
 #[test]
 fn a_computer_answers_once_whichever_instance_took_the_move() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
-    let (status, created) = post(
+    let id = new_game(
         &http,
-        &a.url("/api/games"),
+        &a,
         &json!({"black": "human", "white": "random", "width": 15}),
     );
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_i64().expect("id");
     let events_a = Events::open(&a, id);
     let events_b = Events::open(&b, id);
 
@@ -733,17 +735,13 @@ fn a_computer_answers_once_whichever_instance_took_the_move() {
 #[test]
 fn a_computer_game_goes_on_after_its_instance_is_killed() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
-    let (status, created) = post(
+    let id = new_game(
         &http,
-        &a.url("/api/games"),
+        &a,
         &json!({"black": "random", "white": "random", "width": 9, "height": 9}),
     );
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_i64().expect("id");
     let (status, answer) = post(
         &http,
         &game_url(&a, id, "/speed"),
@@ -792,9 +790,7 @@ fn a_computer_game_goes_on_after_its_instance_is_killed() {
 #[test]
 fn an_online_game_goes_on_on_another_instance_after_a_kill() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
     let g = online_game(&http, &a, &json!({"width": 15}));
     let mut black = socket(&a, g.id, Some(&g.black), "black");
@@ -853,9 +849,7 @@ fn an_online_game_goes_on_on_another_instance_after_a_kill() {
 #[test]
 fn each_instance_shows_who_has_the_game_open_on_the_other() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
     let g = online_game(&http, &a, &json!({"width": 15}));
     let connected = |black: bool, white: bool| {
@@ -888,9 +882,7 @@ fn each_instance_shows_who_has_the_game_open_on_the_other() {
 #[test]
 fn a_clock_flags_on_the_other_instance_when_its_own_is_killed() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
     let g = online_game(
         &http,
@@ -918,17 +910,13 @@ fn a_clock_flags_on_the_other_instance_when_its_own_is_killed() {
 #[test]
 fn a_match_game_asked_for_on_both_instances_at_once_is_made_once() {
     let db = fresh_db!();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = instance(&db, dir_a.path(), "a");
-    let b = instance(&db, dir_b.path(), "b");
+    let (a, b, _dirs) = two_instances(&db);
     let http = agent();
-    let (status, created) = post(
+    let id = new_game(
         &http,
-        &a.url("/api/games"),
+        &a,
         &json!({"black": "human", "white": "random", "width": 9, "height": 9, "first_to": 2}),
     );
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_i64().expect("id");
     let (status, over) = post(&http, &game_url(&a, id, "/resign"), &json!({}));
     assert_eq!(status, 200, "{over}");
     // Both instances know the game before they are asked.
@@ -957,13 +945,11 @@ fn a_computer_to_act_in_a_game_stored_without_the_flag_is_searched_when_loaded()
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = instance(&db, dir_a.path(), "a");
     let http = agent();
-    let (status, created) = post(
+    let id = new_game(
         &http,
-        &a.url("/api/games"),
+        &a,
         &json!({"black": "human", "white": "random", "width": 9, "height": 9}),
     );
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_i64().expect("id");
     let (status, moved) = post(
         &http,
         &game_url(&a, id, "/move"),
