@@ -113,7 +113,8 @@ fn init_logging(format: LogFormat) {
             if std::env::var_os("RUST_LOG").is_some() {
                 eprintln!("warning: RUST_LOG is not a log filter ({e}); logging at info");
             }
-            tracing_subscriber::EnvFilter::new("info")
+            // PostgreSQL's notices (a table that already exists…) are not news.
+            tracing_subscriber::EnvFilter::new("info,tokio_postgres=warn")
         }
     };
     let log = tracing_subscriber::fmt()
