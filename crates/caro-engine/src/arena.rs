@@ -6,6 +6,7 @@ use std::time::Instant;
 use caro_core::{Color, Game, Outcome, Pos, Rules};
 
 use crate::player::{Context, Limits, Player, SearchInfo, StopFlag};
+pub use crate::sprt::{elo_of, sprt_bounds};
 
 /// How a refereed game ended, seen by the referee.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +96,9 @@ pub struct GameSettings {
     /// Each side's clock for the whole game (`None`: no clock). A side whose
     /// clock runs out loses on time.
     pub match_time: Option<std::time::Duration>,
+    /// Time added to a side's clock after each of its moves (with
+    /// `match_time`).
+    pub increment: Option<std::time::Duration>,
     /// Threads of black's and of white's searches, where set (over
     /// `limits.threads`).
     pub threads: [Option<usize>; 2],
@@ -152,6 +156,9 @@ pub fn play_game(
             Some(left) => {
                 let over = took > *left;
                 *left = left.saturating_sub(took);
+                if !over {
+                    *left += settings.increment.unwrap_or_default();
+                }
                 over
             }
             None => false,
@@ -194,15 +201,6 @@ pub fn play_game(
             });
         }
     }
-}
-
-/// The bounds of a sequential probability ratio test with error rates
-/// `alpha` (accepting H1 when H0 holds) and `beta` (the reverse): stop and
-/// accept H0 when the log-likelihood ratio falls below the first, H1 when
-/// it rises above the second.
-#[must_use]
-pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
-    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
 }
 
 /// Wins, losses and draws of player A over a series, and what follows.
@@ -276,33 +274,6 @@ impl Tally {
         let n = self.games() as f64;
         p.clamp(0.5 / n, 1.0 - 0.5 / n)
     }
-
-    /// The log-likelihood ratio of "A is `elo1` stronger" against "A is
-    /// `elo0` stronger" after these games, by the normal approximation of
-    /// the score (as engine testing frameworks do). Compare with
-    /// [`sprt_bounds`].
-    #[must_use]
-    pub fn sprt_llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return 0.0;
-        }
-        let m = self.score();
-        let var = (self.wins as f64 * (1.0 - m).powi(2)
-            + self.losses as f64 * m.powi(2)
-            + self.draws as f64 * (0.5 - m).powi(2))
-            / n;
-        let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
-        let (s0, s1) = (expected(elo0), expected(elo1));
-        // A short series can show far less spread than games have (a clean
-        // sweep shows none), which would let three games decide. The
-        // spread is at least a game's variance between the hypotheses with
-        // the draws seen: p(1 - p) - d/4 at p = (s0 + s1) / 2.
-        let draws = self.draws as f64 / n;
-        let mid = (s0 + s1) / 2.0;
-        let var = var.max((mid * (1.0 - mid) - draws / 4.0).max(0.01));
-        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
-    }
 }
 
 /// The expected scores `p` within `z` standard errors of the observed
@@ -319,12 +290,6 @@ fn score_interval(s: f64, d: f64, n: f64, z: f64) -> (f64, f64) {
         ((b - root) / (2.0 * a)).clamp(0.0, 1.0),
         ((b + root) / (2.0 * a)).clamp(0.0, 1.0),
     )
-}
-
-/// Elo difference for an expected score `p` in (0, 1).
-#[must_use]
-pub fn elo_of(p: f64) -> f64 {
-    -400.0 * (1.0 / p - 1.0).log10()
 }
 
 #[cfg(test)]
@@ -400,26 +365,6 @@ mod tests {
     }
 
     #[test]
-    fn sprt_decides_clear_cases() {
-        let (lower, upper) = sprt_bounds(0.05, 0.05);
-        assert!((upper - 2.944).abs() < 0.01 && (lower + 2.944).abs() < 0.01);
-        let strong = tally(60, 20, 20);
-        assert!(strong.sprt_llr(0.0, 50.0) > upper);
-        let weak = tally(20, 60, 20);
-        assert!(weak.sprt_llr(0.0, 50.0) < lower);
-        let even = tally(10, 10, 0);
-        let llr = even.sprt_llr(0.0, 50.0);
-        assert!(llr < 0.0 && llr > lower, "{llr}");
-        let sweep = tally(30, 0, 0);
-        assert!(sweep.sprt_llr(0.0, 50.0) > upper);
-        // Three games decide nothing, however one-sided.
-        for short in [tally(3, 0, 0), tally(0, 3, 0), tally(0, 0, 3)] {
-            let llr = short.sprt_llr(0.0, 30.0);
-            assert!(llr < upper && llr > lower, "{llr}");
-        }
-    }
-
-    #[test]
     fn a_game_is_played_to_its_end() {
         let rules = Rules::new(BoardSize::square(3), 3, Rule::Freestyle).unwrap();
         let mut a = PlayerSpec::Random.build(1);
@@ -431,6 +376,7 @@ mod tests {
             threads: [None; 2],
             forfeit_after: None,
             match_time: None,
+            increment: None,
         };
         let g = play_game(a.as_mut(), b.as_mut(), &settings).unwrap();
         assert!(g.game.is_over());
@@ -456,6 +402,27 @@ mod tests {
     }
 
     #[test]
+    fn the_increment_keeps_a_slow_player_in_time() {
+        // 40 ms a move against a 150 ms clock runs out by the fourth move
+        // (the test above); 100 ms back after each move never does.
+        let rules = Rules::new(BoardSize::square(7), 5, Rule::Freestyle).unwrap();
+        let mut slow = Slow(PlayerSpec::Random.build(1));
+        let mut quick = PlayerSpec::Random.build(2);
+        let settings = GameSettings {
+            rules,
+            opening: Vec::new(),
+            limits: Limits::default(),
+            threads: [None; 2],
+            forfeit_after: None,
+            match_time: Some(std::time::Duration::from_millis(150)),
+            increment: Some(std::time::Duration::from_millis(100)),
+        };
+        let g = play_game(&mut slow, quick.as_mut(), &settings).unwrap();
+        assert!(matches!(g.ending, Ending::Rules(_)), "{:?}", g.ending);
+        assert!(g.game.moves().len() > 8, "{}", g.game.moves().len());
+    }
+
+    #[test]
     fn a_player_whose_clock_runs_out_loses_on_time() {
         let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
         let mut slow = Slow(PlayerSpec::Random.build(1));
@@ -467,6 +434,7 @@ mod tests {
             threads: [None; 2],
             forfeit_after: None,
             match_time: Some(std::time::Duration::from_millis(150)),
+            increment: None,
         };
         let g = play_game(&mut slow, quick.as_mut(), &settings).unwrap();
         assert!(

@@ -35,6 +35,7 @@ pub mod quintuple;
 pub mod random;
 pub mod scoremap;
 pub mod search;
+pub mod sprt;
 
 pub use player::{
     Context, Decision, EngineError, Limits, Player, PlayerSource, PlayerSpec, Score, SearchInfo,

@@ -57,7 +57,7 @@ enum Command {
     /// Play a series between two computer players and report the score
     /// and Elo difference.
     #[command(after_help = matchcmd::EXAMPLES)]
-    Match(matchcmd::MatchArgs),
+    Match(Box<matchcmd::MatchArgs>),
     /// Search a fixed set of positions to a fixed depth: nodes, speed and
     /// a node-count signature.
     #[command(after_help = bench::EXAMPLES)]

@@ -8,7 +8,8 @@ use std::time::Duration;
 use caro_core::notation::format_move_list;
 use caro_core::psq::{write_psq, PsqRecord};
 use caro_core::{BoardSize, Color, Game, Pos, Rules};
-use caro_engine::arena::{play_game, sprt_bounds, GameSettings, PlayedGame, Tally};
+use caro_engine::arena::{play_game, GameSettings, PlayedGame, Tally};
+use caro_engine::sprt::{Decision, Pentanomial, Sprt};
 use caro_engine::Limits;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -28,6 +29,8 @@ Examples:
   caro match caro:5 scoremap --games 10 --time 100ms
   caro match caro:10 caro:8 --games 100 --time 100ms --rule renju \\
       --openings openings/renju15-balanced.txt -j 2 --sprt 0,30 --json
+  caro match pbrain:new/pbrain-caro pbrain:base/pbrain-caro --nodes 20000 --games 40000 \\
+      --openings openings/freestyle15-book.txt -j 2 --sprt 0,5 --label \"my change\"
   caro match pbrain:target/release/pbrain-caro caro:5 --games 4 --time 200ms --match-time 10s \\
       --psq games/ --engine-log logs/";
 
@@ -70,6 +73,10 @@ pub struct MatchArgs {
     /// file is given (default 2, or 0 on boards smaller than 9).
     #[arg(long, value_name = "N")]
     opening_plies: Option<usize>,
+    /// Time added to each side's clock after each of its moves, such as
+    /// 100ms (with --match-time).
+    #[arg(long, value_name = "DURATION", requires = "match_time")]
+    inc: Option<String>,
     /// Games played at once (up to 64), with a progress bar.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 1)]
     jobs: usize,
@@ -94,10 +101,14 @@ pub struct MatchArgs {
     #[arg(long, value_name = "DIR")]
     engine_log: Option<PathBuf>,
     /// Stop as soon as a sequential test decides between "A is ELO0
-    /// stronger" and "A is ELO1 stronger" (5% error each way), such as
-    /// --sprt 0,30.
+    /// stronger" and "A is ELO1 stronger" (logistic Elo, 5% error each
+    /// way), counted over game pairs (pentanomial), such as --sprt 0,5.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
+    /// The change under test, named in the summary row for
+    /// docs/benchmarks.md (default: A's name).
+    #[arg(long, value_name = "TEXT")]
+    label: Option<String>,
     /// Write each opening's results to this file: one tab-separated line
     /// per opening (its moves, games, black's wins, white's wins, draws,
     /// A's score), to tell openings that one colour wins whoever plays it
@@ -236,8 +247,14 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     };
     let source_a = parse_player_with(&args.a, &options)?;
     let source_b = parse_player_with(&args.b, &options)?;
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(parse_sprt)
+        .transpose()?
+        .map(|(elo0, elo1)| Sprt::new(elo0, elo1));
     let match_time = args.match_time.as_deref().map(parse_duration).transpose()?;
+    let increment = args.inc.as_deref().map(parse_duration).transpose()?;
     // Start each player once now, so a missing engine is reported before
     // the match rather than as lost games.
     for source in [&source_a, &source_b] {
@@ -296,11 +313,12 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         limits,
         forfeit_after: None,
         match_time,
+        increment,
         threads: [None; 2],
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed_precise}]")
+        ProgressStyle::with_template("{bar:20} {pos}/{len} games {msg} [{elapsed_precise}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let next = Arc::new(AtomicUsize::new(0));
@@ -358,15 +376,12 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         }));
     }
     drop(tx);
-    let mut tally = Tally::default();
-    // A's results as black and as white.
-    let mut by_color = [Tally::default(); 2];
-    let mut by_opening = vec![OpeningResults::default(); openings.len()];
-    let mut endings: Vec<String> = Vec::new();
-    let mut longest = [0u32; 2];
+    let mut series = Series::new(openings.len());
     let mut failure: Option<String> = None;
-    let mut decision: Option<(f64, &'static str)> = None;
-    let (lower, upper) = sprt_bounds(0.05, 0.05);
+    let mut decision = Decision::Continue;
+    // Without a terminal the bar is hidden: the live line goes to stderr
+    // every so many pairs instead, for a log file.
+    let quiet_bar = bar.is_hidden();
     for message in rx {
         let (n, a_is_black, g) = match message {
             Ok(m) => m,
@@ -377,51 +392,11 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                 continue;
             }
         };
-        let a_color = if a_is_black {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let side = &mut by_color[usize::from(!a_is_black)];
-        let opening = &mut by_opening[(n / 2) % openings.len()];
-        match g.ending.winner() {
-            Some(w) if w == a_color => {
-                tally.wins += 1;
-                side.wins += 1;
-                opening.a_half_points += 2;
-            }
-            Some(_) => {
-                tally.losses += 1;
-                side.losses += 1;
-            }
-            None => {
-                tally.draws += 1;
-                side.draws += 1;
-                opening.a_half_points += 1;
-            }
-        }
-        match g.ending.winner() {
-            Some(Color::Black) => opening.black_wins += 1,
-            Some(Color::White) => opening.white_wins += 1,
-            None => opening.draws += 1,
-        }
-        if !matches!(g.ending, caro_engine::arena::Ending::Rules(_)) {
-            endings.push(format!("game {}: {}", n + 1, g.ending.describe()));
-        }
-        for (i, &ms) in g.times_ms.iter().enumerate() {
-            let color = g.game.color_of_move(i);
-            let who = usize::from((color == Color::Black) != a_is_black);
-            longest[who] = longest[who].max(ms);
-        }
-        if let Some((elo0, elo1)) = sprt {
-            if decision.is_none() {
-                let llr = tally.sprt_llr(elo0, elo1);
-                if llr >= upper {
-                    decision = Some((llr, "H1 accepted"));
-                } else if llr <= lower {
-                    decision = Some((llr, "H0 accepted"));
-                }
-                if decision.is_some() {
+        let pair_done = series.record(n, a_is_black, &g, &openings);
+        if let Some(test) = &sprt {
+            if decision == Decision::Continue {
+                decision = test.decide(&series.pairs);
+                if decision != Decision::Continue {
                     next.store(args.games, Ordering::Relaxed);
                 }
             }
@@ -434,10 +409,11 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             };
             save_psq(dir, n, &g, black, white)?;
         }
-        bar.set_message(format!(
-            "+{} -{} ={}",
-            tally.wins, tally.losses, tally.draws
-        ));
+        let line = series.live_line(sprt.as_ref());
+        if quiet_bar && pair_done && series.pairs.pairs() % LOG_EVERY_PAIRS == 0 {
+            eprintln!("{line} [{}s]", bar.elapsed().as_secs());
+        }
+        bar.set_message(line);
         bar.inc(1);
     }
     for h in handles {
@@ -447,13 +423,12 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     if let Some(e) = failure {
         return Err(UsageError(format!("the match stopped: {e}")));
     }
-    for e in &endings {
+    for e in &series.endings {
         say!("{e}");
     }
+    let tally = series.tally;
     let (elo, err) = tally.elo();
     let (elo_low, elo_high) = tally.elo_interval();
-    // An even score gives -0.0 (and -0.3 rounds to -0): print "+0".
-    let shown = |e: f64| if e.round() == 0.0 { 0.0 } else { e };
     say!(
         "{} vs {}: {} games, {rule} {size} k={k}: {} wins, {} losses, {} draws, score {:.1}%, Elo {:+.0} ± {:.0} (95%: {:+.0} to {:+.0})",
         args.a,
@@ -468,6 +443,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         shown(elo_low),
         shown(elo_high)
     );
+    let by_color = series.by_color;
     say!(
         "{} as black: {} wins, {} losses, {} draws; as white: {} wins, {} losses, {} draws",
         args.a,
@@ -478,24 +454,58 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         by_color[1].losses,
         by_color[1].draws
     );
+    let pairs = series.pairs;
+    let (pair_elo, pair_err) = pairs.elo();
+    say!(
+        "pairs: {} (A's points 0, 0.5, 1, 1.5, 2: {}), score {:.2}%, logistic Elo {:+.1} ± {:.1}",
+        pairs.pairs(),
+        counts_text(&pairs),
+        pairs.score() * 100.0,
+        shown(pair_elo),
+        pair_err
+    );
     say!(
         "longest move: {} {} ms, {} {} ms",
         args.a,
-        longest[0],
+        series.longest[0],
         args.b,
-        longest[1]
+        series.longest[1]
     );
     if let Some(path) = &args.by_opening {
-        std::fs::write(path, opening_report(&openings, &by_opening, size))
+        std::fs::write(path, opening_report(&openings, &series.by_opening, size))
             .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     }
-    if let Some((elo0, elo1)) = sprt {
-        let llr = tally.sprt_llr(elo0, elo1);
+    let control = control_text(args);
+    if let Some(test) = &sprt {
+        let llr = pairs.llr(test.elo0, test.elo1);
         say!(
-            "SPRT elo0={elo0} elo1={elo1} (alpha=beta=0.05): LLR {llr:.2} in [{lower:.2}, {upper:.2}]: {}",
-            decision.map_or("no decision yet", |d| d.1)
+            "SPRT [{}, {}] (logistic Elo, pentanomial, alpha=beta=0.05): LLR {llr:.2} in [{:.2}, {:.2}]: {}",
+            test.elo0,
+            test.elo1,
+            test.lower,
+            test.upper,
+            decision.describe()
         );
     }
+    say!(
+        "row: | {} | {control} | {} | {:+.1} ± {:.1} | {} | {} |",
+        args.label.as_deref().unwrap_or(&args.a),
+        pairs.pairs(),
+        shown(pair_elo),
+        pair_err,
+        sprt.as_ref().map_or("no test".to_string(), |t| format!(
+            "{:.2} [{}, {}]",
+            pairs.llr(t.elo0, t.elo1),
+            t.elo0,
+            t.elo1
+        )),
+        match (&sprt, decision) {
+            (None, _) => "fixed length",
+            (Some(_), Decision::H1) => "passed",
+            (Some(_), Decision::H0) => "failed",
+            (Some(_), Decision::Continue) => "stopped",
+        }
+    );
     if args.json {
         say!(
             "{}",
@@ -513,20 +523,189 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                 "elo_error": err,
                 "elo_low": elo_low,
                 "elo_high": elo_high,
-                "a_longest_move_ms": longest[0],
-                "b_longest_move_ms": longest[1],
-                "sprt": sprt.map(|(elo0, elo1)| json!({
-                    "elo0": elo0,
-                    "elo1": elo1,
-                    "llr": tally.sprt_llr(elo0, elo1),
-                    "lower": lower,
-                    "upper": upper,
-                    "result": decision.map(|d| d.1),
+                "pairs": pairs.pairs(),
+                "pentanomial": pairs.counts,
+                "pair_score": pairs.score(),
+                "pair_elo": pair_elo,
+                "pair_elo_error": pair_err,
+                "control": control,
+                "a_longest_move_ms": series.longest[0],
+                "b_longest_move_ms": series.longest[1],
+                "sprt": sprt.map(|t| json!({
+                    "elo0": t.elo0,
+                    "elo1": t.elo1,
+                    "llr": pairs.llr(t.elo0, t.elo1),
+                    "lower": t.lower,
+                    "upper": t.upper,
+                    "result": (decision != Decision::Continue).then(|| decision.describe()),
                 })),
             })
         );
     }
     Ok(())
+}
+
+/// Pairs between two lines of the live report when no terminal shows the
+/// progress bar.
+const LOG_EVERY_PAIRS: u32 = 100;
+
+/// An even score gives -0.0 (and -0.3 rounds to -0): shown as +0.
+fn shown(e: f64) -> f64 {
+    if e.round() == 0.0 {
+        0.0
+    } else {
+        e
+    }
+}
+
+/// The five pentanomial counts, space-separated.
+fn counts_text(pairs: &Pentanomial) -> String {
+    pairs
+        .counts
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The time control in a few words: "nodes 20000", "10s+0.1s", "100ms/move".
+fn control_text(args: &MatchArgs) -> String {
+    let mut parts = Vec::new();
+    if let Some(n) = args.nodes {
+        parts.push(format!("nodes {n}"));
+    }
+    if let Some(d) = args.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(t) = &args.time {
+        parts.push(format!("{t}/move"));
+    }
+    if let Some(m) = &args.match_time {
+        parts.push(match &args.inc {
+            Some(i) => format!("{m}+{i}"),
+            None => m.clone(),
+        });
+    }
+    if parts.is_empty() {
+        "default".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// What a series has counted so far.
+struct Series {
+    /// A's wins, losses and draws.
+    tally: Tally,
+    /// A's results as black and as white.
+    by_color: [Tally; 2],
+    by_opening: Vec<OpeningResults>,
+    /// Completed pairs (both games of an opening, one with each colour).
+    pairs: Pentanomial,
+    /// A's half points in the first finished game of each pair whose
+    /// second is still being played.
+    waiting: std::collections::HashMap<usize, u32>,
+    /// Endings other than by the rules (time, illegal moves, failures).
+    endings: Vec<String>,
+    /// The longest move of A and of B, in milliseconds.
+    longest: [u32; 2],
+}
+
+impl Series {
+    fn new(openings: usize) -> Series {
+        Series {
+            tally: Tally::default(),
+            by_color: [Tally::default(); 2],
+            by_opening: vec![OpeningResults::default(); openings],
+            pairs: Pentanomial::default(),
+            waiting: std::collections::HashMap::new(),
+            endings: Vec::new(),
+            longest: [0; 2],
+        }
+    }
+
+    /// Counts game `n`; true when it completed a pair.
+    fn record(
+        &mut self,
+        n: usize,
+        a_is_black: bool,
+        g: &PlayedGame,
+        openings: &[Vec<Pos>],
+    ) -> bool {
+        let a_color = if a_is_black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let side = &mut self.by_color[usize::from(!a_is_black)];
+        let opening = &mut self.by_opening[(n / 2) % openings.len()];
+        let half_points = match g.ending.winner() {
+            Some(w) if w == a_color => {
+                self.tally.wins += 1;
+                side.wins += 1;
+                2
+            }
+            Some(_) => {
+                self.tally.losses += 1;
+                side.losses += 1;
+                0
+            }
+            None => {
+                self.tally.draws += 1;
+                side.draws += 1;
+                1
+            }
+        };
+        opening.a_half_points += half_points;
+        match g.ending.winner() {
+            Some(Color::Black) => opening.black_wins += 1,
+            Some(Color::White) => opening.white_wins += 1,
+            None => opening.draws += 1,
+        }
+        if !matches!(g.ending, caro_engine::arena::Ending::Rules(_)) {
+            self.endings
+                .push(format!("game {}: {}", n + 1, g.ending.describe()));
+        }
+        for (i, &ms) in g.times_ms.iter().enumerate() {
+            let color = g.game.color_of_move(i);
+            let who = usize::from((color == Color::Black) != a_is_black);
+            self.longest[who] = self.longest[who].max(ms);
+        }
+        match self.waiting.remove(&(n / 2)) {
+            Some(first) => {
+                self.pairs.add(first + half_points);
+                true
+            }
+            None => {
+                self.waiting.insert(n / 2, half_points);
+                false
+            }
+        }
+    }
+
+    /// The live report: pairs, W-D-L, pentanomial, Elo ± 95%, LLR.
+    fn live_line(&self, sprt: Option<&Sprt>) -> String {
+        let (elo, err) = self.pairs.elo();
+        let mut line = format!(
+            "pairs {} +{} ={} -{} [{}] Elo {:+.1} ± {:.1}",
+            self.pairs.pairs(),
+            self.tally.wins,
+            self.tally.draws,
+            self.tally.losses,
+            counts_text(&self.pairs),
+            shown(elo),
+            err
+        );
+        if let Some(t) = sprt {
+            line.push_str(&format!(
+                " LLR {:.2} [{:.2}, {:.2}]",
+                self.pairs.llr(t.elo0, t.elo1),
+                t.lower,
+                t.upper
+            ));
+        }
+        line
+    }
 }
 
 /// One colour's results of A in the JSON summary.

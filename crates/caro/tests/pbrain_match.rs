@@ -154,3 +154,57 @@ fn sprt_stops_a_one_sided_match_early() {
     assert!(games < 200, "{stdout}");
     assert_eq!(json["sprt"]["result"], "H1 accepted", "{stdout}");
 }
+
+#[test]
+fn pairs_are_counted_by_their_pentanomial_result_and_summed_in_a_row() {
+    let (stdout, json) = run_match(&[
+        "caro:3", "random", "--games", "12", "--depth", "1", "-j", "2", "--sprt", "0,5",
+    ]);
+    // Twelve games are six pairs; caro:3 wins every game against random,
+    // so every pair scores two points.
+    assert_eq!(json["pairs"], 6, "{stdout}");
+    assert_eq!(
+        json["pentanomial"],
+        serde_json::json!([0, 0, 0, 0, 6]),
+        "{stdout}"
+    );
+    let counted: u64 = json["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, json["pairs"].as_u64().unwrap());
+    assert!(json["pair_elo"].as_f64().unwrap() > 100.0, "{stdout}");
+    // Six sweeps are not yet enough to decide a test of 0 against 5 Elo.
+    assert!(json["sprt"]["result"].is_null(), "{stdout}");
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("row: | caro:3 | depth 1 | 6 | +"))
+        .unwrap_or_else(|| panic!("no summary row in {stdout}"));
+    assert!(row.ends_with("[0, 5] | stopped |"), "{row}");
+}
+
+#[test]
+fn a_clock_with_an_increment_names_the_control_in_the_summary() {
+    let (stdout, json) = run_match(&[
+        "caro:2",
+        "random",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--match-time",
+        "60s",
+        "--inc",
+        "1s",
+        "--label",
+        "clock test",
+    ]);
+    assert!(!stdout.contains("lost on time"), "{stdout}");
+    assert_eq!(json["control"], "depth 1, 60s+1s", "{stdout}");
+    assert!(
+        stdout.contains("row: | clock test | depth 1, 60s+1s | 1 |"),
+        "{stdout}"
+    );
+}
