@@ -29,6 +29,18 @@ use crate::state::{State, Threat};
 use crate::tt::{Bound, Tt};
 
 mod dfpn;
+mod params;
+
+use params::{
+    ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, ATTACK, BYTES_PER_VCF_FAIL, CHECK_EVERY, DEFEND,
+    LEVEL_DEPTHS, LEVEL_NODES, LEVEL_NOISE, LEVEL_TIME_SHARES, LMR_MIN_DEPTH, LMR_MIN_INDEX,
+    LMR_REDUCTION, NODE_LIMIT_PER_MS, OPPONENT_THREAT_DIVISOR, ORDER_KILLER, ORDER_TT,
+    PICKED_ONE_BY_ONE, REFUTE_VCT_MAX_NODES, REFUTE_VCT_MIN_LEVEL, REFUTE_VCT_NODES_PER_MS,
+    REFUTE_VCT_TABLE_BYTES, ROOT_REFUTE_NODES, ROOT_REFUTE_SHARE, ROOT_THREATS_MIN_LEVEL,
+    ROOT_VCF_SHARE, ROOT_VCT_SHARE, THREAT_BONUS, VCF_FAIL_CACHE, VCF_FAIL_CACHE_MIN,
+    VCF_LEAF_DEPTH, VCF_ROOT_DEPTH, VCF_ROOT_NODES, VCT_NODES_PER_MS, VCT_ROOT_MIN_NODES,
+    VCT_ROOT_NODES, WIDTH_BY_DEPTH,
+};
 
 /// Score of a win on the board now; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -46,63 +58,16 @@ const MAX_PLY: usize = 128;
 /// Plies a VCF line may run (every point of a 60×60 board would be more,
 /// but no real VCF is that long).
 const MAX_VCF_PLY: usize = 600;
-/// Late-move reductions start at this depth…
-const LMR_MIN_DEPTH: i32 = 3;
-/// …for moves after this many (the first few are the hash move, the
-/// killers and the best-looking points).
-const LMR_MIN_INDEX: usize = 3;
-/// Most candidate moves searched at a quiet node, by depth left: the
-/// threat-aware ordering puts the moves that matter first, and forced
-/// nodes are never cut.
-const WIDTH_BY_DEPTH: [usize; 4] = [12, 16, 20, 24];
 /// In a VCF trace: every point of the board may spoil the VCF (see
 /// [`Searcher::foul_may_turn_on`]).
 const ANY_POINT: usize = usize::MAX;
 /// In a VCF trace: set on a point where the VCF puts a stone (an
 /// attacker's four, a defender's block), not only one that may spoil it.
 const STONE_MARK: usize = 1 << (usize::BITS - 2);
-/// Attacker moves a VCF at the root may take: no real limit, since the
-/// node budget bounds it.
-const VCF_ROOT_DEPTH: u32 = 150;
-/// Attacker moves a VCF at a leaf may take: short, since it runs at every
-/// quiet leaf.
-const VCF_LEAF_DEPTH: u32 = 6;
-/// Most nodes of the root VCF (less where a share of the move's node
-/// limit is smaller).
-const VCF_ROOT_NODES: u64 = 400_000;
-/// Fours a VCF inside the VCT search may take: enough for the wins a
-/// threat sequence ends in, short enough to run at every attacker's node.
-const VCT_VCF_DEPTH: u32 = 12;
-/// Node budget per root move of the check that the opponent cannot then
-/// win by fours: small, since every root move is checked.
-const ROOT_REFUTE_NODES: u64 = 600;
-/// Most nodes of the root VCT…
-const VCT_ROOT_NODES: u64 = 100_000;
-/// …which gets this many nodes per millisecond of the move's time.
-const VCT_NODES_PER_MS: u64 = 30;
-/// Most positions remembered as having no VCF, per search…
-const VCF_FAIL_CACHE: usize = 1 << 20;
-/// …and in a game at most one for this many bytes of the hash table, so
-/// that a small setting bounds it too: the cache takes about as much
-/// memory as the table at the most (an entry 16 to 32 bytes). The
-/// solvers keep the full cap.
-const BYTES_PER_VCF_FAIL: usize = 32;
-/// Nodes between checks of the clock and the stop flag: rare enough to
-/// cost nothing, often enough to stop within about a millisecond.
-const CHECK_EVERY: u64 = 256;
 /// Hash table size of a player, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Most threads one search uses.
 pub const MAX_THREADS: usize = 64;
-/// Moves of a node picked best-first one at a time before the rest are
-/// sorted: most nodes are cut off after one or two moves.
-const PICKED_ONE_BY_ONE: usize = 3;
-/// Ordering bonus of the hash move: above any pattern score, so it comes
-/// first.
-const ORDER_TT: i32 = 1 << 28;
-/// Ordering bonus of the killer moves: above any pattern or history
-/// score, below the hash move.
-const ORDER_KILLER: i32 = 1 << 20;
 
 /// A move with its ordering score.
 type Scored = (usize, i32);
@@ -357,7 +322,7 @@ impl<'a> Searcher<'a> {
             s += ATTACK[mine[d] as usize] + DEFEND[theirs[d] as usize];
         }
         s += THREAT_BONUS[self.state.threat(i, me) as usize];
-        s += THREAT_BONUS[self.state.threat(i, opp) as usize] / 2;
+        s += THREAT_BONUS[self.state.threat(i, opp) as usize] / OPPONENT_THREAT_DIVISOR;
         if Some(i) == tt_move {
             s += ORDER_TT;
         }
@@ -1373,7 +1338,7 @@ impl<'a> Searcher<'a> {
                     -self.negamax(new_depth, -beta, -alpha, ply + 1, &mut child_pv)
                 } else {
                     let reduce = if depth >= LMR_MIN_DEPTH && n >= LMR_MIN_INDEX && !forced {
-                        1
+                        LMR_REDUCTION
                     } else {
                         0
                     };
@@ -1493,29 +1458,6 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// The root's first move is searched within this much of the last
-/// iteration's score (and again with a full window when it falls outside):
-/// narrow enough to cut more, wide enough that a re-search is rare…
-const ASPIRATION_WINDOW: i32 = 80;
-/// …from this depth on.
-const ASPIRATION_MIN_DEPTH: i32 = 4;
-
-/// Ordering value of one direction's pattern for the mover…
-const ATTACK: [i32; 9] = [0, 4, 12, 14, 60, 70, 400, 10_000, 0];
-/// …and for the opponent (a point that spoils the opponent's shape).
-const DEFEND: [i32; 9] = [0, 3, 9, 10, 45, 55, 300, 8_000, 0];
-/// Ordering bonus by combined threat, in [`Threat`] order.
-const THREAT_BONUS: [i32; 7] = [0, 100, 150, 800, 2_000, 5_000, 20_000];
-
-/// Nodes of the opponent's VCT looked for after each root move at full
-/// strength: so many a millisecond of the move's time (or a thousandth
-/// of its node limit)…
-const REFUTE_VCT_NODES_PER_MS: u64 = 5;
-/// …and at most this many.
-const REFUTE_VCT_MAX_NODES: u64 = 50_000;
-/// Memory of the proof table of each root move's VCT refutation.
-const REFUTE_VCT_TABLE_BYTES: usize = 1 << 20;
-
 /// Nodes of the opponent's VCT looked for after each root move: a share
 /// of the move's time or node limit, none for a search limited by depth
 /// alone (`caro bench` and its signature are the search's own).
@@ -1526,7 +1468,7 @@ fn refute_vct_budget(limits: &Limits) -> u64 {
     };
     match (limits.time_budget(), limits.nodes) {
         (Some(b), _) => per_ms(millis(b)),
-        (None, Some(n)) => per_ms(n / 1_000),
+        (None, Some(n)) => per_ms(n / NODE_LIMIT_PER_MS),
         (None, None) => 0,
     }
 }
@@ -1539,7 +1481,7 @@ fn millis(d: std::time::Duration) -> u64 {
 /// How many positions without a VCF a search may remember when it may take
 /// `bytes` of memory.
 fn vcf_fail_cap(bytes: usize) -> usize {
-    (bytes / BYTES_PER_VCF_FAIL).clamp(4_096, VCF_FAIL_CACHE)
+    (bytes / BYTES_PER_VCF_FAIL).clamp(VCF_FAIL_CACHE_MIN, VCF_FAIL_CACHE)
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -1897,44 +1839,16 @@ struct LevelStyle {
     refute_vct: bool,
 }
 
+/// How `level` (1 to 10) plays: the level tables of [`params`].
 fn level_style(level: u32) -> LevelStyle {
-    // The levels are set so that each scores over 60% against the one
-    // below at both 100 ms and 1 s a move on the balanced openings
-    // (docs/benchmarks.md, "Level ladder"); re-run that ladder after
-    // changing any of these tables. Each level searches deeper, thinks at
-    // least as long and wanders no more than the one below.
-    const DEPTHS: [u32; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 10, MAX_DEPTH];
-    // Evaluation units a level may give away at the root: the weak levels
-    // play near their best move, not their best, so that a step up is
-    // worth about the same all along the ladder. Levels 8 to 10 have none:
-    // any noise makes a level choose among complete iterations only, which
-    // wastes the time of a deep, stopped iteration.
-    const NOISE: [i32; 10] = [1500, 900, 400, 260, 100, 50, 15, 0, 0, 0];
-    // Most nodes a move, by level (level 10 has none of its own): a
-    // little more than each level takes at 100 ms a move, so that a level
-    // plays much the same at 100 ms and at 1 s (bounded by the clock
-    // alone, the levels grow with it and the top steps close up).
-    const NODES: [u64; 9] = [150, 180, 200, 500, 900, 1_500, 5_500, 12_000, 50_000];
     let i = (level.clamp(1, 10) - 1) as usize;
     LevelStyle {
-        max_depth: DEPTHS[i],
-        // Each level up to 7 has twice the time of the one below (level 1
-        // a 2048th of the move's), level 8 a 24th, level 9 a seventh and
-        // level 10 all of it: the deep levels gain less from doubled time
-        // than the shallow ones, so their shares are further apart. The
-        // low levels are held by their depth and node budgets as well.
-        time_share: match i {
-            9 => 1.0,
-            8 => 1.0 / 7.0,
-            7 => 1.0 / 24.0,
-            _ => 2f64.powi(i as i32 - 11),
-        },
-        nodes: NODES.get(i).copied(),
-        noise: NOISE[i],
-        root_vcf: level >= 4,
-        // Its budget follows the clock: full strength only, so that the
-        // levels below play the same at any time control.
-        refute_vct: level >= 10,
+        max_depth: LEVEL_DEPTHS[i],
+        time_share: LEVEL_TIME_SHARES[i],
+        nodes: LEVEL_NODES.get(i).copied(),
+        noise: LEVEL_NOISE[i],
+        root_vcf: level >= ROOT_THREATS_MIN_LEVEL,
+        refute_vct: level >= REFUTE_VCT_MIN_LEVEL,
     }
 }
 
@@ -2102,7 +2016,7 @@ impl CaroPlayer {
         let only_move = |s: &mut Searcher<'_>, ctx: &mut Context<'_>| {
             let m = root_moves[0].0;
             let loss = if style.root_vcf && root_forced {
-                s.deadline = ctx.deadline(0.3);
+                s.deadline = ctx.deadline(ROOT_VCT_SHARE);
                 let saved = s.node_limit;
                 let vcf_limit = s.nodes + VCF_ROOT_NODES;
                 s.node_limit = Some(saved.map_or(vcf_limit, |l| l.min(vcf_limit)));
@@ -2131,11 +2045,12 @@ impl CaroPlayer {
             // move against the opponent's VCF until 50% (each window ends
             // after the one before it, so no step is left without time).
             let saved_deadline = s.deadline;
-            s.deadline = ctx.deadline(0.15);
+            s.deadline = ctx.deadline(ROOT_VCF_SHARE);
             let saved = s.node_limit;
             // A node budget is shared the same way.
             let node_share = |part: f64| saved.map(|n| (n as f64 * part) as u64);
-            s.node_limit = Some(node_share(0.15).map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
+            s.node_limit =
+                Some(node_share(ROOT_VCF_SHARE).map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
             let found = s.vcf(VCF_ROOT_DEPTH, 0);
             // The ply of its five, before the line's searches move it.
             let five_ply = s.vcf_five_ply;
@@ -2164,7 +2079,7 @@ impl CaroPlayer {
                 s.deadline = saved_deadline;
                 return decision;
             }
-            s.deadline = ctx.deadline(0.3);
+            s.deadline = ctx.deadline(ROOT_VCT_SHARE);
             // A win by threats (VCT) proven within a small budget is
             // played at once. Its budget grows with the move's time: at a
             // short time a larger one costs the main search more than it
@@ -2172,10 +2087,10 @@ impl CaroPlayer {
             let vct_nodes = ctx.limits.time_budget().map_or(VCT_ROOT_NODES, |b| {
                 millis(b)
                     .saturating_mul(VCT_NODES_PER_MS)
-                    .clamp(1_000, VCT_ROOT_NODES)
+                    .clamp(VCT_ROOT_MIN_NODES, VCT_ROOT_NODES)
             });
             let vct_limit = s.nodes + vct_nodes;
-            s.node_limit = Some(node_share(0.3).map_or(vct_limit, |l| l.min(vct_limit)));
+            s.node_limit = Some(node_share(ROOT_VCT_SHARE).map_or(vct_limit, |l| l.min(vct_limit)));
             // Its proof table may take a quarter of the hash table's
             // memory (the 100k nodes at most it searches need about 6 MB).
             let (found, line, plies) = s.vct_dfpn_line(
@@ -2202,9 +2117,9 @@ impl CaroPlayer {
             // (unless every move is such a move).
             let saved_deadline = s.deadline;
             let saved_limit = s.node_limit;
-            s.deadline = ctx.deadline(0.5).or(saved_deadline);
+            s.deadline = ctx.deadline(ROOT_REFUTE_SHARE).or(saved_deadline);
             // The checks end at half the time (above) or of the node budget.
-            let check_until = saved_limit.map(|n| n / 2);
+            let check_until = saved_limit.map(|n| (n as f64 * ROOT_REFUTE_SHARE) as u64);
             let refute_vct_nodes = if style.refute_vct {
                 refute_vct_budget(&ctx.limits)
             } else {
@@ -3024,7 +2939,7 @@ mod tests {
         let tt = Tt::new(1);
         with_searcher(&game, &tt, None, StopFlag::new(), |s| {
             let defences = s
-                .vcf_threat_defences(dfpn::THREAT_DEPTH, 0)
+                .vcf_threat_defences(params::THREAT_DEPTH, 0)
                 .expect("black threatens a VCF");
             for p in ["h8", "h7", "d9"] {
                 assert!(
@@ -3036,7 +2951,7 @@ mod tests {
             let foul = s.state.clone_is_foul(index("h8"));
             assert!(foul, "h8 is not a foul after d9");
             assert_eq!(
-                s.vcf(VCT_VCF_DEPTH, 0),
+                s.vcf(params::VCT_VCF_DEPTH, 0),
                 None,
                 "black still wins by fours after d9"
             );
@@ -3062,7 +2977,7 @@ mod tests {
         with_searcher(&game, &tt, None, StopFlag::new(), |s| {
             assert!(s.state.clone_is_foul(index("h8")));
             let defences = s
-                .vcf_threat_defences(dfpn::THREAT_DEPTH, 0)
+                .vcf_threat_defences(params::THREAT_DEPTH, 0)
                 .expect("white threatens a VCF");
             for p in ["h12", "d9"] {
                 assert!(
@@ -3076,7 +2991,7 @@ mod tests {
                 "h8 is still a foul after d9"
             );
             assert_eq!(
-                s.vcf(VCT_VCF_DEPTH, 0),
+                s.vcf(params::VCT_VCF_DEPTH, 0),
                 None,
                 "white still wins by fours after d9"
             );

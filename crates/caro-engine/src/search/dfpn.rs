@@ -99,7 +99,13 @@ use std::rc::Rc;
 use caro_core::Color;
 use smallvec::SmallVec;
 
-use super::{Abort, Searcher, VCT_VCF_DEPTH};
+use super::params::{
+    ATTACKER_VCF_NODES, BUDGETED_SHARE, DEFENDER_VCF_DEPTH, EDGE_COST, FIRST_ROUND_NODES, FOUR_PN,
+    LINE_BUDGET_EXTENSIONS, LINE_NODES, PROOF_WALK_NODES, QUIET_PN, ROUND_GROWTH,
+    SIBLING_MARGIN_DIVISOR, THREAT_DEPTH, THREE_LIMITS, THREE_PN, VCF_LINE_DEPTH,
+    VCF_RECHECK_MARGIN, VCT_VCF_DEPTH,
+};
+use super::{Abort, Searcher};
 use crate::keymap::KeyMap;
 use crate::pattern::Pattern;
 use crate::state::{PointPatterns, Threat};
@@ -113,65 +119,17 @@ type Number = u64;
 const INF: Number = 1 << 48;
 /// Moves past the root after which a line is given up (disproved).
 const MAX_DFPN_PLY: usize = 160;
-/// Fours a threat may take: the defender must answer a move after which
-/// the attacker, moving again, would win by at most this many fours (an
-/// open three is a threat of one).
-pub(super) const THREAT_DEPTH: u32 = 3;
-/// Fours of the defender's VCF threats the search looks for at the
-/// attacker's nodes, to narrow the attacker's moves to those that spoil
-/// one. Only a shortcut: a move that leaves a longer one standing loses in
-/// the tree. Deeper costs more than it saves.
-const DEFENDER_VCF_DEPTH: u32 = 2;
-/// An attacker's node does not search for a VCF again when one this many
-/// fours shorter than the full depth has failed there.
-const VCF_RECHECK_MARGIN: u32 = 1;
-/// Nodes an attacker's node may spend on its VCF search. Most searches
-/// take a few dozen; the few that take thousands almost always fail, and
-/// a VCF missed here is still found by the tree, where fours are moves
-/// (a proof never rests on a search that gave up). At budget 0 it can
-/// cost a budgeted search its proof, never the search without a budget.
-/// The cap is set by the sum of nodes over the long shared VCT records
-/// (one record's count swings with small changes; the sum is a guide).
-const ATTACKER_VCF_NODES: u64 = 512;
-/// The searches at the root, each allowing the attacker at most this many
-/// moves that are not fours on any line (threes and quiet threats) before
-/// it must win by fours: most wins by threats need only a few, and a
-/// small budget prunes the tree hard. The last is as good as no limit.
-const THREE_LIMITS: [u32; 4] = [1, 2, 3, UNLIMITED];
-/// A search with a budget of threes takes at most this part of the nodes
-/// left.
-const BUDGETED_SHARE: u64 = 16;
-/// Nodes each search takes in the first round of [`Schedule::Rounds`]…
-const FIRST_ROUND_NODES: u64 = 16_000;
-/// …and how many times as many in each round after it.
-const ROUND_GROWTH: u64 = 4;
 /// A budget of threes that is never used up.
-const UNLIMITED: u32 = u32::MAX;
-/// What one attacker's move adds to the proof number of its node.
-const EDGE_COST: Number = 2;
+pub(super) const UNLIMITED: u32 = u32::MAX;
 /// Children of a node kept on the stack while it is searched (most have
 /// fewer: an attacker's node about 26 on the long records, a defender's
 /// about 4).
 const CHILDREN_INLINE: usize = 32;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
-/// The first node budget of a winning line's searches (all its steps
-/// together) where the searcher has no node limit; it is renewed at
-/// twice the size, at most [`LINE_BUDGET_EXTENSIONS`] times in all.
-const LINE_NODES: u64 = 1_000_000;
-/// Times in all, per line, that a winning line's step cut short by the
-/// node budget is tried again, with twice the budget each time.
-const LINE_BUDGET_EXTENSIONS: u32 = 4;
 /// Plies a winning line may run before [`Searcher::winning_line`] stops
 /// (a VCT's longest lines and then a long VCF).
 const MAX_LINE_PLIES: usize = 2 * (MAX_DFPN_PLY + VCF_LINE_DEPTH as usize);
-/// Fours of the VCF that continues a winning line where the proof table
-/// has no move (the solver's own VCFs take at most [`VCT_VCF_DEPTH`]).
-const VCF_LINE_DEPTH: u32 = 150;
-/// Most nodes the walk of a proof for its length ([`Searcher::proof_plies`])
-/// may search (a node a position walked, and its threat searches): far
-/// more than real proofs take, so only a runaway walk is cut short.
-const PROOF_WALK_NODES: u64 = 2_000_000;
 
 /// How the searches with a budget of threes share the nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1069,7 +1027,10 @@ impl Searcher<'_> {
             let (child_hash, child_threes, child) = children[at];
             // 1 + ε: stay with this child until it is a quarter worse than
             // the second best.
-            let sibling_bound = second.saturating_add(second / 4).saturating_add(1).min(INF);
+            let sibling_bound = second
+                .saturating_add(second / SIBLING_MARGIN_DIVISOR)
+                .saturating_add(1)
+                .min(INF);
             let (child_thpn, child_thdn) = if or_node {
                 (
                     thpn.min(sibling_bound) - (with_edge(child.pn) - child.pn),
@@ -1299,9 +1260,9 @@ fn may_build_threat(p: &PointPatterns, me: Color) -> bool {
 /// the proof number its child starts with.
 fn threat_cost(t: Threat) -> u8 {
     match t {
-        Threat::Five | Threat::OpenFour | Threat::FourThree | Threat::Four => 1,
-        Threat::DoubleThree | Threat::OpenThree => 2,
-        Threat::None => 8,
+        Threat::Five | Threat::OpenFour | Threat::FourThree | Threat::Four => FOUR_PN,
+        Threat::DoubleThree | Threat::OpenThree => THREE_PN,
+        Threat::None => QUIET_PN,
     }
 }
 
