@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use caro_core::{Cell, Color, Foul, Game, Pos, Rule};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use smallvec::SmallVec;
 
 use crate::failcache::FailCache;
@@ -29,17 +29,20 @@ use crate::state::{State, Threat};
 use crate::tt::{Bound, Tt};
 
 mod dfpn;
+mod level;
 mod params;
+#[cfg(test)]
+mod testing;
+
+use level::{level_style, pick_with_noise, LevelStyle};
 
 use params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, ATTACK, BYTES_PER_VCF_FAIL, CHECK_EVERY, DEFEND,
-    LEVEL_DEPTHS, LEVEL_NODES, LEVEL_NOISE, LEVEL_TIME_SHARES, LMR_MIN_DEPTH, LMR_MIN_INDEX,
-    LMR_REDUCTION, NODE_LIMIT_PER_MS, OPPONENT_THREAT_DIVISOR, ORDER_KILLER, ORDER_TT,
-    PICKED_ONE_BY_ONE, REFUTE_VCT_MAX_NODES, REFUTE_VCT_MIN_LEVEL, REFUTE_VCT_NODES_PER_MS,
-    REFUTE_VCT_TABLE_BYTES, ROOT_REFUTE_NODES, ROOT_REFUTE_SHARE, ROOT_THREATS_MIN_LEVEL,
-    ROOT_VCF_SHARE, ROOT_VCT_SHARE, THREAT_BONUS, VCF_FAIL_CACHE, VCF_FAIL_CACHE_MIN,
-    VCF_LEAF_DEPTH, VCF_ROOT_DEPTH, VCF_ROOT_NODES, VCT_NODES_PER_MS, VCT_ROOT_MIN_NODES,
-    VCT_ROOT_NODES, WIDTH_BY_DEPTH,
+    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_REDUCTION, NODE_LIMIT_PER_MS, OPPONENT_THREAT_DIVISOR,
+    ORDER_KILLER, ORDER_TT, PICKED_ONE_BY_ONE, REFUTE_VCT_MAX_NODES, REFUTE_VCT_NODES_PER_MS,
+    REFUTE_VCT_TABLE_BYTES, ROOT_REFUTE_NODES, ROOT_REFUTE_SHARE, ROOT_VCF_SHARE, ROOT_VCT_SHARE,
+    THREAT_BONUS, VCF_FAIL_CACHE, VCF_FAIL_CACHE_MIN, VCF_LEAF_DEPTH, VCF_ROOT_DEPTH,
+    VCF_ROOT_NODES, VCT_NODES_PER_MS, VCT_ROOT_MIN_NODES, VCT_ROOT_NODES, WIDTH_BY_DEPTH,
 };
 
 /// Score of a win on the board now; a win in `n` plies scores `WIN - n`.
@@ -1819,39 +1822,6 @@ pub fn to_score(s: i32) -> Score {
     }
 }
 
-/// How a level plays: how deep, how long, and how much bounded randomness.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct LevelStyle {
-    max_depth: u32,
-    /// Share of the time budget the level uses (the top levels differ in
-    /// how long they think when the depth cap is out of reach).
-    time_share: f64,
-    /// Most nodes a move may take (`None`: as many as the time allows),
-    /// so that a level plays the same at any time control.
-    nodes: Option<u64>,
-    /// Root moves within this many evaluation units of the best may be
-    /// chosen (weighted towards the best).
-    noise: i32,
-    /// Whether to look for forced wins (VCF) at the root.
-    root_vcf: bool,
-    /// Whether to drop the root moves after which the opponent wins by
-    /// threats (VCT) within a small budget, not only by fours.
-    refute_vct: bool,
-}
-
-/// How `level` (1 to 10) plays: the level tables of [`params`].
-fn level_style(level: u32) -> LevelStyle {
-    let i = (level.clamp(1, 10) - 1) as usize;
-    LevelStyle {
-        max_depth: LEVEL_DEPTHS[i],
-        time_share: LEVEL_TIME_SHARES[i],
-        nodes: LEVEL_NODES.get(i).copied(),
-        noise: LEVEL_NOISE[i],
-        root_vcf: level >= ROOT_THREATS_MIN_LEVEL,
-        refute_vct: level >= REFUTE_VCT_MIN_LEVEL,
-    }
-}
-
 /// caro's own player at a level 1 (gentle) to 10 (full strength).
 pub struct CaroPlayer {
     level: u32,
@@ -2379,103 +2349,13 @@ fn sort_best_first(moves: &mut [Scored]) {
     moves.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
 }
 
-/// Bounded randomness for weak levels: each root move's score gets a
-/// random bonus of up to `noise`, the best sum wins. Moves losing by force
-/// or far below the best are never picked.
-fn pick_with_noise(scored: &[Scored], noise: i32, rng: &mut StdRng) -> Option<usize> {
-    let best = scored.iter().map(|&(_, s)| s).max()?;
-    scored
-        .iter()
-        .filter(|&&(_, s)| s >= best - noise && s > -WIN_BOUND)
-        .map(|&(m, s)| (m, s + rng.random_range(0..=noise)))
-        .max_by_key(|&(_, s)| s)
-        .map(|(m, _)| m)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::player::{Limits, StopFlag};
     use caro_core::notation::{format_pos, parse_move_list, parse_pos};
     use caro_core::{BoardSize, Color, Rules};
-
-    fn game(rule: Rule, side: u8, k: u8, moves: &str) -> Game {
-        let rules = Rules::new(BoardSize::square(side), k, rule).unwrap();
-        let m = parse_move_list(moves, rules.size).unwrap();
-        Game::from_moves(rules, Color::Black, &m).unwrap()
-    }
-
-    fn best(game: &Game, level: u32, limits: Limits) -> Pos {
-        let mut p = CaroPlayer::new(level, 1);
-        let mut sink = |_: &SearchInfo| {};
-        let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
-        p.choose(game, &mut ctx).unwrap().best
-    }
-
-    #[test]
-    fn each_level_searches_deeper_and_longer_and_wanders_no_more() {
-        for level in 1..10 {
-            let (low, high) = (level_style(level), level_style(level + 1));
-            assert!(high.max_depth > low.max_depth, "level {level}");
-            assert!(high.time_share > low.time_share, "level {level}");
-            assert!(high.noise <= low.noise, "level {level}");
-            let (Some(low_nodes), high_nodes) = (low.nodes, high.nodes) else {
-                panic!("level {level} has no node budget");
-            };
-            assert!(high_nodes.is_none_or(|n| n > low_nodes), "level {level}");
-        }
-        // Level 10 thinks seven times as long as level 9, which gains less
-        // from twice the time than the shallow levels do, and has no
-        // node budget of its own.
-        assert_eq!(level_style(10).time_share, 1.0);
-        assert_eq!(level_style(10).nodes, None);
-        assert_eq!(level_style(9).time_share, 1.0 / 7.0);
-        assert_eq!(level_style(1).time_share, 1.0 / 2048.0);
-    }
-
-    /// A weak level stops at its node budget whatever the clock: the same
-    /// seed plays the same move with a minute or ten.
-    #[test]
-    fn a_weak_level_plays_the_same_at_any_time_control() {
-        let g = game(Rule::Freestyle, 15, 5, "h8 i9 i8 g8 j7 j9 h9");
-        for level in [5, 8] {
-            let mut moves = Vec::new();
-            // Long enough for the budget to bind first in a debug build.
-            for seconds in [60, 600] {
-                let mut p = CaroPlayer::new(level, 3);
-                let mut sink = |_: &SearchInfo| {};
-                let limits = Limits::time(std::time::Duration::from_secs(seconds));
-                let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
-                let d = p.choose(&g, &mut ctx).unwrap();
-                let info = d.info.expect("a search report");
-                // The limit is read every CHECK_EVERY nodes.
-                let budget = level_style(level).nodes.unwrap();
-                assert!(
-                    info.nodes <= budget + 2 * CHECK_EVERY,
-                    "level {level}: {} nodes",
-                    info.nodes
-                );
-                moves.push(d.best);
-            }
-            assert_eq!(moves[0], moves[1], "level {level}");
-        }
-    }
-
-    #[test]
-    fn a_weak_level_reports_the_move_it_plays() {
-        let g = game(Rule::Freestyle, 15, 5, "h8 i9 h9");
-        let mut wandered = false;
-        for seed in 0..12 {
-            let mut p = CaroPlayer::new(2, seed);
-            let mut sink = |_: &SearchInfo| {};
-            let mut ctx = Context::new(Limits::depth(2), StopFlag::new(), &mut sink);
-            let d = p.choose(&g, &mut ctx).unwrap();
-            let info = d.info.expect("a search report");
-            assert_eq!(info.pv.first(), Some(&d.best), "seed {seed}");
-            wandered |= info.pv.len() == 1;
-        }
-        assert!(wandered, "level 2 never left the best line in 12 games");
-    }
+    use testing::{best, game, report};
 
     /// Under caro rules, the stops of the opponent's fives found without
     /// playing are those a play-and-look finds: every empty point that,
@@ -2727,20 +2607,6 @@ mod tests {
             ["g8", "k8"].contains(&format_pos(m, g.size()).as_str()),
             "{m:?}"
         );
-    }
-
-    /// The report of `caro:10` to depth 4: the score and the line.
-    fn report(game: &Game) -> (Score, Vec<String>) {
-        let mut p = CaroPlayer::new(10, 1);
-        let mut sink = |_: &SearchInfo| {};
-        let mut ctx = Context::new(Limits::depth(4), StopFlag::new(), &mut sink);
-        let info = p.choose(game, &mut ctx).unwrap().info.unwrap();
-        let pv = info
-            .pv
-            .iter()
-            .map(|&m| format_pos(m, game.size()))
-            .collect();
-        (info.score, pv)
     }
 
     #[test]
