@@ -24,7 +24,7 @@ use smallvec::SmallVec;
 
 use crate::failcache::FailCache;
 use crate::pattern::Pattern;
-use crate::player::{Context, Decision, EngineError, Limits, Player, Score, SearchInfo};
+use crate::player::{Context, Decision, EngineError, Player, Score, SearchInfo};
 use crate::state::{State, Threat};
 use crate::tt::{Bound, Tt};
 
@@ -33,16 +33,19 @@ mod level;
 mod params;
 #[cfg(test)]
 mod testing;
+mod timecontrol;
 
 use level::{level_style, pick_with_noise, LevelStyle};
+use timecontrol::{
+    capped, level_limits, node_share, refute_vct_budget, root_vct_nodes, search_depth,
+};
 
 use params::{
-    ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, ATTACK, BYTES_PER_VCF_FAIL, CHECK_EVERY, DEFEND,
-    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_REDUCTION, NODE_LIMIT_PER_MS, OPPONENT_THREAT_DIVISOR,
-    ORDER_KILLER, ORDER_TT, PICKED_ONE_BY_ONE, REFUTE_VCT_MAX_NODES, REFUTE_VCT_NODES_PER_MS,
-    REFUTE_VCT_TABLE_BYTES, ROOT_REFUTE_NODES, ROOT_REFUTE_SHARE, ROOT_VCF_SHARE, ROOT_VCT_SHARE,
-    THREAT_BONUS, VCF_FAIL_CACHE, VCF_FAIL_CACHE_MIN, VCF_LEAF_DEPTH, VCF_ROOT_DEPTH,
-    VCF_ROOT_NODES, VCT_NODES_PER_MS, VCT_ROOT_MIN_NODES, VCT_ROOT_NODES, WIDTH_BY_DEPTH,
+    ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, ATTACK, BYTES_PER_VCF_FAIL, DEFEND, LMR_MIN_DEPTH,
+    LMR_MIN_INDEX, LMR_REDUCTION, OPPONENT_THREAT_DIVISOR, ORDER_KILLER, ORDER_TT,
+    PICKED_ONE_BY_ONE, REFUTE_VCT_TABLE_BYTES, ROOT_REFUTE_NODES, ROOT_REFUTE_SHARE,
+    ROOT_VCF_SHARE, ROOT_VCT_SHARE, THREAT_BONUS, VCF_FAIL_CACHE, VCF_FAIL_CACHE_MIN,
+    VCF_LEAF_DEPTH, VCF_ROOT_DEPTH, VCF_ROOT_NODES, WIDTH_BY_DEPTH,
 };
 
 /// Score of a win on the board now; a win in `n` plies scores `WIN - n`.
@@ -174,31 +177,6 @@ impl<'a> Searcher<'a> {
             vcf_five_ply: 0,
             race: None,
         }
-    }
-
-    #[inline]
-    fn check_abort(&mut self) -> bool {
-        if self.abort != Abort::None {
-            return true;
-        }
-        if self.nodes % CHECK_EVERY == 0 {
-            let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
-            if self
-                .race
-                .as_ref()
-                .is_some_and(|r| self.nodes > r.load(Ordering::Relaxed))
-            {
-                // Another solver finished in fewer nodes: stop for good.
-                // (One that reaches the same count goes on, and the tie
-                // is decided the same way whichever finished first.)
-                self.stop.stop();
-            }
-            if out_of_time || out_of_nodes || self.stop.is_set() {
-                self.abort = Abort::Stopped;
-            }
-        }
-        self.abort != Abort::None
     }
 
     /// Empty points in the search area near a stone (the centre on an
@@ -1461,26 +1439,6 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// Nodes of the opponent's VCT looked for after each root move: a share
-/// of the move's time or node limit, none for a search limited by depth
-/// alone (`caro bench` and its signature are the search's own).
-fn refute_vct_budget(limits: &Limits) -> u64 {
-    let per_ms = |ms: u64| {
-        ms.saturating_mul(REFUTE_VCT_NODES_PER_MS)
-            .min(REFUTE_VCT_MAX_NODES)
-    };
-    match (limits.time_budget(), limits.nodes) {
-        (Some(b), _) => per_ms(millis(b)),
-        (None, Some(n)) => per_ms(n / NODE_LIMIT_PER_MS),
-        (None, None) => 0,
-    }
-}
-
-/// Whole milliseconds of a duration (saturating).
-fn millis(d: std::time::Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
 /// How many positions without a VCF a search may remember when it may take
 /// `bytes` of memory.
 fn vcf_fail_cap(bytes: usize) -> usize {
@@ -1889,15 +1847,7 @@ impl Player for CaroPlayer {
         let mut style = level_style(self.level);
         style.root_vcf &= self.root_threats;
         let given = ctx.limits;
-        if let Some(budget) = style.nodes {
-            ctx.limits.nodes = Some(given.nodes.map_or(budget, |n| n.min(budget)));
-        }
-        if style.time_share < 1.0 {
-            if let Some(budget) = given.time_budget() {
-                ctx.limits.move_time = Some(budget.mul_f64(style.time_share));
-                ctx.limits.time_left = None;
-            }
-        }
+        ctx.limits = level_limits(&given, &style);
         let result = self.think(game, ctx, style);
         ctx.limits = given;
         result
@@ -1989,7 +1939,7 @@ impl CaroPlayer {
                 s.deadline = ctx.deadline(ROOT_VCT_SHARE);
                 let saved = s.node_limit;
                 let vcf_limit = s.nodes + VCF_ROOT_NODES;
-                s.node_limit = Some(saved.map_or(vcf_limit, |l| l.min(vcf_limit)));
+                s.node_limit = Some(capped(saved, vcf_limit));
                 let loss = s.loss_after_forced_move(m);
                 s.node_limit = saved;
                 s.abort = Abort::None;
@@ -2018,17 +1968,12 @@ impl CaroPlayer {
             s.deadline = ctx.deadline(ROOT_VCF_SHARE);
             let saved = s.node_limit;
             // A node budget is shared the same way.
-            let node_share = |part: f64| saved.map(|n| (n as f64 * part) as u64);
-            s.node_limit =
-                Some(node_share(ROOT_VCF_SHARE).map_or(VCF_ROOT_NODES, |n| n.min(VCF_ROOT_NODES)));
+            s.node_limit = Some(capped(node_share(saved, ROOT_VCF_SHARE), VCF_ROOT_NODES));
             let found = s.vcf(VCF_ROOT_DEPTH, 0);
             // The ply of its five, before the line's searches move it.
             let five_ply = s.vcf_five_ply;
             s.node_limit = saved;
-            if s.abort == Abort::Stopped
-                && !ctx.stop.is_set()
-                && s.deadline.is_none_or(|d| Instant::now() < d)
-            {
+            if s.stopped_by_node_limit() {
                 s.abort = Abort::None;
             }
             if let Some(m) = found.filter(|m| !excluded.contains(m)) {
@@ -2054,13 +1999,8 @@ impl CaroPlayer {
             // played at once. Its budget grows with the move's time: at a
             // short time a larger one costs the main search more than it
             // finds.
-            let vct_nodes = ctx.limits.time_budget().map_or(VCT_ROOT_NODES, |b| {
-                millis(b)
-                    .saturating_mul(VCT_NODES_PER_MS)
-                    .clamp(VCT_ROOT_MIN_NODES, VCT_ROOT_NODES)
-            });
-            let vct_limit = s.nodes + vct_nodes;
-            s.node_limit = Some(node_share(ROOT_VCT_SHARE).map_or(vct_limit, |l| l.min(vct_limit)));
+            let vct_limit = s.nodes + root_vct_nodes(&ctx.limits);
+            s.node_limit = Some(capped(node_share(saved, ROOT_VCT_SHARE), vct_limit));
             // Its proof table may take a quarter of the hash table's
             // memory (the 100k nodes at most it searches need about 6 MB).
             let (found, line, plies) = s.vct_dfpn_line(
@@ -2089,35 +2029,27 @@ impl CaroPlayer {
             let saved_limit = s.node_limit;
             s.deadline = ctx.deadline(ROOT_REFUTE_SHARE).or(saved_deadline);
             // The checks end at half the time (above) or of the node budget.
-            let check_until = saved_limit.map(|n| (n as f64 * ROOT_REFUTE_SHARE) as u64);
+            let check_until = node_share(saved_limit, ROOT_REFUTE_SHARE);
             let refute_vct_nodes = if style.refute_vct {
                 refute_vct_budget(&ctx.limits)
             } else {
                 0
-            };
-            // Stopped by the clock, a stop or the checks' share, not by
-            // one check's own budget.
-            let out_of_time = |s: &Searcher<'_>| {
-                s.abort == Abort::Stopped
-                    && (ctx.stop.is_set()
-                        || s.deadline.is_some_and(|d| Instant::now() >= d)
-                        || check_until.is_some_and(|n| s.nodes >= n))
             };
             let mut safe = Vec::with_capacity(root_moves.len());
             let mut unsafe_moves = Vec::new();
             for &(m, sc) in &root_moves {
                 s.state.play(m);
                 let limit = s.nodes + ROOT_REFUTE_NODES;
-                s.node_limit = Some(check_until.map_or(limit, |n| n.min(limit)));
+                s.node_limit = Some(capped(check_until, limit));
                 let mut refuted = s.vcf(VCF_ROOT_DEPTH, 1).is_some();
-                let mut timed_out = out_of_time(&s);
+                // Stopped by the clock, a stop or the checks' share, not
+                // by one check's own budget.
+                let mut timed_out = s.out_of_budget(check_until);
                 s.abort = Abort::None;
                 if !refuted && !timed_out && refute_vct_nodes > 0 {
                     let limit = s.nodes + refute_vct_nodes;
-                    refuted = s.wins_by_threats_after_root_move(
-                        check_until.map_or(limit, |n| n.min(limit)),
-                    );
-                    timed_out = out_of_time(&s);
+                    refuted = s.wins_by_threats_after_root_move(capped(check_until, limit));
+                    timed_out = s.out_of_budget(check_until);
                     s.abort = Abort::None;
                 }
                 s.state.undo();
@@ -2138,18 +2070,7 @@ impl CaroPlayer {
             s.deadline = saved_deadline;
             s.node_limit = saved_limit;
         }
-        let max_depth = ctx
-            .limits
-            .depth
-            .unwrap_or(
-                if ctx.limits.time_budget().is_some() || ctx.limits.nodes.is_some() {
-                    MAX_DEPTH
-                } else {
-                    DEFAULT_DEPTH
-                },
-            )
-            .min(style.max_depth)
-            .max(1);
+        let max_depth = search_depth(&ctx.limits, style.max_depth);
         let margin = style.noise;
         let mut best_pv: Vec<usize> = vec![root_moves[0].0];
         let mut best_score = 0;
@@ -2208,24 +2129,13 @@ impl CaroPlayer {
                 if best_score.abs() > WIN_BOUND {
                     break;
                 }
-                if let (Some(deadline), true) = (s.deadline, margin > 0) {
-                    // A weak level stops early when the next iteration
-                    // will not finish (it chooses among complete ones). At
-                    // full strength an unfinished iteration still deepens
-                    // the moves it reaches, the best first, so the search
-                    // goes on until the deadline.
-                    let now = Instant::now();
-                    let spent = now.duration_since(iteration_start);
-                    if now + spent * 2 >= deadline {
-                        break;
-                    }
-                }
-                if let (Some(limit), true) = (s.node_limit, margin > 0) {
-                    // The same by nodes.
-                    let spent = s.nodes - iteration_nodes;
-                    if s.nodes + spent * 2 >= limit {
-                        break;
-                    }
+                // A weak level stops early when the next iteration will
+                // not finish (it chooses among complete ones). At full
+                // strength an unfinished iteration still deepens the moves
+                // it reaches, the best first, so the search goes on until
+                // the deadline.
+                if margin > 0 && s.next_iteration_may_not_finish(iteration_start, iteration_nodes) {
+                    break;
                 }
             }
             helper_stop.stop();
@@ -2721,36 +2631,11 @@ mod tests {
             with_searcher(&game, &tt, None, StopFlag::new(), |s| {
                 let m = s.state.index(parse_pos(m, game.size()).unwrap());
                 s.state.play(m);
-                s.wins_by_threats_after_root_move(s.nodes + REFUTE_VCT_MAX_NODES)
+                s.wins_by_threats_after_root_move(s.nodes + params::REFUTE_VCT_MAX_NODES)
             })
         };
         assert!(refuted("h9"));
         assert!(!refuted("g6"));
-    }
-
-    /// A time limit far past any clock (a manager's INFO can send one)
-    /// is no limit: the search ends on its node limit with a move.
-    #[test]
-    fn a_time_limit_past_any_clock_is_no_limit() {
-        use std::time::Duration;
-        let g = game(Rule::Freestyle, 15, 5, "h8 i9 h9");
-        let huge = [Duration::MAX, Duration::from_millis(u64::MAX)];
-        for (time, left) in huge.into_iter().flat_map(|t| [(t, None), (t, Some(t))]) {
-            let limits = Limits {
-                nodes: Some(3_000),
-                time_left: left,
-                ..Limits::time(time)
-            };
-            let mut sink = |_: &SearchInfo| {};
-            let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
-            let d = CaroPlayer::new(10, 1).choose(&g, &mut ctx).unwrap();
-            assert!(g.check(d.best).is_ok());
-            let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
-            let d = crate::minimax::MinimaxPlayer::new(4, 1)
-                .choose(&g, &mut ctx)
-                .unwrap();
-            assert!(g.check(d.best).is_ok());
-        }
     }
 
     /// With helper threads a depth-limited search ends (the helpers stop

@@ -162,6 +162,11 @@ pub(crate) const ROOT_REFUTE_SHARE: f64 = 0.5;
 /// 100..=10_000.
 pub(crate) const NODE_LIMIT_PER_MS: u64 = 1_000;
 
+/// A weak level (one with noise, which chooses among complete iterations)
+/// starts another iteration only where this many times the time and the
+/// nodes of the last one still fit in its budget. Range: 1..=4.
+pub(crate) const NEXT_ITERATION_FACTOR: u32 = 2;
+
 /// Nodes between checks of the clock and the stop flag: rare enough to
 /// cost nothing, often enough to stop within about a millisecond. Range:
 /// 64..=4_096 (a power of two).
