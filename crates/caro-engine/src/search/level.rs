@@ -9,7 +9,8 @@ use super::params::{
     LEVEL_DEPTHS, LEVEL_NODES, LEVEL_NOISE, LEVEL_TIME_SHARES, REFUTE_VCT_MIN_LEVEL,
     ROOT_THREATS_MIN_LEVEL,
 };
-use super::{Scored, WIN_BOUND};
+use super::{Scored, MAX_DEPTH, MAX_THREADS, WIN_BOUND};
+use crate::player::Limits;
 
 /// How a level plays: how deep, how long, and how much bounded randomness.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,6 +31,20 @@ pub(super) struct LevelStyle {
     /// Whether to drop the root moves after which the opponent wins by
     /// threats (VCT) within a small budget, not only by fours.
     pub(super) refute_vct: bool,
+}
+
+impl LevelStyle {
+    /// Helper threads of a search under `limits`: at full strength (no
+    /// noise and no depth cap of the level's own) one fewer than the
+    /// threads asked for, [`MAX_THREADS`] in all at most; none at the
+    /// weaker levels.
+    pub(super) fn helpers(&self, limits: &Limits) -> usize {
+        if self.noise == 0 && self.max_depth == MAX_DEPTH {
+            limits.threads.unwrap_or(1).clamp(1, MAX_THREADS) - 1
+        } else {
+            0
+        }
+    }
 }
 
 /// How `level` (1 to 10) plays: the level tables of [`super::params`].

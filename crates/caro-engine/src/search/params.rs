@@ -118,6 +118,11 @@ pub(crate) const VCT_ROOT_MIN_NODES: u64 = 1_000;
 /// 5..=200.
 pub(crate) const VCT_NODES_PER_MS: u64 = 30;
 
+/// The root VCT's proof table may take the hash table's memory divided by
+/// this (the [`VCT_ROOT_NODES`] at most it searches need about 6 MB).
+/// Range: 2..=16.
+pub(crate) const ROOT_VCT_TABLE_DIVISOR: usize = 4;
+
 /// Node budget per root move of the check that the opponent cannot then
 /// win by fours: small, since every root move is checked. Range:
 /// 100..=10_000.
