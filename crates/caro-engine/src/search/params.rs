@@ -13,7 +13,7 @@ use super::dfpn::UNLIMITED;
 use super::MAX_DEPTH;
 
 // ---------------------------------------------------------------------
-// Alpha-beta
+// Alpha-beta (`ab.rs`)
 // ---------------------------------------------------------------------
 
 /// Late-move reductions start at this depth left (nodes shallower are
@@ -40,7 +40,7 @@ pub(crate) const WIDTH_BY_DEPTH: [usize; 4] = [12, 16, 20, 24];
 pub(crate) const VCF_LEAF_DEPTH: u32 = 6;
 
 // ---------------------------------------------------------------------
-// Move ordering
+// Move ordering (`movepick.rs`)
 // ---------------------------------------------------------------------
 
 /// Moves of a node picked best-first one at a time before the rest are
@@ -84,7 +84,7 @@ pub(crate) const THREAT_BONUS: [i32; 7] = [0, 100, 150, 800, 2_000, 5_000, 20_00
 pub(crate) const OPPONENT_THREAT_DIVISOR: i32 = 2;
 
 // ---------------------------------------------------------------------
-// Root and iterative deepening
+// The root's searches and their budgets (`root.rs`, `timecontrol.rs`)
 // ---------------------------------------------------------------------
 
 /// The root's first move is searched within this much of the last
@@ -143,7 +143,7 @@ pub(crate) const REFUTE_VCT_MAX_NODES: u64 = 50_000;
 pub(crate) const REFUTE_VCT_TABLE_BYTES: usize = 1 << 20;
 
 // ---------------------------------------------------------------------
-// Time control
+// Time control (`timecontrol.rs`)
 // ---------------------------------------------------------------------
 
 /// Part of the move's time (and of its node limit) by which the root's
@@ -153,8 +153,8 @@ pub(crate) const REFUTE_VCT_TABLE_BYTES: usize = 1 << 20;
 pub(crate) const ROOT_VCF_SHARE: f64 = 0.15;
 
 /// Part of the move's time (and of its node limit) by which the root's
-/// VCT search ends (and the check of an only move against a VCF). Range:
-/// [`ROOT_VCF_SHARE`]..=0.5.
+/// VCT search ends; the check of an only move against the opponent's VCF
+/// ends by this part of the time too. Range: [`ROOT_VCF_SHARE`]..=0.5.
 pub(crate) const ROOT_VCT_SHARE: f64 = 0.3;
 
 /// Part of the move's time (and of its node limit) by which the check of
@@ -178,13 +178,8 @@ pub(crate) const NEXT_ITERATION_FACTOR: u32 = 2;
 pub(crate) const CHECK_EVERY: u64 = 256;
 
 // ---------------------------------------------------------------------
-// VCF search
+// VCF search (`vcf.rs`)
 // ---------------------------------------------------------------------
-
-/// Fours a VCF inside the VCT search may take: enough for the wins a
-/// threat sequence ends in, short enough to run at every attacker's
-/// node. Range: 4..=20.
-pub(crate) const VCT_VCF_DEPTH: u32 = 12;
 
 /// Most positions remembered as having no VCF, per search (the
 /// stand-alone solvers keep this many; a game's search fewer where its
@@ -203,7 +198,7 @@ pub(crate) const VCF_FAIL_CACHE_MIN: usize = 4_096;
 pub(crate) const BYTES_PER_VCF_FAIL: usize = 32;
 
 // ---------------------------------------------------------------------
-// Level model
+// Level model (`level.rs`)
 // ---------------------------------------------------------------------
 //
 // The levels are set so that each scores over 60% against the one below
@@ -261,8 +256,13 @@ pub(crate) const ROOT_THREATS_MIN_LEVEL: u32 = 4;
 pub(crate) const REFUTE_VCT_MIN_LEVEL: u32 = 10;
 
 // ---------------------------------------------------------------------
-// Proof-number threat search
+// Proof-number threat search (`dfpn.rs`, `dfpn/refine.rs`)
 // ---------------------------------------------------------------------
+
+/// Fours a VCF inside the VCT search may take: enough for the wins a
+/// threat sequence ends in, short enough to run at every attacker's
+/// node. Range: 4..=20.
+pub(crate) const VCT_VCF_DEPTH: u32 = 12;
 
 /// Fours a threat may take: the defender must answer a move after which
 /// the attacker, moving again, would win by at most this many fours (an
@@ -338,7 +338,7 @@ pub(crate) const SIBLING_MARGIN_DIVISOR: u64 = 4;
 pub(crate) const TRANSFER_NODES: u64 = 100;
 
 // ---------------------------------------------------------------------
-// Winning lines
+// Winning lines (`dfpn/line.rs`)
 // ---------------------------------------------------------------------
 
 /// The first node budget of a winning line's searches (all its steps
