@@ -93,17 +93,26 @@
 //! fours left out, to guess, and once in full, where the guesses say
 //! nothing or fail (within a small budget first, below a far four whose
 //! guesses come from the position without it).
+//!
+//! The main line of a proven win, and the most plies the win takes by
+//! the walk of its proof, are read in [`line`].
 
 use std::rc::Rc;
 
 use caro_core::Color;
 use smallvec::SmallVec;
 
-use super::{Abort, Searcher, VCT_VCF_DEPTH};
+use super::params::{
+    ATTACKER_VCF_NODES, BUDGETED_SHARE, DEFENDER_VCF_DEPTH, EDGE_COST, FIRST_ROUND_NODES, FOUR_PN,
+    QUIET_PN, ROUND_GROWTH, SIBLING_MARGIN_DIVISOR, THREAT_DEPTH, THREE_LIMITS, THREE_PN,
+    VCF_RECHECK_MARGIN, VCT_VCF_DEPTH,
+};
+use super::{Abort, Searcher};
 use crate::keymap::KeyMap;
 use crate::pattern::Pattern;
 use crate::state::{PointPatterns, Threat};
 
+mod line;
 mod refine;
 
 /// A proof or disproof number. Wide, so that sums over a graph whose
@@ -113,65 +122,14 @@ type Number = u64;
 const INF: Number = 1 << 48;
 /// Moves past the root after which a line is given up (disproved).
 const MAX_DFPN_PLY: usize = 160;
-/// Fours a threat may take: the defender must answer a move after which
-/// the attacker, moving again, would win by at most this many fours (an
-/// open three is a threat of one).
-pub(super) const THREAT_DEPTH: u32 = 3;
-/// Fours of the defender's VCF threats the search looks for at the
-/// attacker's nodes, to narrow the attacker's moves to those that spoil
-/// one. Only a shortcut: a move that leaves a longer one standing loses in
-/// the tree. Deeper costs more than it saves.
-const DEFENDER_VCF_DEPTH: u32 = 2;
-/// An attacker's node does not search for a VCF again when one this many
-/// fours shorter than the full depth has failed there.
-const VCF_RECHECK_MARGIN: u32 = 1;
-/// Nodes an attacker's node may spend on its VCF search. Most searches
-/// take a few dozen; the few that take thousands almost always fail, and
-/// a VCF missed here is still found by the tree, where fours are moves
-/// (a proof never rests on a search that gave up). At budget 0 it can
-/// cost a budgeted search its proof, never the search without a budget.
-/// The cap is set by the sum of nodes over the long shared VCT records
-/// (one record's count swings with small changes; the sum is a guide).
-const ATTACKER_VCF_NODES: u64 = 512;
-/// The searches at the root, each allowing the attacker at most this many
-/// moves that are not fours on any line (threes and quiet threats) before
-/// it must win by fours: most wins by threats need only a few, and a
-/// small budget prunes the tree hard. The last is as good as no limit.
-const THREE_LIMITS: [u32; 4] = [1, 2, 3, UNLIMITED];
-/// A search with a budget of threes takes at most this part of the nodes
-/// left.
-const BUDGETED_SHARE: u64 = 16;
-/// Nodes each search takes in the first round of [`Schedule::Rounds`]…
-const FIRST_ROUND_NODES: u64 = 16_000;
-/// …and how many times as many in each round after it.
-const ROUND_GROWTH: u64 = 4;
 /// A budget of threes that is never used up.
-const UNLIMITED: u32 = u32::MAX;
-/// What one attacker's move adds to the proof number of its node.
-const EDGE_COST: Number = 2;
+pub(super) const UNLIMITED: u32 = u32::MAX;
 /// Children of a node kept on the stack while it is searched (most have
 /// fewer: an attacker's node about 26 on the long records, a defender's
 /// about 4).
 const CHILDREN_INLINE: usize = 32;
 /// No move recorded.
 const NO_MOVE: u32 = u32::MAX;
-/// The first node budget of a winning line's searches (all its steps
-/// together) where the searcher has no node limit; it is renewed at
-/// twice the size, at most [`LINE_BUDGET_EXTENSIONS`] times in all.
-const LINE_NODES: u64 = 1_000_000;
-/// Times in all, per line, that a winning line's step cut short by the
-/// node budget is tried again, with twice the budget each time.
-const LINE_BUDGET_EXTENSIONS: u32 = 4;
-/// Plies a winning line may run before [`Searcher::winning_line`] stops
-/// (a VCT's longest lines and then a long VCF).
-const MAX_LINE_PLIES: usize = 2 * (MAX_DFPN_PLY + VCF_LINE_DEPTH as usize);
-/// Fours of the VCF that continues a winning line where the proof table
-/// has no move (the solver's own VCFs take at most [`VCT_VCF_DEPTH`]).
-const VCF_LINE_DEPTH: u32 = 150;
-/// Most nodes the walk of a proof for its length ([`Searcher::proof_plies`])
-/// may search (a node a position walked, and its threat searches): far
-/// more than real proofs take, so only a runaway walk is cut short.
-const PROOF_WALK_NODES: u64 = 2_000_000;
 
 /// How the searches with a budget of threes share the nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -611,259 +569,6 @@ impl Searcher<'_> {
         }
     }
 
-    /// The main line of a win the side to move has just been proven to
-    /// hold, starting with the proof's move `first`, then by the proof
-    /// `table` (a VCT's) or, without one or where it says nothing, by fours
-    /// (a VCF's): the attacker's winning moves, and
-    /// for the defender the reply whose proof took the most nodes (the
-    /// hardest), or the first stop of a four. It ends with the five, or
-    /// with the attacker's move the defender has no legal answer to (an
-    /// open four, or under renju a four whose block is forbidden). The
-    /// attacker's VCF searches look first within `fours_left` fours after
-    /// `first` (what the proof left: the failures its search cached at
-    /// that depth answer them at once), one fewer after each four, then
-    /// at any depth. The position is left as it was. Its searches take
-    /// nodes of their own, not counted in the searcher's: a budget of the
-    /// searcher's node limit's value, or [`LINE_NODES`] without one,
-    /// renewed larger where a step is cut short (see
-    /// [`LINE_BUDGET_EXTENSIONS`]).
-    pub(super) fn winning_line(
-        &mut self,
-        first: usize,
-        table: Option<&ProofTable>,
-        fours_left: u32,
-    ) -> Vec<usize> {
-        let attacker = self.state.to_move();
-        // The line's own searches get nodes of their own, and are not
-        // counted in the solver's.
-        let solver_nodes = self.nodes;
-        let outer_limit = self.node_limit;
-        // The searcher's limit's value serves as the line's budget;
-        // without one, the line's own (its searches must end even where
-        // no clock is set: a search to a depth).
-        let line_budget = outer_limit.unwrap_or(LINE_NODES);
-        self.node_limit = Some(self.nodes.saturating_add(line_budget));
-        self.abort = Abort::None;
-        let mut line = Vec::new();
-        let mut fours_left = fours_left;
-        let mut extensions = 0;
-        while line.len() < MAX_LINE_PLIES && !self.state.is_full() {
-            let mover = self.state.to_move();
-            let next = if line.is_empty() {
-                // The proof's own first move: not searched for again.
-                Some(first)
-            } else if mover == attacker {
-                self.attacker_line_move(table, &mut fours_left)
-            } else {
-                self.defender_line_move(table)
-            };
-            let Some(m) = next else {
-                // The win is proven, so a step cut short by the node
-                // budget (not by the clock or a stop) gets a larger one.
-                let out_of_nodes = self.abort != Abort::None && self.within_limits(None);
-                if out_of_nodes && extensions < LINE_BUDGET_EXTENSIONS {
-                    extensions += 1;
-                    self.abort = Abort::None;
-                    self.node_limit = Some(
-                        self.nodes
-                            .saturating_add(line_budget.saturating_mul(1 << extensions)),
-                    );
-                    continue;
-                }
-                break;
-            };
-            self.state.play(m);
-            line.push(m);
-            if self.state.won_at(m, mover) {
-                break;
-            }
-        }
-        for _ in &line {
-            self.state.undo();
-        }
-        self.node_limit = outer_limit;
-        self.nodes = solver_nodes;
-        self.abort = Abort::None;
-        line
-    }
-
-    /// The attacker's next move on a winning line: a five, the proof's
-    /// move, or the first move of a VCF (within `fours_left` fours first,
-    /// which then counts the four down).
-    fn attacker_line_move(
-        &mut self,
-        table: Option<&ProofTable>,
-        fours_left: &mut u32,
-    ) -> Option<usize> {
-        if let Some(&five) = self.scan_fours().my_fives.first() {
-            return Some(five);
-        }
-        if let Some(best) = table.and_then(|t| t.proven_move(self.state.hash())) {
-            // Where the table proved a position by a VCF, the positions of
-            // the VCF's continuation are not in it: they need at most one
-            // four fewer than its expansions search.
-            *fours_left = VCT_VCF_DEPTH - 1;
-            return Some(best as usize);
-        }
-        for depth in [*fours_left, VCF_LINE_DEPTH] {
-            if let Some(m) = self.vcf(depth, 0) {
-                *fours_left = depth.saturating_sub(1);
-                return Some(m);
-            }
-            if self.abort != Abort::None {
-                break;
-            }
-        }
-        None
-    }
-
-    /// The defender's reply on a winning line: a stop of the attacker's
-    /// four if it has one, else the reply to its threat; of several, the
-    /// one whose proof took the most nodes. `None` where there is no legal
-    /// answer.
-    fn defender_line_move(&mut self, table: Option<&ProofTable>) -> Option<usize> {
-        let fives = self.scan_fours().opp_fives;
-        let replies: Vec<usize> = if fives.is_empty() {
-            match self.defender_moves(0, false) {
-                Expansion::Moves(moves) => moves.iter().map(|c| c.at as usize).collect(),
-                Expansion::Proven(_) | Expansion::Disproven | Expansion::OutOfBudget => Vec::new(),
-            }
-        } else {
-            self.stops_of_fives(&fives).into_iter().collect()
-        };
-        let work = |r: &usize| table.and_then(|t| t.proof_work(self.state.hash_after(*r)));
-        // The first of the hardest: `max_by_key` keeps the last of equals.
-        replies.iter().rev().max_by_key(|r| work(r)).copied()
-    }
-
-    /// The most plies, from the attacker's move `first` to its five, that
-    /// the win the proof `table` holds may take whatever the defender
-    /// plays: an upper bound, `None` where the walk cannot give one (a
-    /// position it cannot follow: forgotten by the table and with no VCF
-    /// of [`VCT_VCF_DEPTH`] fours, or one where the defender has a five or
-    /// the attacker no threat; or the walk's node budget spent). The walk
-    /// follows the proof: at the attacker's nodes its five, the table's
-    /// move, or where the table has none a VCF (where the table proved a
-    /// node by a VCF at its expansion, the positions past it are not in
-    /// the table), and at the defender's nodes every legal reply the
-    /// solver generates, each position once (a node each). A reply
-    /// outside that list leaves the threat's shortest VCF standing (that
-    /// is how the list is made), so it loses within that VCF's plies; a
-    /// move that does not stop a four loses to the five. The walk takes
-    /// nodes of its own, at most [`PROOF_WALK_NODES`] (fewer where the
-    /// search's node limit is lower), not counted in the solver's. The
-    /// position is left as it was.
-    pub(super) fn proof_plies(&mut self, first: usize, table: &ProofTable) -> Option<usize> {
-        // The walk's searches get nodes of their own, not counted in the
-        // solver's (as the winning line's).
-        let solver_nodes = self.nodes;
-        let seldepth = self.seldepth;
-        let outer_limit = self.node_limit;
-        let budget = outer_limit.map_or(PROOF_WALK_NODES, |l| l.min(PROOF_WALK_NODES));
-        self.node_limit = Some(self.nodes.saturating_add(budget));
-        self.abort = Abort::None;
-        let mut memo = KeyMap::default();
-        self.state.play(first);
-        let plies = self.walk_plies(table, &mut memo, 1);
-        self.state.undo();
-        let complete = self.abort == Abort::None;
-        self.node_limit = outer_limit;
-        self.nodes = solver_nodes;
-        self.seldepth = seldepth;
-        self.abort = Abort::None;
-        plies.filter(|_| complete).map(|p| p + 1)
-    }
-
-    /// [`Searcher::proof_plies`] at one position, each once (a node
-    /// each): the most plies to the attacker's five, the side to move's
-    /// move counted.
-    fn walk_plies(
-        &mut self,
-        table: &ProofTable,
-        memo: &mut KeyMap<Option<usize>>,
-        ply: usize,
-    ) -> Option<usize> {
-        let key = self.state.hash();
-        if let Some(&known) = memo.get(&key) {
-            return known;
-        }
-        self.nodes += 1;
-        if self.check_abort() {
-            return None;
-        }
-        let plies = if self.state.to_move() == table.attacker {
-            self.attacker_plies(table, memo, ply)
-        } else {
-            self.defender_plies(table, memo, ply)
-        };
-        if self.abort != Abort::None {
-            return None;
-        }
-        memo.insert(key, plies);
-        plies
-    }
-
-    /// [`Searcher::walk_plies`] at an attacker's node (to move, proven).
-    fn attacker_plies(
-        &mut self,
-        table: &ProofTable,
-        memo: &mut KeyMap<Option<usize>>,
-        ply: usize,
-    ) -> Option<usize> {
-        if !self.scan_fours().my_fives.is_empty() {
-            Some(1)
-        } else if let Some(best) = table.proven_move(self.state.hash()) {
-            self.state.play(best as usize);
-            let plies = self.walk_plies(table, memo, ply + 1);
-            self.state.undo();
-            plies.map(|p| p + 1)
-        } else {
-            // Proven at its expansion by a VCF of at most this many fours
-            // (the positions past it are not in the table).
-            self.vcf(VCT_VCF_DEPTH, ply)
-                .map(|_| self.vcf_five_ply + 1 - ply)
-        }
-    }
-
-    /// [`Searcher::walk_plies`] at a defender's node (to move).
-    fn defender_plies(
-        &mut self,
-        table: &ProofTable,
-        memo: &mut KeyMap<Option<usize>>,
-        ply: usize,
-    ) -> Option<usize> {
-        let fours = self.scan_fours();
-        let answers = if !fours.my_fives.is_empty() {
-            // The defender wins: nothing the proof covers.
-            None
-        } else if !fours.opp_fives.is_empty() {
-            // A move that stops no five loses to it at once.
-            let stops: Vec<usize> = self.stops_of_fives(&fours.opp_fives).into_iter().collect();
-            Some((stops, 2))
-        } else {
-            // A move off the threat's defences loses to its shortest VCF,
-            // whose plies the search that found it leaves behind.
-            self.vcf_threat_defences(THREAT_DEPTH, ply)
-                .map(|replies| (replies, 1 + self.vcf_five_ply + 1 - ply))
-        };
-        let (replies, off_list) = answers?;
-        let mut most = off_list;
-        let mut answered = false;
-        for r in replies {
-            if !self.state.is_legal(r) {
-                continue;
-            }
-            answered = true;
-            self.state.play(r);
-            let plies = self.walk_plies(table, memo, ply + 1);
-            self.state.undo();
-            most = most.max(1 + plies?);
-        }
-        // With no legal answer, black under renju may have no legal move
-        // at all: a draw, not a win.
-        (answered || self.state.has_legal_move()).then_some(most)
-    }
-
     /// [`Searcher::vct_dfpn`] with a given (empty) table.
     fn vct_dfpn_in(&mut self, table: &mut ProofTable, ply: usize, schedule: Schedule) -> VctFound {
         let outer_limit = self.node_limit;
@@ -1069,7 +774,10 @@ impl Searcher<'_> {
             let (child_hash, child_threes, child) = children[at];
             // 1 + ε: stay with this child until it is a quarter worse than
             // the second best.
-            let sibling_bound = second.saturating_add(second / 4).saturating_add(1).min(INF);
+            let sibling_bound = second
+                .saturating_add(second / SIBLING_MARGIN_DIVISOR)
+                .saturating_add(1)
+                .min(INF);
             let (child_thpn, child_thdn) = if or_node {
                 (
                     thpn.min(sibling_bound) - (with_edge(child.pn) - child.pn),
@@ -1299,9 +1007,9 @@ fn may_build_threat(p: &PointPatterns, me: Color) -> bool {
 /// the proof number its child starts with.
 fn threat_cost(t: Threat) -> u8 {
     match t {
-        Threat::Five | Threat::OpenFour | Threat::FourThree | Threat::Four => 1,
-        Threat::DoubleThree | Threat::OpenThree => 2,
-        Threat::None => 8,
+        Threat::Five | Threat::OpenFour | Threat::FourThree | Threat::Four => FOUR_PN,
+        Threat::DoubleThree | Threat::OpenThree => THREE_PN,
+        Threat::None => QUIET_PN,
     }
 }
 

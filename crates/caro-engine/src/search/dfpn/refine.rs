@@ -50,6 +50,7 @@ use caro_core::{Cell, Color};
 
 use super::{Expansion, Numbers, ProofTable, Schedule, INF, MAX_DFPN_PLY, NO_MOVE, UNLIMITED};
 use super::{Searcher, VctFound, DISPROVEN};
+use crate::search::params::TRANSFER_NODES;
 use crate::search::Abort;
 
 /// What the checker found for one position.
@@ -67,11 +68,6 @@ enum Checked {
     /// and the transfer's first attacker's node runs the full search.
     GuessFailed,
 }
-
-/// Nodes the full search may take at a node inside a transfer where the
-/// guess fails: small, since a failed guess most often needs the search
-/// of a node further up, and larger budgets only spend more before it.
-const TRANSFER_NODES: u64 = 100;
 
 /// The tables of a search by refinement.
 pub(in crate::search) struct Refinement {
@@ -322,7 +318,7 @@ impl Searcher<'_> {
 
     /// The full df-pn at an attacker's node inside a transfer, where its
     /// guess fails or there is none, within [`TRANSFER_NODES`] (read every
-    /// [`crate::search::CHECK_EVERY`] nodes, so up to that many more): where
+    /// [`crate::search::params::CHECK_EVERY`] nodes, so up to that many more): where
     /// that runs out, the transfer is given up (`GuessFailed`) for the
     /// full search at its first node. The nodes since `start` are the
     /// visit's.
