@@ -6,9 +6,12 @@
 
 use caro_core::Cell;
 
+use crate::pattern::Pattern;
+
 use super::movepick::{pick_best, sort_best_first, Gen};
 use super::params::{
-    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_REDUCTION, PICKED_ONE_BY_ONE, VCF_LEAF_DEPTH, WIDTH_BY_DEPTH,
+    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_REDUCTION, PICKED_ONE_BY_ONE, RFP_MARGIN, RFP_MAX_DEPTH,
+    VCF_LEAF_DEPTH, WIDTH_BY_DEPTH,
 };
 use super::{Abort, Searcher, INF, MAX_PLY, WIN, WIN_BOUND};
 use crate::tt::Bound;
@@ -50,6 +53,17 @@ impl Searcher<'_> {
                 if usable {
                     return s;
                 }
+            }
+        }
+        if beta - alpha == 1
+            && ply > 0
+            && (1..=RFP_MAX_DEPTH).contains(&depth)
+            && beta.abs() < WIN_BOUND
+            && self.nothing_threatened()
+        {
+            let eval = self.state.evaluate();
+            if eval - RFP_MARGIN * depth >= beta {
+                return eval;
             }
         }
         if depth <= 0 && self.is_quiet_choice() {
@@ -166,6 +180,18 @@ impl Searcher<'_> {
         self.tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
+    }
+}
+
+impl Searcher<'_> {
+    /// Neither side can make a five, and the opponent of the side to move
+    /// has no open three: the static evaluation can stand for the node.
+    fn nothing_threatened(&self) -> bool {
+        let me = self.state.to_move();
+        let opp = me.opponent();
+        !self.state.has(me, Pattern::Five)
+            && !self.state.has(opp, Pattern::Five)
+            && !self.state.has(opp, Pattern::Flex4)
     }
 }
 

@@ -29,6 +29,17 @@ pub(crate) const LMR_MIN_INDEX: usize = 3;
 /// where it beats alpha). Range: 1..=2.
 pub(crate) const LMR_REDUCTION: i32 = 1;
 
+/// Reverse futility pruning: at a node off the principal variation with
+/// at most this much depth left, where the opponent threatens nothing
+/// (no four, no open three), a static evaluation that beats beta by
+/// [`RFP_MARGIN`] a ply of depth is taken as the node's score. Range:
+/// 0..=6 (0: off).
+pub(crate) const RFP_MAX_DEPTH: i32 = 3;
+
+/// The margin of reverse futility pruning, per ply of depth left, in
+/// evaluation units. Range: 30..=600.
+pub(crate) const RFP_MARGIN: i32 = 120;
+
 /// Most candidate moves searched at a quiet node, by depth left (the
 /// last entry for every depth beyond): the threat-aware ordering puts the
 /// moves that matter first, and forced nodes are never cut. Range: each
