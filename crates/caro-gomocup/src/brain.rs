@@ -49,8 +49,13 @@ pub struct Settings {
     /// Threads the manager allows (INFO thread_num); `caro` at level 10
     /// searches with that many.
     pub threads: u32,
-    /// Hash table size in MiB.
+    /// Hash table size in MiB: the one asked for (INFO hash_size, or half
+    /// of INFO max_memory), never over half of max_memory.
     pub hash_mb: usize,
+    /// The memory limit (INFO max_memory) in bytes, `None`: no limit.
+    pub max_memory: Option<u64>,
+    /// The hash size asked for with INFO hash_size, in MiB.
+    pub hash_asked_mb: Option<usize>,
 }
 
 impl Default for Settings {
@@ -64,6 +69,8 @@ impl Default for Settings {
             rule: Rule::Freestyle,
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
+            max_memory: None,
+            hash_asked_mb: None,
         }
     }
 }
@@ -493,17 +500,16 @@ impl<W: Write> Brain<W> {
                 }
                 "max_memory" => {
                     let bytes = count(value)?;
-                    if bytes > 0 {
-                        // Half of the allowance for the hash table.
-                        let mb = (bytes / 2 / (1 << 20)) as usize;
-                        self.set_hash(mb.clamp(1, MAX_HASH_MB));
-                    }
+                    self.settings.max_memory = (bytes > 0).then_some(bytes);
+                    self.fit_hash();
                 }
                 "hash_size" => {
                     // Yixin's hash size, in KiB.
                     let kib = count(value)?;
                     if kib > 0 {
-                        self.set_hash(((kib / 1024) as usize).clamp(1, MAX_HASH_MB));
+                        self.settings.hash_asked_mb =
+                            Some(((kib / 1024) as usize).clamp(1, MAX_HASH_MB));
+                        self.fit_hash();
                     }
                 }
                 "rule" => {
@@ -541,6 +547,23 @@ impl<W: Write> Brain<W> {
         if let Err(e) = result {
             self.error(&e);
         }
+    }
+
+    /// Sizes the hash table from the last hash_size and max_memory,
+    /// whichever came first: the size asked for (by default half of the
+    /// memory limit, else [`DEFAULT_HASH_MB`]), never over half of the limit.
+    fn fit_hash(&mut self) {
+        // Half of the allowance for the hash table.
+        let cap = self
+            .settings
+            .max_memory
+            .map(|bytes| ((bytes / 2 / (1 << 20)) as usize).clamp(1, MAX_HASH_MB));
+        let asked = self
+            .settings
+            .hash_asked_mb
+            .or(cap)
+            .unwrap_or(DEFAULT_HASH_MB);
+        self.set_hash(cap.map_or(asked, |cap| asked.min(cap)));
     }
 
     fn set_hash(&mut self, mb: usize) {
@@ -997,6 +1020,37 @@ mod tests {
         assert!(out[1].starts_with("ERROR INFO rule 5"), "{out:?}");
         assert_eq!(b.settings().timeout_turn, None);
         assert_eq!(b.settings().rule, Rule::Renju);
+    }
+
+    #[test]
+    fn max_memory_caps_the_hash_whatever_the_order() {
+        // 70 MB allowed: half of it, 33 MiB, for the hash; Yixin's
+        // hash_size asks for 2,000,000 KiB (1,953 MiB).
+        for script in [
+            "INFO max_memory 70000000\nINFO hash_size 2000000",
+            "INFO hash_size 2000000\nINFO max_memory 70000000",
+        ] {
+            let mut b = brain();
+            let out = feed(&mut b, script);
+            assert!(out.is_empty(), "{script}: {out:?}");
+            assert_eq!(b.settings().hash_mb, 33, "{script}");
+        }
+        // A smaller hash_size than the cap is kept, in either order.
+        for script in [
+            "INFO max_memory 70000000\nINFO hash_size 16384",
+            "INFO hash_size 16384\nINFO max_memory 70000000",
+        ] {
+            let mut b = brain();
+            feed(&mut b, script);
+            assert_eq!(b.settings().hash_mb, 16, "{script}");
+        }
+        // max_memory 0 lifts the limit: the asked hash_size counts again.
+        let mut b = brain();
+        feed(
+            &mut b,
+            "INFO hash_size 65536\nINFO max_memory 70000000\nINFO max_memory 0",
+        );
+        assert_eq!(b.settings().hash_mb, 64);
     }
 
     #[test]
