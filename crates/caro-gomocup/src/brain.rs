@@ -16,7 +16,7 @@ use caro_core::{BoardSize, Color, Game, GameSetup, Pos, Rule, Rules};
 use caro_engine::search::{CaroPlayer, DEFAULT_HASH_MB};
 use caro_engine::{Context, Limits, Player, Score, SearchInfo, StopFlag};
 
-use crate::protocol::{parse_line, Command};
+use crate::protocol::{parse_line, Command, Line, LineReader, MAX_LINE};
 
 /// Time per turn when the manager sends none.
 pub const DEFAULT_TURN_TIME: Duration = Duration::from_secs(5);
@@ -877,46 +877,52 @@ where
     W: Write,
 {
     let interrupts = Arc::new(Interrupts::default());
-    let (tx, rx) = mpsc::channel::<(u64, String)>();
+    let (tx, rx) = mpsc::channel::<(u64, Line)>();
     let reader_interrupts = interrupts.clone();
     let reader = std::thread::spawn(move || {
         let mut seq = 0u64;
         // The last line that asks for a move.
         let mut search_line = 0u64;
-        let mut input = input;
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            // Lines may end in CR LF, LF or CR: read to LF, then split CRs.
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
+        let mut lines = LineReader::new(input, MAX_LINE);
+        // A read error ends the input as its end does.
+        while let Ok(Some(line)) = lines.next_line() {
+            seq += 1;
+            let word = match &line {
+                Line::Text(text) => text
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_ascii_uppercase(),
+                Line::TooLong => String::new(),
+            };
+            match word.as_str() {
+                "STOP" | "YXSTOP" => reader_interrupts.request_stop(search_line),
+                "END" => reader_interrupts.request_end(search_line),
+                "TURN" | "BEGIN" | "DONE" => search_line = seq,
+                // Stone lines and INFO may come while a search runs;
+                // any other command comes after it.
+                "INFO" => {}
+                w if w.starts_with(|c: char| c.is_ascii_digit() || c == '-') => {}
+                _ => search_line = 0,
             }
-            let text = String::from_utf8_lossy(&buf).into_owned();
-            for line in text.split(['\r', '\n']).filter(|l| !l.trim().is_empty()) {
-                seq += 1;
-                let upper = line.trim().to_ascii_uppercase();
-                let word = upper.split_whitespace().next().unwrap_or("");
-                match word {
-                    "STOP" | "YXSTOP" => reader_interrupts.request_stop(search_line),
-                    "END" => reader_interrupts.request_end(search_line),
-                    "TURN" | "BEGIN" | "DONE" => search_line = seq,
-                    // Stone lines and INFO may come while a search runs;
-                    // any other command comes after it.
-                    "INFO" => {}
-                    w if w.starts_with(|c: char| c.is_ascii_digit() || c == '-') => {}
-                    _ => search_line = 0,
-                }
-                if tx.send((seq, line.to_string())).is_err() {
-                    return;
-                }
+            if tx.send((seq, line)).is_err() {
+                return;
             }
         }
         // The end of input: the lines already read are still handled.
     });
     let mut brain = Brain::new(output, interrupts);
     while let Ok((seq, line)) = rx.recv() {
-        if brain.handle_line(seq, &line) == Flow::Exit {
+        let flow = match line {
+            Line::Text(text) => brain.handle_line(seq, &text),
+            Line::TooLong => {
+                brain.error(&format!(
+                    "line too long: over {MAX_LINE} bytes, ignored up to its end"
+                ));
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Exit {
             break;
         }
     }
