@@ -5,9 +5,10 @@
 //! - A connection must send a request's complete headers within
 //!   [`ConnectionLimits::header_timeout`], both when it opens and while it
 //!   is kept alive between requests; otherwise it is closed.
-//! - A request body must keep arriving: a body that sends nothing for
-//!   [`ConnectionLimits::body_timeout`] fails, and the request is answered
-//!   with an error.
+//! - A request body must arrive whole within
+//!   [`ConnectionLimits::body_timeout`] of the end of its headers, however
+//!   it is paced; otherwise the request is answered `408` with the JSON
+//!   error `body_timeout` and the connection is closed.
 //! - At most [`ConnectionLimits::max_connections`] connections are open at
 //!   once, and at most [`ConnectionLimits::max_per_client`] from one client
 //!   address. A WebSocket keeps its connection's place until it closes.
@@ -44,7 +45,8 @@ pub struct ConnectionLimits {
     /// Time a connection has to send a request's headers (when it opens,
     /// and between requests on a kept-alive connection).
     pub header_timeout: Duration,
-    /// Longest wait for the next piece of a request body.
+    /// Time a request has to send its whole body, from the end of its
+    /// headers.
     pub body_timeout: Duration,
     /// How often a WebSocket is pinged; one silent for two and a half
     /// times this is taken for dead and closed.
@@ -61,6 +63,14 @@ impl Default for ConnectionLimits {
             ws_ping: crate::online::PING_INTERVAL,
         }
     }
+}
+
+/// When a request's body must have arrived whole, and the limit that
+/// gave it ([`ConnectionLimits::body_timeout`] after the headers).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyDeadline {
+    pub(crate) at: tokio::time::Instant,
+    pub(crate) limit: Duration,
 }
 
 /// Open connections, in all and by client address.
@@ -186,10 +196,15 @@ pub(crate) async fn serve(listener: TcpListener, router: Router, limits: Connect
         let _ = stream.set_nodelay(true);
         let router = router.clone();
         let header_timeout = limits.header_timeout;
+        let body_timeout = limits.body_timeout;
         tokio::spawn(async move {
             let service = tower::service_fn(move |mut request: Request<Incoming>| {
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request.extensions_mut().insert(slot.clone());
+                request.extensions_mut().insert(BodyDeadline {
+                    at: tokio::time::Instant::now() + body_timeout,
+                    limit: body_timeout,
+                });
                 let router = router.clone();
                 async move {
                     Ok::<_, Infallible>(

@@ -71,7 +71,9 @@ pub struct ServeArgs {
     /// between requests; a connection that takes longer is closed.
     #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
     pub header_timeout: Duration,
-    /// Longest pause inside a request body before the request fails.
+    /// Time a request has to send its whole body, from the end of its
+    /// headers, however it is paced; past it the request is answered 408
+    /// body_timeout.
     #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
     pub body_timeout: Duration,
     /// How often a game's WebSocket is pinged (keep it under a proxy's
