@@ -24,10 +24,9 @@ use super::{ApiError, MAX_BODY};
 use crate::listen::BodyDeadline;
 
 /// Longest request target (path and query) the server reads; a longer one
-/// is answered 414 `uri_too_long`. (hyper itself answers a bare 414, with
-/// no body, to a target over 65,534 bytes, and a bare 431 to headers over
-/// its read buffer: those never reach the router, so they cannot be the
-/// JSON error.)
+/// is answered 414 `uri_too_long`. (hyper itself answers a target over
+/// 65,534 bytes, and headers it cannot read, before the router: the
+/// listener gives those answers the JSON error, see `listen.rs`.)
 pub const MAX_URI: usize = 8 * 1024;
 
 /// A body over [`MAX_BODY`] is still read and thrown away up to this many
