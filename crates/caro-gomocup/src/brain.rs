@@ -16,7 +16,7 @@ use caro_core::{BoardSize, Color, Game, GameSetup, Pos, Rule, Rules};
 use caro_engine::search::{CaroPlayer, DEFAULT_HASH_MB};
 use caro_engine::{Context, Limits, Player, Score, SearchInfo, StopFlag};
 
-use crate::protocol::{parse_line, Command};
+use crate::protocol::{parse_line, Command, Line, LineReader, MAX_LINE};
 
 /// Time per turn when the manager sends none.
 pub const DEFAULT_TURN_TIME: Duration = Duration::from_secs(5);
@@ -49,8 +49,13 @@ pub struct Settings {
     /// Threads the manager allows (INFO thread_num); `caro` at level 10
     /// searches with that many.
     pub threads: u32,
-    /// Hash table size in MiB.
+    /// Hash table size in MiB: the one asked for (INFO hash_size, or half
+    /// of INFO max_memory), never over half of max_memory.
     pub hash_mb: usize,
+    /// The memory limit (INFO max_memory) in bytes, `None`: no limit.
+    pub max_memory: Option<u64>,
+    /// The hash size asked for with INFO hash_size, in MiB.
+    pub hash_asked_mb: Option<usize>,
 }
 
 impl Default for Settings {
@@ -64,6 +69,8 @@ impl Default for Settings {
             rule: Rule::Freestyle,
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
+            max_memory: None,
+            hash_asked_mb: None,
         }
     }
 }
@@ -493,17 +500,16 @@ impl<W: Write> Brain<W> {
                 }
                 "max_memory" => {
                     let bytes = count(value)?;
-                    if bytes > 0 {
-                        // Half of the allowance for the hash table.
-                        let mb = (bytes / 2 / (1 << 20)) as usize;
-                        self.set_hash(mb.clamp(1, MAX_HASH_MB));
-                    }
+                    self.settings.max_memory = (bytes > 0).then_some(bytes);
+                    self.fit_hash();
                 }
                 "hash_size" => {
                     // Yixin's hash size, in KiB.
                     let kib = count(value)?;
                     if kib > 0 {
-                        self.set_hash(((kib / 1024) as usize).clamp(1, MAX_HASH_MB));
+                        self.settings.hash_asked_mb =
+                            Some(((kib / 1024) as usize).clamp(1, MAX_HASH_MB));
+                        self.fit_hash();
                     }
                 }
                 "rule" => {
@@ -541,6 +547,23 @@ impl<W: Write> Brain<W> {
         if let Err(e) = result {
             self.error(&e);
         }
+    }
+
+    /// Sizes the hash table from the last hash_size and max_memory,
+    /// whichever came first: the size asked for (by default half of the
+    /// memory limit, else [`DEFAULT_HASH_MB`]), never over half of the limit.
+    fn fit_hash(&mut self) {
+        // Half of the allowance for the hash table.
+        let cap = self
+            .settings
+            .max_memory
+            .map(|bytes| ((bytes / 2 / (1 << 20)) as usize).clamp(1, MAX_HASH_MB));
+        let asked = self
+            .settings
+            .hash_asked_mb
+            .or(cap)
+            .unwrap_or(DEFAULT_HASH_MB);
+        self.set_hash(cap.map_or(asked, |cap| asked.min(cap)));
     }
 
     fn set_hash(&mut self, mb: usize) {
@@ -854,46 +877,52 @@ where
     W: Write,
 {
     let interrupts = Arc::new(Interrupts::default());
-    let (tx, rx) = mpsc::channel::<(u64, String)>();
+    let (tx, rx) = mpsc::channel::<(u64, Line)>();
     let reader_interrupts = interrupts.clone();
     let reader = std::thread::spawn(move || {
         let mut seq = 0u64;
         // The last line that asks for a move.
         let mut search_line = 0u64;
-        let mut input = input;
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            // Lines may end in CR LF, LF or CR: read to LF, then split CRs.
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
+        let mut lines = LineReader::new(input, MAX_LINE);
+        // A read error ends the input as its end does.
+        while let Ok(Some(line)) = lines.next_line() {
+            seq += 1;
+            let word = match &line {
+                Line::Text(text) => text
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_ascii_uppercase(),
+                Line::TooLong => String::new(),
+            };
+            match word.as_str() {
+                "STOP" | "YXSTOP" => reader_interrupts.request_stop(search_line),
+                "END" => reader_interrupts.request_end(search_line),
+                "TURN" | "BEGIN" | "DONE" => search_line = seq,
+                // Stone lines and INFO may come while a search runs;
+                // any other command comes after it.
+                "INFO" => {}
+                w if w.starts_with(|c: char| c.is_ascii_digit() || c == '-') => {}
+                _ => search_line = 0,
             }
-            let text = String::from_utf8_lossy(&buf).into_owned();
-            for line in text.split(['\r', '\n']).filter(|l| !l.trim().is_empty()) {
-                seq += 1;
-                let upper = line.trim().to_ascii_uppercase();
-                let word = upper.split_whitespace().next().unwrap_or("");
-                match word {
-                    "STOP" | "YXSTOP" => reader_interrupts.request_stop(search_line),
-                    "END" => reader_interrupts.request_end(search_line),
-                    "TURN" | "BEGIN" | "DONE" => search_line = seq,
-                    // Stone lines and INFO may come while a search runs;
-                    // any other command comes after it.
-                    "INFO" => {}
-                    w if w.starts_with(|c: char| c.is_ascii_digit() || c == '-') => {}
-                    _ => search_line = 0,
-                }
-                if tx.send((seq, line.to_string())).is_err() {
-                    return;
-                }
+            if tx.send((seq, line)).is_err() {
+                return;
             }
         }
         // The end of input: the lines already read are still handled.
     });
     let mut brain = Brain::new(output, interrupts);
     while let Ok((seq, line)) = rx.recv() {
-        if brain.handle_line(seq, &line) == Flow::Exit {
+        let flow = match line {
+            Line::Text(text) => brain.handle_line(seq, &text),
+            Line::TooLong => {
+                brain.error(&format!(
+                    "line too long: over {MAX_LINE} bytes, ignored up to its end"
+                ));
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Exit {
             break;
         }
     }
@@ -997,6 +1026,37 @@ mod tests {
         assert!(out[1].starts_with("ERROR INFO rule 5"), "{out:?}");
         assert_eq!(b.settings().timeout_turn, None);
         assert_eq!(b.settings().rule, Rule::Renju);
+    }
+
+    #[test]
+    fn max_memory_caps_the_hash_whatever_the_order() {
+        // 70 MB allowed: half of it, 33 MiB, for the hash; Yixin's
+        // hash_size asks for 2,000,000 KiB (1,953 MiB).
+        for script in [
+            "INFO max_memory 70000000\nINFO hash_size 2000000",
+            "INFO hash_size 2000000\nINFO max_memory 70000000",
+        ] {
+            let mut b = brain();
+            let out = feed(&mut b, script);
+            assert!(out.is_empty(), "{script}: {out:?}");
+            assert_eq!(b.settings().hash_mb, 33, "{script}");
+        }
+        // A smaller hash_size than the cap is kept, in either order.
+        for script in [
+            "INFO max_memory 70000000\nINFO hash_size 16384",
+            "INFO hash_size 16384\nINFO max_memory 70000000",
+        ] {
+            let mut b = brain();
+            feed(&mut b, script);
+            assert_eq!(b.settings().hash_mb, 16, "{script}");
+        }
+        // max_memory 0 lifts the limit: the asked hash_size counts again.
+        let mut b = brain();
+        feed(
+            &mut b,
+            "INFO hash_size 65536\nINFO max_memory 70000000\nINFO max_memory 0",
+        );
+        assert_eq!(b.settings().hash_mb, 64);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! between games (RESTART), so one is not started per game.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use caro_core::{BoardSize, Game, Pos, Rules};
 use caro_engine::{Context, Decision, EngineError, Player, PlayerSource, SearchInfo};
 
-use crate::protocol::{parse_reply, Reply};
+use crate::protocol::{parse_reply, Line, LineReader, Reply, MAX_LINE};
 
 /// Turn time given to an engine when the match sets none (depth or node
 /// limits only).
@@ -126,7 +126,7 @@ impl PlayerSource for PbrainSpec {
 struct Engine {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Line>,
     log: Option<File>,
     started: Instant,
     /// The board the engine was started with, if START was answered OK.
@@ -155,19 +155,15 @@ impl Engine {
             .ok_or_else(|| EngineError::External("no pipe from the engine".into()))?;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let text = String::from_utf8_lossy(&buf);
-                for line in text.split(['\r', '\n']).filter(|l| !l.trim().is_empty()) {
-                    if tx.send(line.trim().to_string()).is_err() {
-                        return;
-                    }
+            let mut lines = LineReader::new(BufReader::new(stdout), MAX_LINE);
+            // A read error is the end of the engine's output.
+            while let Ok(Some(line)) = lines.next_line() {
+                let line = match line {
+                    Line::Text(text) => Line::Text(text.trim().to_string()),
+                    too_long => too_long,
+                };
+                if tx.send(line).is_err() {
+                    return;
                 }
             }
         });
@@ -213,7 +209,12 @@ impl Engine {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) => {
+                Ok(Line::TooLong) => {
+                    let reason = format!("the engine sent a line longer than {MAX_LINE} bytes");
+                    self.note("!", &reason);
+                    return Err(EngineError::External(reason));
+                }
+                Ok(Line::Text(line)) => {
                     self.note("<", &line);
                     match parse_reply(&line) {
                         Reply::Message(_) | Reply::Debug(_) => {}

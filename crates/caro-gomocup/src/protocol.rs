@@ -6,6 +6,96 @@
 //! needed. Numbers are checked here; whether a point is on the board is the
 //! brain's business (it knows the size).
 
+use std::io::{self, BufRead};
+
+/// Longest line either side may send, in bytes. Gomocup lines are short
+/// (a BOARD is sent a stone a line); a longer one is refused as soon as it
+/// is that long, without holding the rest of it.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// A line read by [`LineReader`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A line that is not blank, without its line end.
+    Text(String),
+    /// A line over the limit: its first bytes were dropped, and the rest
+    /// of it, up to its end, is skipped.
+    TooLong,
+}
+
+/// Reads protocol lines (ended by CR LF, LF or CR) with a cap on their
+/// length, so a peer sending a line without end cannot make the reader
+/// hold it all.
+#[derive(Debug)]
+pub struct LineReader<R> {
+    input: R,
+    max: usize,
+    line: Vec<u8>,
+    /// In the middle of a line too long: drop bytes to its end.
+    skipping: bool,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Reads `input`, refusing lines over `max` bytes.
+    pub fn new(input: R, max: usize) -> LineReader<R> {
+        LineReader {
+            input,
+            max,
+            line: Vec::new(),
+            skipping: false,
+        }
+    }
+
+    /// The next line that is not blank: [`Line::TooLong`] as soon as a line
+    /// passes the limit, then the line after it. `None` at the end of the
+    /// input (a last line without its end is still a line).
+    ///
+    /// # Errors
+    /// The input's read error.
+    pub fn next_line(&mut self) -> io::Result<Option<Line>> {
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                self.skipping = false;
+                let last = std::mem::take(&mut self.line);
+                return Ok(text(&last).map(Line::Text));
+            }
+            let end = chunk.iter().position(|&b| b == b'\n' || b == b'\r');
+            let take = end.unwrap_or(chunk.len());
+            let used = take + usize::from(end.is_some());
+            if self.skipping {
+                self.input.consume(used);
+                self.skipping = end.is_none();
+                continue;
+            }
+            if self.line.len() + take > self.max {
+                self.input.consume(used);
+                self.line.clear();
+                self.skipping = end.is_none();
+                return Ok(Some(Line::TooLong));
+            }
+            self.line.extend_from_slice(&chunk[..take]);
+            self.input.consume(used);
+            if end.is_some() {
+                let line = std::mem::take(&mut self.line);
+                if let Some(line) = text(&line) {
+                    return Ok(Some(Line::Text(line)));
+                }
+            }
+        }
+    }
+}
+
+/// A line's text, `None` if it is blank.
+fn text(bytes: &[u8]) -> Option<String> {
+    let line = String::from_utf8_lossy(bytes);
+    (!line.trim().is_empty()).then(|| line.into_owned())
+}
+
 /// A command from the manager to the brain.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -307,6 +397,43 @@ mod tests {
         assert_eq!(parse_line("1,2"), Ok(Some(Command::Stone(1, 2, 0))));
         assert!(parse_line("1,2,3,4").is_err());
         assert!(parse_line("BEGIN now").is_err());
+    }
+
+    #[test]
+    fn lines_end_at_cr_or_lf_and_a_long_one_is_refused_early() {
+        let input: &[u8] = b"START 15\r\n\r\nBEGIN\rINFO x 1\n  \nabcdefghij0123\nOK\nlast";
+        let mut lines = LineReader::new(io::BufReader::with_capacity(4, input), 10);
+        let mut got = Vec::new();
+        while let Some(line) = lines.next_line().expect("read") {
+            got.push(line);
+        }
+        let t = |s: &str| Line::Text(s.to_string());
+        assert_eq!(
+            got,
+            [
+                t("START 15"),
+                t("BEGIN"),
+                t("INFO x 1"),
+                Line::TooLong,
+                t("OK"),
+                t("last")
+            ]
+        );
+
+        // A line without end is refused once it passes the limit, before
+        // the rest of it has even been sent.
+        struct Endless(usize);
+        impl io::Read for Endless {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                assert!(self.0 < 1 << 20, "read on after the line was too long");
+                buf.fill(b'x');
+                self.0 += buf.len();
+                Ok(buf.len())
+            }
+        }
+        let mut lines = LineReader::new(io::BufReader::new(Endless(0)), MAX_LINE);
+        assert_eq!(lines.next_line().expect("read"), Some(Line::TooLong));
+        assert!(lines.line.capacity() <= MAX_LINE + 8192);
     }
 
     #[test]

@@ -33,6 +33,7 @@ use crate::{analysis, assets, online, App, Entry};
 
 mod guard;
 mod hint;
+pub(crate) use guard::MAX_URI;
 pub use guard::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};
 
 /// The header that carries a seat token on HTTP intents to an online game.

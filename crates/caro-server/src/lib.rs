@@ -1,5 +1,6 @@
 //! caro's web app: one axum server with the page embedded in the binary and
-//! the games in an embedded SQLite file.
+//! the games in an embedded SQLite file, or in a PostgreSQL database that
+//! several instances share.
 //!
 //! The server owns the truth: the page renders the game it is sent and
 //! posts intents (play here, undo, stop…) naming the ply they apply to.

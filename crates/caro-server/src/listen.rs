@@ -5,20 +5,28 @@
 //! - A connection must send a request's complete headers within
 //!   [`ConnectionLimits::header_timeout`], both when it opens and while it
 //!   is kept alive between requests; otherwise it is closed.
-//! - A request body must keep arriving: a body that sends nothing for
-//!   [`ConnectionLimits::body_timeout`] fails, and the request is answered
-//!   with an error.
+//! - A request body must arrive whole within
+//!   [`ConnectionLimits::body_timeout`] of the end of its headers, however
+//!   it is paced; otherwise the request is answered `408` with the JSON
+//!   error `body_timeout` and the connection is closed.
 //! - At most [`ConnectionLimits::max_connections`] connections are open at
 //!   once, and at most [`ConnectionLimits::max_per_client`] from one client
 //!   address. A WebSocket keeps its connection's place until it closes.
 //!   A connection over a cap is answered `503` with the JSON error
 //!   `too_many_connections` and closed at once, so everyone else is still
 //!   served.
+//! - A request hyper cannot read (a bad request line or header, a target
+//!   over 64 KiB, too many or too large headers) is answered by hyper
+//!   before any route; its bare answer is given the JSON error on the way
+//!   out (see `JsonParseErrors`).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::io;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::extract::connect_info::ConnectInfo;
@@ -28,7 +36,7 @@ use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 use tower_http::timeout::RequestBodyTimeoutLayer;
@@ -44,7 +52,8 @@ pub struct ConnectionLimits {
     /// Time a connection has to send a request's headers (when it opens,
     /// and between requests on a kept-alive connection).
     pub header_timeout: Duration,
-    /// Longest wait for the next piece of a request body.
+    /// Time a request has to send its whole body, from the end of its
+    /// headers.
     pub body_timeout: Duration,
     /// How often a WebSocket is pinged; one silent for two and a half
     /// times this is taken for dead and closed.
@@ -61,6 +70,14 @@ impl Default for ConnectionLimits {
             ws_ping: crate::online::PING_INTERVAL,
         }
     }
+}
+
+/// When a request's body must have arrived whole, and the limit that
+/// gave it ([`ConnectionLimits::body_timeout`] after the headers).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyDeadline {
+    pub(crate) at: tokio::time::Instant,
+    pub(crate) limit: Duration,
 }
 
 /// Open connections, in all and by client address.
@@ -134,6 +151,145 @@ async fn refuse(mut stream: TcpStream) {
     let _ = tokio::time::timeout(Duration::from_secs(2), write).await;
 }
 
+/// A connection's stream, on which the answers hyper writes itself to a
+/// request it cannot read are made the JSON error.
+///
+/// hyper answers a request whose head does not parse before any service
+/// sees it: `400` for a bad request line or a header with bytes HTTP does
+/// not allow, `414` for a request target over 65,534 bytes (the longest
+/// the `http` crate's `Uri` holds) and `431` for headers over its read
+/// buffer, each with an empty body, then closes the connection; it has no
+/// hook to give that answer a body. Those answers are recognised here as
+/// they are written (one of these statuses with `content-length: 0` and
+/// nothing after the head, which the app never sends: its errors all have
+/// a JSON body) and replaced by the same status with the JSON error.
+struct JsonParseErrors<S> {
+    inner: S,
+    /// A replacement answer and how much of it is written.
+    pending: Option<(Vec<u8>, usize)>,
+}
+
+impl<S: AsyncWrite + Unpin> JsonParseErrors<S> {
+    fn new(inner: S) -> JsonParseErrors<S> {
+        JsonParseErrors {
+            inner,
+            pending: None,
+        }
+    }
+
+    /// Writes what is left of a replacement answer.
+    fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while let Some((bytes, written)) = &mut self.pending {
+            if *written == bytes.len() {
+                self.pending = None;
+                break;
+            }
+            match Pin::new(&mut self.inner).poll_write(cx, &bytes[*written..]) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(n)) => *written += n,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// The JSON error in place of hyper's bare answer to a request it could
+/// not read, if `head` is one (see [`JsonParseErrors`]).
+fn json_parse_error(head: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(head).ok()?;
+    let head = text.strip_suffix("\r\n\r\n")?;
+    if head.contains("\r\n\r\n") {
+        return None;
+    }
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next()?;
+    let (code, message) = match status_line.strip_prefix("HTTP/1.1 ")?.get(..4)? {
+        "400 " => (
+            "bad_request",
+            "the request could not be read: a bad request line or header".to_string(),
+        ),
+        "414 " => (
+            "uri_too_long",
+            format!(
+                "the request target is longer than {} bytes",
+                crate::api::MAX_URI
+            ),
+        ),
+        "431 " => (
+            "headers_too_large",
+            "the request headers are too large".to_string(),
+        ),
+        _ => return None,
+    };
+    let headers: Vec<&str> = lines.collect();
+    let empty = headers.iter().any(|h| {
+        h.split_once(':').is_some_and(|(name, value)| {
+            name.trim().eq_ignore_ascii_case("content-length") && value.trim() == "0"
+        })
+    });
+    if !empty {
+        return None;
+    }
+    let body = serde_json::json!({ "error": message, "code": code }).to_string();
+    let mut answer = format!(
+        "{status_line}\r\ncontent-type: application/json\r\nx-content-type-options: nosniff\r\nconnection: close\r\ncontent-length: {}\r\n",
+        body.len()
+    );
+    for header in headers {
+        let name = header.split(':').next().unwrap_or("").trim();
+        if !name.eq_ignore_ascii_case("content-length") && !name.eq_ignore_ascii_case("connection")
+        {
+            answer.push_str(header);
+            answer.push_str("\r\n");
+        }
+    }
+    answer.push_str("\r\n");
+    answer.push_str(&body);
+    Some(answer.into_bytes())
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for JsonParseErrors<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for JsonParseErrors<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        std::task::ready!(self.drain(cx))?;
+        if let Some(answer) = json_parse_error(buf) {
+            self.pending = Some((answer, 0));
+            // Written now as far as the socket takes it; the rest on the
+            // next write, flush or shutdown.
+            if let Poll::Ready(Err(e)) = self.drain(cx) {
+                return Poll::Ready(Err(e));
+            }
+            return Poll::Ready(Ok(buf.len()));
+        }
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.drain(cx))?;
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.drain(cx))?;
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
 /// A request's log span: method and path. The path only: a query may
 /// hold a seat token, which never goes to the log.
 fn request_span(request: &Request) -> tracing::Span {
@@ -186,10 +342,15 @@ pub(crate) async fn serve(listener: TcpListener, router: Router, limits: Connect
         let _ = stream.set_nodelay(true);
         let router = router.clone();
         let header_timeout = limits.header_timeout;
+        let body_timeout = limits.body_timeout;
         tokio::spawn(async move {
             let service = tower::service_fn(move |mut request: Request<Incoming>| {
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request.extensions_mut().insert(slot.clone());
+                request.extensions_mut().insert(BodyDeadline {
+                    at: tokio::time::Instant::now() + body_timeout,
+                    limit: body_timeout,
+                });
                 let router = router.clone();
                 async move {
                     Ok::<_, Infallible>(
@@ -203,7 +364,10 @@ pub(crate) async fn serve(listener: TcpListener, router: Router, limits: Connect
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
-                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+                .serve_connection(
+                    TokioIo::new(JsonParseErrors::new(stream)),
+                    TowerToHyperService::new(service),
+                )
                 .with_upgrades();
             if let Err(e) = connection.await {
                 tracing::debug!("connection from {peer}: {e}");
@@ -245,6 +409,45 @@ mod tests {
         drop((a1, b1, b2));
         let c = census.lock().expect("census");
         assert_eq!((c.total, c.by_client.len()), (0, 0));
+    }
+
+    #[test]
+    fn hypers_bare_answers_become_the_json_error_and_nothing_else_does() {
+        let date = "date: Sun, 06 Dec 2026 03:20:44 GMT";
+        for (status, code) in [
+            ("400 Bad Request", "bad_request"),
+            ("414 URI Too Long", "uri_too_long"),
+            ("431 Request Header Fields Too Large", "headers_too_large"),
+        ] {
+            let bare = format!(
+                "HTTP/1.1 {status}\r\nconnection: close\r\ncontent-length: 0\r\n{date}\r\n\r\n"
+            );
+            let answer = json_parse_error(bare.as_bytes()).expect("replaced");
+            let text = String::from_utf8(answer).expect("text");
+            let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
+            assert!(
+                head.starts_with(&format!("HTTP/1.1 {status}\r\n")),
+                "{head}"
+            );
+            assert!(head.contains(date), "{head}");
+            assert!(
+                head.contains(&format!("content-length: {}", body.len())),
+                "{head}"
+            );
+            assert!(head.contains("content-type: application/json"), "{head}");
+            let json: serde_json::Value = serde_json::from_str(body).expect("JSON");
+            assert_eq!(json["code"], code);
+        }
+        // The app's own answers, a body after the head, other statuses.
+        for kept in [
+            "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n",
+            "HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\nHTTP/1.1 200 OK\r\n\r\n",
+            "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
+            "HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n",
+        ] {
+            assert_eq!(json_parse_error(kept.as_bytes()), None, "{kept}");
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod position;
 mod rulesargs;
 mod serve;
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -120,7 +121,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // Not eprintln!, which panics when standard error is closed.
+            let _ = writeln!(std::io::stderr(), "error: {e}");
             ExitCode::from(2)
         }
     }

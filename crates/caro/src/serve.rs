@@ -1,5 +1,6 @@
 //! `caro serve` (and `caro` with no arguments): the web app.
 
+use std::io::{self, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -70,7 +71,9 @@ pub struct ServeArgs {
     /// between requests; a connection that takes longer is closed.
     #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
     pub header_timeout: Duration,
-    /// Longest pause inside a request body before the request fails.
+    /// Time a request has to send its whole body, from the end of its
+    /// headers, however it is paced; past it the request is answered 408
+    /// body_timeout.
     #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = crate::matchcmd::parse_duration)]
     pub body_timeout: Duration,
     /// How often a game's WebSocket is pinged (keep it under a proxy's
@@ -104,6 +107,27 @@ pub enum LogFormat {
     Json,
 }
 
+/// Standard error as the log's output, where a line that cannot be
+/// written (nobody reads the log any more, a full disk) is dropped: a log
+/// write never fails, so it never fails a request or stops a thread.
+/// (tracing-subscriber's own writer reports a failed write with
+/// `eprintln!`, which panics when standard error is a closed pipe: the
+/// request being logged was never answered.)
+struct LossyStderr;
+
+impl Write for LossyStderr {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // One event is one write of its whole line.
+        let _ = io::stderr().write_all(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let _ = io::stderr().flush();
+        Ok(())
+    }
+}
+
 /// Installs the log on standard error, filtered by `RUST_LOG` (default
 /// `info`).
 fn init_logging(format: LogFormat) {
@@ -111,7 +135,10 @@ fn init_logging(format: LogFormat) {
         Ok(filter) => filter,
         Err(e) => {
             if std::env::var_os("RUST_LOG").is_some() {
-                eprintln!("warning: RUST_LOG is not a log filter ({e}); logging at info");
+                let _ = writeln!(
+                    io::stderr(),
+                    "warning: RUST_LOG is not a log filter ({e}); logging at info"
+                );
             }
             // PostgreSQL's notices (a table that already exists…) are not news.
             tracing_subscriber::EnvFilter::new("info,tokio_postgres=warn")
@@ -121,7 +148,8 @@ fn init_logging(format: LogFormat) {
         .with_env_filter(filter)
         // Colours for a terminal only, not for a file or a log collector.
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_writer(std::io::stderr);
+        .with_writer(|| LossyStderr)
+        .log_internal_errors(false);
     // A second install (only possible in tests) keeps the first.
     let _ = match format {
         LogFormat::Text => log.try_init(),
@@ -224,9 +252,14 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
             database = %saved_in,
             "caro is ready"
         );
-        println!("caro is ready at http://{addr}/ (games saved in {saved_in})");
-        // Scripts and tests wait for this line, even through a pipe.
-        let _ = std::io::Write::flush(&mut std::io::stdout());
+        // Scripts and tests wait for this line, even through a pipe (and
+        // a closed one is no reason to stop serving).
+        let mut out = io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "caro is ready at http://{addr}/ (games saved in {saved_in})"
+        )
+        .and_then(|()| out.flush());
     })
     .map_err(|e| UsageError(e.to_string()))
 }

@@ -19,7 +19,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn brain() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pbrain-caro"))
+    // CARO_TEST_BRAIN runs the tests against another build (an older one,
+    // to see a test fail before a change).
+    Command::new(
+        std::env::var_os("CARO_TEST_BRAIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_pbrain-caro").into()),
+    )
 }
 
 /// Whether `line` is `x,y` (one move).
@@ -217,5 +222,36 @@ fn end_interrupts_a_search_and_exits_without_a_move() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(status.success());
+    assert_eq!(next_answer(&lines, Duration::from_millis(100)), None);
+}
+
+#[test]
+fn an_overlong_line_is_an_error_and_the_next_line_is_answered() {
+    let (mut child, mut stdin, lines) = spawn_interactive();
+    // 4 MiB and no end of line yet: the brain must not wait for the end
+    // (holding it all) but answer ERROR as soon as the line is too long.
+    let chunk = vec![b'x'; 64 * 1024];
+    for _ in 0..64 {
+        stdin.write_all(&chunk).unwrap();
+    }
+    stdin.flush().unwrap();
+    let answer = next_answer(&lines, Duration::from_secs(30)).expect("an answer to the long line");
+    assert!(
+        answer.starts_with("ERROR line too long"),
+        "{}",
+        &answer[..answer.len().min(200)]
+    );
+    // The rest of that line is skipped, not read as commands; the next
+    // line is answered.
+    stdin.write_all(&chunk).unwrap();
+    write!(stdin, "\r\nABOUT\r\n").unwrap();
+    let about = next_answer(&lines, Duration::from_secs(30)).expect("an answer to ABOUT");
+    assert!(
+        about.starts_with("name=\"caro\""),
+        "{}",
+        &about[..about.len().min(200)]
+    );
+    write!(stdin, "END\r\n").unwrap();
+    assert!(child.wait().unwrap().success());
     assert_eq!(next_answer(&lines, Duration::from_millis(100)), None);
 }

@@ -112,6 +112,7 @@ fn misbehaving_engines_lose_and_the_report_says_why() {
         ("garbage", "malformed answer \"my move is the centre\""),
         ("occupied", "illegal move (h8 is already occupied)"),
         ("offboard", "illegal move: 99,99 is off the 15x15 board"),
+        ("longline", "the engine sent a line longer than 65536 bytes"),
     ] {
         let (stdout, json) = run_match(&[
             &engine(name),

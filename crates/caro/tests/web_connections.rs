@@ -92,6 +92,46 @@ fn a_stalled_body_is_answered_with_the_json_error() {
 }
 
 #[test]
+fn a_trickled_body_is_cut_off_when_its_time_is_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_with(dir.path(), &["--body-timeout", "1s"]);
+    let mut stream = connect(&server);
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("read timeout");
+    stream
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nHost: caro\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n",
+        )
+        .expect("send the head");
+    // A byte every 250 ms: never a pause of a second, but the whole body
+    // would take 15 s.
+    let mut writer = stream.try_clone().expect("a second handle");
+    let trickle = std::thread::spawn(move || {
+        for _ in 0..60 {
+            if writer.write_all(b" ").is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    });
+    let started = std::time::Instant::now();
+    let answer = common::read_answer(&mut stream);
+    let took = started.elapsed();
+    assert_eq!(answer.status, 408, "{answer:?}");
+    assert_eq!(answer.json()["code"], "body_timeout", "{answer:?}");
+    assert!(took < Duration::from_secs(3), "answered after {took:?}");
+    assert_eq!(answer.header("connection"), Some("close"), "{answer:?}");
+    drop(stream);
+    let _ = trickle.join();
+    // The server serves on.
+    assert_eq!(
+        get_status(connect(&server), "/api/players"),
+        "HTTP/1.1 200 OK"
+    );
+}
+
+#[test]
 fn connection_caps_refuse_the_excess_and_serve_everyone_else() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start_with(

@@ -146,17 +146,6 @@ fn every_api_error_is_the_json_error() {
         "{err}"
     );
 
-    // A request target over what hyper reads (64 KiB) is answered by hyper
-    // itself, before the router: a bare 414 without the JSON body.
-    let answer = exchange(
-        &server,
-        &format!(
-            "GET /api/games/{} HTTP/1.1\r\nHost: caro\r\nConnection: close\r\n\r\n",
-            "1".repeat(70 * 1024)
-        ),
-    );
-    assert_eq!(answer.status, 414, "{answer:?}");
-
     // Pages stay pages.
     for path in ["/", "/games", &format!("/game/{id}"), "/p/abc"] {
         let answer = get_encoded(&server, path, "identity");
@@ -173,6 +162,58 @@ fn every_api_error_is_the_json_error() {
         Some(1),
         "nothing changed: {list}"
     );
+}
+
+#[test]
+fn requests_the_http_layer_cannot_read_get_the_json_error_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let many_headers: String = (0..120).map(|n| format!("X-H{n}: {n}\r\n")).collect();
+    // hyper refuses these before any router sees them.
+    let cases: [(String, u16, &str); 6] = [
+        // A request target over what the HTTP layer holds (64 KiB).
+        (
+            format!(
+                "GET /api/games/{} HTTP/1.1\r\nHost: caro\r\n\r\n",
+                "1".repeat(70 * 1024)
+            ),
+            414,
+            "uri_too_long",
+        ),
+        // Header values and names with bytes HTTP does not allow.
+        (
+            "GET /api/games HTTP/1.1\r\nHost: caro\r\nX-A: a\u{1}b\r\n\r\n".into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "GET /api/games HTTP/1.1\r\nHost: caro\r\nX-A: a\u{0}b\r\n\r\n".into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "GET /api/games HTTP/1.1\r\nHost: caro\r\nX A: b\r\n\r\n".into(),
+            400,
+            "bad_request",
+        ),
+        // A request line that is not HTTP.
+        ("GET /api/games HTTP/7\r\n\r\n".into(), 400, "bad_request"),
+        // More headers than the HTTP layer takes.
+        (
+            format!("GET /api/games HTTP/1.1\r\nHost: caro\r\n{many_headers}\r\n"),
+            431,
+            "headers_too_large",
+        ),
+    ];
+    for (request, status, code) in &cases {
+        let answer = exchange(&server, request);
+        let shown: String = request.escape_debug().take(80).collect();
+        assert_json_error(&answer, *status, code, &shown);
+        assert_eq!(answer.header("connection"), Some("close"), "{shown}");
+    }
+    // The server serves on.
+    let (status, _) = get(&agent(), &server.url("/api/games"));
+    assert_eq!(status, 200);
 }
 
 #[test]

@@ -124,3 +124,53 @@ fn the_log_has_a_start_line_and_a_line_a_request_and_never_a_token() {
         seen.join("\n")
     );
 }
+
+#[test]
+fn a_closed_standard_error_does_not_stop_the_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    // CARO_TEST_BIN: the test against another build (to see it fail).
+    let bin =
+        std::env::var_os("CARO_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_caro").into());
+    let mut child = Command::new(bin)
+        .args(["serve", "--port", "0", "--data"])
+        .arg(dir.path())
+        // A line a request: every request writes to the closed pipe.
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start caro serve");
+    let mut ready = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut ready)
+        .expect("the ready line");
+    let base = common::base_of_ready_line(&ready);
+    // Nobody reads the log any more: each write to it fails (EPIPE).
+    drop(child.stderr.take());
+    let server = LoggedServer {
+        child,
+        base,
+        lines: mpsc::channel().1,
+    };
+    let a = common::agent();
+    for _ in 0..3 {
+        let (status, list) = common::get(&a, &format!("{}/api/games", server.base));
+        assert_eq!(status, 200, "{list}");
+    }
+    let (status, game) = common::post(
+        &a,
+        &format!("{}/api/games", server.base),
+        &json!({"black": "human", "white": "human"}),
+    );
+    assert_eq!(status, 201, "{game}");
+    let id = game["id"].as_i64().expect("an id");
+    let (status, view) = common::get(&a, &format!("{}/api/games/{id}", server.base));
+    assert_eq!(status, 200, "{view}");
+    // An error answer logs too (server errors at error level).
+    let (status, body) = common::get(&a, &format!("{}/api/games/999999", server.base));
+    assert_eq!(
+        (status, &body["code"]),
+        (404, &json!("not_found")),
+        "{body}"
+    );
+}

@@ -21,12 +21,12 @@ use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::{ApiError, MAX_BODY};
+use crate::listen::BodyDeadline;
 
 /// Longest request target (path and query) the server reads; a longer one
-/// is answered 414 `uri_too_long`. (hyper itself answers a bare 414, with
-/// no body, to a target over 65,534 bytes, and a bare 431 to headers over
-/// its read buffer: those never reach the router, so they cannot be the
-/// JSON error.)
+/// is answered 414 `uri_too_long`. (hyper itself answers a target over
+/// 65,534 bytes, and headers it cannot read, before the router: the
+/// listener gives those answers the JSON error, see `listen.rs`.)
 pub const MAX_URI: usize = 8 * 1024;
 
 /// A body over [`MAX_BODY`] is still read and thrown away up to this many
@@ -153,7 +153,12 @@ fn content_length(headers: &HeaderMap) -> Option<u64> {
 /// background (up to [`MAX_DISCARD`] bytes in all) while the answer is
 /// sent, so a client busy sending its body still reads the answer; past
 /// that the connection closes.
-fn too_large(body: Body, already_read: u64, declared: Option<u64>) -> Response {
+fn too_large(
+    body: Body,
+    already_read: u64,
+    declared: Option<u64>,
+    deadline: Option<BodyDeadline>,
+) -> Response {
     let mut response = ApiError::Status {
         status: StatusCode::PAYLOAD_TOO_LARGE,
         code: "too_large",
@@ -168,7 +173,7 @@ fn too_large(body: Body, already_read: u64, declared: Option<u64>) -> Response {
             .insert(header::CONNECTION, HeaderValue::from_static("close"));
         return response;
     }
-    tokio::spawn(async move {
+    let discard = async move {
         let mut read = already_read;
         let mut data = body.into_data_stream();
         while let Some(Ok(chunk)) = data.next().await {
@@ -177,14 +182,42 @@ fn too_large(body: Body, already_read: u64, declared: Option<u64>) -> Response {
                 break;
             }
         }
+    };
+    tokio::spawn(async move {
+        // No longer than the body had to arrive.
+        match deadline {
+            Some(d) => {
+                let _ = tokio::time::timeout_at(d.at, discard).await;
+            }
+            None => discard.await,
+        }
     });
+    response
+}
+
+/// The 408 answer to a body that did not arrive whole in time. The
+/// connection is closed: the rest of the body is never read.
+fn body_timeout(limit: Duration) -> Response {
+    let mut response = ApiError::Status {
+        status: StatusCode::REQUEST_TIMEOUT,
+        code: "body_timeout",
+        message: format!(
+            "the request body did not arrive whole within {} s",
+            limit.as_secs_f64()
+        ),
+    }
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
 
 /// Refuses a request target over [`MAX_URI`] (414) and a body over
 /// [`MAX_BODY`] (413): by its `Content-Length` before reading any of it, or,
 /// for a chunked body, once more than that has arrived. Either way the
-/// client can read the JSON error (see [`too_large`]).
+/// client can read the JSON error (see [`too_large`]). A body that has not
+/// arrived whole by its [`BodyDeadline`] is answered 408 `body_timeout`.
 ///
 /// A body within the limit is read whole here, before the handler: a
 /// request refused without its body being read (a rate limit, a wrong
@@ -204,32 +237,45 @@ pub(super) async fn check_request(request: Request, next: Next) -> Response {
         .into_response();
     }
     let declared = content_length(request.headers());
+    let deadline = request.extensions().get::<BodyDeadline>().copied();
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
-        return too_large(request.into_body(), 0, declared);
+        return too_large(request.into_body(), 0, declared, deadline);
     }
     let chunked = request.headers().contains_key(header::TRANSFER_ENCODING);
     if !chunked && declared.unwrap_or(0) == 0 {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
-    let mut data = body.into_data_stream();
-    let mut whole = Vec::with_capacity(declared.unwrap_or(0) as usize);
-    while let Some(chunk) = data.next().await {
-        let chunk = match chunk {
-            Ok(chunk) => chunk,
-            Err(e) => {
-                return ApiError::BadRequest(format!("the request body could not be read: {e}"))
+    let read = async {
+        let mut data = body.into_data_stream();
+        let mut whole = Vec::with_capacity(declared.unwrap_or(0) as usize);
+        while let Some(chunk) = data.next().await {
+            let chunk = chunk.map_err(|e| {
+                ApiError::BadRequest(format!("the request body could not be read: {e}"))
                     .into_response()
+            })?;
+            if whole.len() + chunk.len() > MAX_BODY {
+                let read = (whole.len() + chunk.len()) as u64;
+                return Err(too_large(Body::from_stream(data), read, None, deadline));
             }
-        };
-        if whole.len() + chunk.len() > MAX_BODY {
-            let read = (whole.len() + chunk.len()) as u64;
-            return too_large(Body::from_stream(data), read, None);
+            whole.extend_from_slice(&chunk);
         }
-        whole.extend_from_slice(&chunk);
+        Ok(whole)
+    };
+    let whole = match deadline {
+        Some(d) => match tokio::time::timeout_at(d.at, read).await {
+            Ok(whole) => whole,
+            Err(_) => Err(body_timeout(d.limit)),
+        },
+        None => read.await,
+    };
+    match whole {
+        Ok(whole) => {
+            next.run(Request::from_parts(parts, Body::from(whole)))
+                .await
+        }
+        Err(refusal) => refusal,
     }
-    next.run(Request::from_parts(parts, Body::from(whole)))
-        .await
 }
 
 /// Compression for every answer but server-sent events (the default

@@ -7,6 +7,8 @@
 
 mod postgres;
 mod sqlite;
+#[cfg(any(test, feature = "test-support"))]
+pub mod testdb;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

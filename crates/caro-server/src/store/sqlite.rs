@@ -1,5 +1,6 @@
 //! The SQLite backend: one file, one writer connection, one reader.
 
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -37,7 +38,12 @@ fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
         // PASSIVE never waits for writers; whatever it could not copy now
         // is copied next time.
         if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-            tracing::warn!("checkpoint: {e}");
+            // A log that fails (its writer panicking on a closed standard
+            // error) must not end the thread: without it the write-ahead
+            // log would grow for as long as the server runs.
+            let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                tracing::warn!("checkpoint: {e}");
+            }));
         }
     }
     // A last full copy, so a stopped server leaves a small log behind.
@@ -602,4 +608,73 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         search_until: r.get(30)?,
         next_id: r.get(31)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Metadata, Subscriber};
+
+    use super::*;
+
+    /// A log whose every write fails the worst way: with a panic.
+    struct PanickingLog(Arc<AtomicUsize>);
+
+    impl Subscriber for PanickingLog {
+        fn enabled(&self, _: &Metadata<'_>) -> bool {
+            true
+        }
+        fn new_span(&self, _: &Attributes<'_>) -> Id {
+            Id::from_u64(1)
+        }
+        fn record(&self, _: &Id, _: &Record<'_>) {}
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+        fn event(&self, _: &Event<'_>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            panic!("the log cannot be written");
+        }
+        fn enter(&self, _: &Id) {}
+        fn exit(&self, _: &Id) {}
+    }
+
+    #[test]
+    fn the_checkpointer_survives_a_failing_checkpoint_and_a_failing_log() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("caro.sqlite3");
+        // A write-ahead log with something in it, and a checkpoint from a
+        // read-only connection, which fails every time.
+        let writer = Connection::open(&path).expect("a database");
+        writer
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
+                 CREATE TABLE t (x); INSERT INTO t VALUES (1);",
+            )
+            .expect("a write");
+        let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("a read-only connection");
+        assert!(
+            conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                .is_err(),
+            "the checkpoint was meant to fail"
+        );
+        let logged = Arc::new(AtomicUsize::new(0));
+        let log = PanickingLog(Arc::clone(&logged));
+        let (stop, rx) = mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            tracing::subscriber::with_default(log, || checkpoint_loop(conn, rx));
+        });
+        let until = std::time::Instant::now() + Duration::from_secs(20);
+        while logged.load(Ordering::SeqCst) < 2 && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        drop(stop);
+        assert!(thread.join().is_ok(), "the checkpointer died");
+        assert!(
+            logged.load(Ordering::SeqCst) >= 2,
+            "the checkpointer stopped after its first failed log"
+        );
+    }
 }

@@ -3,101 +3,18 @@
 //! `postgres://postgres@127.0.0.1:5432/test`; skipped with a note when it
 //! does not answer, unless `CARO_REQUIRE_POSTGRES=1`).
 
-use std::io::Write;
-use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rusqlite::Connection;
 
 use super::*;
 
-const DEFAULT_TEST_POSTGRES: &str = "postgres://postgres@127.0.0.1:5432/test";
-
-/// Runs `sql` on the server at `url` (simple query protocol).
-fn admin_sql(url: &str, sql: &str) -> Result<(), String> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    rt.block_on(async {
-        let mut config = tokio_postgres::Config::from_str(url).map_err(|e| e.to_string())?;
-        config.connect_timeout(Duration::from_secs(3));
-        let (client, conn) = config
-            .connect(tokio_postgres::NoTls)
-            .await
-            .map_err(|e| postgres::with_causes(&e))?;
-        let driver = tokio::spawn(conn);
-        let result = client
-            .batch_execute(sql)
-            .await
-            .map_err(|e| postgres::with_causes(&e));
-        drop(client);
-        let _ = driver.await;
-        result
-    })
-}
-
-/// A fresh PostgreSQL database, dropped with this.
-struct FreshPg {
-    admin: String,
-    name: String,
-    db: Database,
-}
-
-impl FreshPg {
-    /// `None` (after saying so on stderr) when PostgreSQL does not
-    /// answer, unless `CARO_REQUIRE_POSTGRES=1`.
-    fn new() -> Option<FreshPg> {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let admin = std::env::var("CARO_TEST_POSTGRES")
-            .unwrap_or_else(|_| DEFAULT_TEST_POSTGRES.to_string());
-        let mut random = [0u8; 4];
-        getrandom::fill(&mut random).unwrap();
-        let name = format!(
-            "caro_t_{}_{}_{}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::SeqCst),
-            u32::from_le_bytes(random)
-        );
-        if let Err(e) = admin_sql(&admin, &format!("CREATE DATABASE {name}")) {
-            let required = std::env::var("CARO_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
-            assert!(
-                !required,
-                "PostgreSQL not reachable at {} ({e}) and CARO_REQUIRE_POSTGRES=1",
-                hide_password(&admin)
-            );
-            // Straight to the process's stderr, past the harness's
-            // capture: a plain `cargo test` shows what it skipped.
-            let _ = writeln!(
-                std::io::stderr(),
-                "skipped: PostgreSQL not reachable at {} ({e}); set CARO_TEST_POSTGRES",
-                hide_password(&admin)
-            );
-            return None;
-        }
-        let db = Database::Postgres(admin.clone())
-            .with_database_name(&name)
-            .unwrap();
-        Some(FreshPg { admin, name, db })
-    }
-}
-
-impl Drop for FreshPg {
-    fn drop(&mut self) {
-        let _ = admin_sql(
-            &self.admin,
-            &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
-        );
-    }
-}
-
 /// Runs `f` on a new SQLite file, then on a fresh PostgreSQL database.
 fn each_database(f: impl Fn(&Database)) {
     let dir = tempfile::tempdir().unwrap();
     f(&Database::Sqlite(dir.path().join("games.sqlite3")));
-    if let Some(pg) = FreshPg::new() {
-        f(&pg.db);
+    if let Some(pg) = testdb::fresh_database() {
+        f(&pg.database());
     }
 }
 
@@ -507,15 +424,13 @@ fn a_copy_keeps_ids_and_refuses_a_database_with_rows() {
 
 #[test]
 fn postgres_notifies_committed_changes_only() {
-    let Some(pg) = FreshPg::new() else {
+    let Some(pg) = testdb::fresh_database() else {
         return;
     };
-    let store = Store::open(&pg.db, 2).unwrap();
+    let store = Store::open(&pg.database(), 2).unwrap();
     let mut r = row();
     r.id = store.insert(&r).unwrap();
-    let Database::Postgres(url) = &pg.db else {
-        unreachable!()
-    };
+    let url = &pg.url;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
