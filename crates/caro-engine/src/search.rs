@@ -123,8 +123,8 @@ struct Searcher<'a> {
     /// win takes at most, each defence off its line losing sooner.
     vcf_five_ply: usize,
     /// Where set, the search stops once its nodes pass this number: the
-    /// nodes another solver in a race took to finish
-    /// ([`solve::solve_vct_searched`]).
+    /// nodes another solver in a race took to finish (the race of the VCT
+    /// solvers in [`solve`]).
     race: Option<Arc<AtomicU64>>,
 }
 

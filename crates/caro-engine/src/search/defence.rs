@@ -39,7 +39,7 @@ impl Searcher<'_> {
 
     /// [`Searcher::vcf_threat_defences`] without the side to move's own
     /// fours off the threat's points (unless every point may defend): the
-    /// fewer replies of the relaxed search of [`dfpn`]'s refinement.
+    /// fewer replies of the relaxed search of [`super::dfpn`]'s refinement.
     pub(super) fn vcf_threat_defences_relaxed(
         &mut self,
         depth: u32,
@@ -143,7 +143,7 @@ impl Searcher<'_> {
     /// have no legal move at some turn of that threat (a draw, not a
     /// loss), or `None` where that may follow any move. A point's
     /// patterns read only the cells within k of it on its four lines, so
-    /// an empty point that cannot be a foul now ([`State::may_be_foul`])
+    /// an empty point that cannot be a foul now ([`crate::state::State::may_be_foul`])
     /// and has none of the stones within that reach stays empty and legal
     /// through the threat unless black's own move lands within its reach:
     /// black can be left with no legal move only by a move within reach

@@ -95,7 +95,7 @@
 //! guesses come from the position without it).
 //!
 //! The main line of a proven win, and the most plies the win takes by
-//! the walk of its proof, are read in [`line`].
+//! the walk of its proof, are read in [`line`](mod@line).
 
 use std::rc::Rc;
 

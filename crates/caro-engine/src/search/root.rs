@@ -106,6 +106,8 @@ impl Searcher<'_> {
         // The ply of its five, before the line's searches move it.
         let five_ply = self.vcf_five_ply;
         self.node_limit = saved;
+        // Stopped by its own node budget alone, it leaves the line of a
+        // win found the move's limits.
         if self.stopped_by_node_limit() {
             self.abort = Abort::None;
         }

@@ -146,6 +146,10 @@ fn millis(d: Duration) -> u64 {
 }
 
 impl Searcher<'_> {
+    /// Whether the search must stop: every [`CHECK_EVERY`] nodes the
+    /// clock, the node limit, the stop flag and, in a race, the other
+    /// solver's finish are read; once stopped it stays stopped until the
+    /// caller resets [`Searcher::abort`].
     #[inline]
     pub(super) fn check_abort(&mut self) -> bool {
         if self.abort != Abort::None {
