@@ -146,6 +146,7 @@ pub fn play_game(
         let mut sink = |_: &SearchInfo| {};
         let mut limits = settings.limits;
         limits.time_left = clocks[side.index()];
+        limits.increment = settings.increment.filter(|_| limits.time_left.is_some());
         limits.threads = settings.threads[side.index()].or(limits.threads);
         let mut ctx = Context::new(limits, StopFlag::new(), &mut sink);
         let choice = player.choose(&game, &mut ctx);

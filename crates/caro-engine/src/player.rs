@@ -8,6 +8,10 @@ use std::time::{Duration, Instant};
 
 use caro_core::{Game, Pos};
 
+use crate::search::params::{
+    CLOCK_MARGIN_MS, CLOCK_MOVES_LEFT, INCREMENT_SHARE, MAX_TIME_RATIO, MAX_TIME_SHARE,
+};
+
 /// How long or how far a player may think. Every field is optional; with
 /// none set a built-in search uses its own default depth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -16,6 +20,9 @@ pub struct Limits {
     pub move_time: Option<Duration>,
     /// Time left on the player's clock for the rest of the game.
     pub time_left: Option<Duration>,
+    /// Time the clock gains after each of the player's moves (with
+    /// `time_left`).
+    pub increment: Option<Duration>,
     /// Maximum nodes to search.
     pub nodes: Option<u64>,
     /// Maximum depth (plies) to search.
@@ -45,19 +52,48 @@ impl Limits {
         }
     }
 
-    /// The time this move may take: the move time, capped by a share of the
-    /// time left (a twentieth of it, less a safety margin), if either is set.
+    /// The time this move should take (its optimum): the move time, or
+    /// with a clock its share of the time left (a
+    /// [`CLOCK_MOVES_LEFT`]th of it, less a safety margin, plus most of the
+    /// increment, at most [`MAX_TIME_SHARE`] of it), whichever is less, if
+    /// either is set. A search may go
+    /// past it, up to [`Limits::time_maximum`], where its best move is
+    /// unstable or its score falls.
     #[must_use]
     pub fn time_budget(&self) -> Option<Duration> {
         let from_clock = self.time_left.map(|left| {
-            let margin = Duration::from_millis(30).min(left / 4);
-            (left.saturating_sub(margin)) / 20
+            let left = clock_left(left);
+            let increment = self.increment.unwrap_or_default().mul_f64(INCREMENT_SHARE);
+            (left / CLOCK_MOVES_LEFT + increment).min(left.mul_f64(MAX_TIME_SHARE))
         });
         match (self.move_time, from_clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
     }
+
+    /// The longest this move may take: the move time, or with a clock
+    /// [`MAX_TIME_RATIO`] times the optimum but at most
+    /// [`MAX_TIME_SHARE`] of the time left (and never past the move time).
+    #[must_use]
+    pub fn time_maximum(&self) -> Option<Duration> {
+        let Some(left) = self.time_left else {
+            return self.move_time;
+        };
+        let optimum = self.time_budget()?;
+        let left = clock_left(left);
+        let most = optimum
+            .mul_f64(MAX_TIME_RATIO)
+            .min(left.mul_f64(MAX_TIME_SHARE))
+            .max(optimum);
+        Some(self.move_time.map_or(most, |t| t.min(most)))
+    }
+}
+
+/// The time left less the margin kept back for the answer's way out.
+fn clock_left(left: Duration) -> Duration {
+    let margin = Duration::from_millis(CLOCK_MARGIN_MS).min(left / 4);
+    left.saturating_sub(margin)
 }
 
 /// A flag another thread sets to stop a search at once. Cheap to clone.
@@ -175,9 +211,19 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// When the share `part` (0 to 1) of the move's time budget ends:
-    /// `None` when there is no time limit, or when it lies past any clock
-    /// (a manager may send a limit of centuries), which is no limit either.
+    /// When the move's time is up whatever the search finds
+    /// ([`Limits::time_maximum`]): `None` when there is no time limit, or
+    /// when it lies past any clock (a manager may send a limit of
+    /// centuries), which is no limit either.
+    #[must_use]
+    pub fn hard_deadline(&self) -> Option<Instant> {
+        self.started.checked_add(self.limits.time_maximum()?)
+    }
+
+    /// When `part` (0 to 1) of this move's optimum time has gone
+    /// ([`Limits::time_budget`]): the search's own stages end at shares
+    /// of it. `None` when there is no time limit, or when it lies past any
+    /// clock.
     #[must_use]
     pub fn deadline(&self, part: f64) -> Option<Instant> {
         let budget = self.limits.time_budget()?;
@@ -376,7 +422,8 @@ mod tests {
             time_left: Some(Duration::from_secs(2)),
             ..Limits::default()
         };
-        assert!(l.time_budget().unwrap() < Duration::from_millis(100));
+        // A sixteenth of the clock less its margin, far below the move time.
+        assert_eq!(l.time_budget(), Some(Duration::from_millis(1_970) / 16));
     }
 
     #[test]

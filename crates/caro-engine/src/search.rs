@@ -43,7 +43,7 @@ mod defence;
 mod dfpn;
 mod level;
 mod movepick;
-mod params;
+pub(crate) mod params;
 mod player;
 mod root;
 mod solve;
@@ -137,7 +137,7 @@ impl<'a> Searcher<'a> {
             tt,
             nodes: 0,
             node_limit: ctx.limits.nodes,
-            deadline: ctx.deadline(1.0),
+            deadline: ctx.hard_deadline(),
             stop: ctx.stop.clone(),
             abort: Abort::None,
             seldepth: 0,

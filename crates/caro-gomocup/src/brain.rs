@@ -91,6 +91,7 @@ impl Settings {
         Limits {
             move_time: Some(move_time),
             time_left: self.time_left,
+            increment: None,
             nodes: self.max_nodes,
             depth: match (depth, self.max_depth) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -806,6 +807,7 @@ impl<W: Write> Brain<W> {
         let each = Limits {
             move_time: limits.move_time.map(|t| t / shapes.len() as u32),
             time_left: limits.time_left.map(|t| t / shapes.len() as u32),
+            increment: None,
             ..limits
         };
         let mut best: Option<(i64, Vec<Pos>)> = None;

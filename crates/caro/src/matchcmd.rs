@@ -270,6 +270,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     let limits = Limits {
         move_time: args.time.as_deref().map(parse_duration).transpose()?,
         time_left: None,
+        increment: None,
         nodes: args.nodes,
         depth: args.depth,
         threads: None,

@@ -173,6 +173,52 @@ pub(crate) const ROOT_VCT_SHARE: f64 = 0.3;
 /// search has the rest. Range: [`ROOT_VCT_SHARE`]..=0.8.
 pub(crate) const ROOT_REFUTE_SHARE: f64 = 0.5;
 
+/// With a clock, a move's optimum time is the time left (less
+/// [`CLOCK_MARGIN_MS`]) divided by this, plus [`INCREMENT_SHARE`] of the
+/// increment: the moves still to play, guessed without looking at the
+/// board, since five-in-a-row games end at any length. Range: 10..=40.
+pub(crate) const CLOCK_MOVES_LEFT: u32 = 16;
+
+/// The share of the increment a move's optimum time adds. Range:
+/// 0.5..=1.0.
+pub(crate) const INCREMENT_SHARE: f64 = 0.8;
+
+/// Milliseconds kept back from the clock for the answer's way out (at
+/// most a quarter of the time left). Range: 10..=200.
+pub(crate) const CLOCK_MARGIN_MS: u64 = 30;
+
+/// A move's maximum time, as a multiple of its optimum. Range: 1.5..=6.
+pub(crate) const MAX_TIME_RATIO: f64 = 3.0;
+
+/// A move's maximum time, as a share of the time left (less the margin).
+/// Range: 0.1..=0.5.
+pub(crate) const MAX_TIME_SHARE: f64 = 0.25;
+
+/// With a clock, the iterative deepening starts no new iteration once
+/// this share of the optimum time (times the stability factors below)
+/// has gone: the next iteration would take longer than the last. Range:
+/// 0.3..=1.0.
+pub(crate) const SOFT_STOP_SHARE: f64 = 0.6;
+
+/// How much longer a move may think for each change of the best move in
+/// the last iterations (the changes decay by half an iteration). Range:
+/// 0.0..=2.0.
+pub(crate) const BEST_MOVE_CHANGE_WEIGHT: f64 = 0.8;
+
+/// How much longer a move may think for a score that fell since the last
+/// iteration, per evaluation unit of the fall, up to
+/// [`SCORE_DROP_MAX`]. Range: 0.0..=0.01.
+pub(crate) const SCORE_DROP_WEIGHT: f64 = 0.004;
+
+/// The most a falling score stretches a move's time (as a share).
+/// Range: 0.0..=1.5.
+pub(crate) const SCORE_DROP_MAX: f64 = 0.6;
+
+/// With a clock and one root move (a forced block), the share of the
+/// optimum time after which no new iteration starts: the move is known,
+/// only its report deepens. Range: 0.0..=0.3.
+pub(crate) const SINGLE_MOVE_SHARE: f64 = 0.05;
+
 /// A node limit counts as a millisecond of time per this many nodes,
 /// where a budget follows the clock (the root check's VCT). Range:
 /// 100..=10_000.

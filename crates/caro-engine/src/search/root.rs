@@ -14,7 +14,7 @@ use super::params::{
     ROOT_REFUTE_SHARE, ROOT_VCF_SHARE, ROOT_VCT_SHARE, ROOT_VCT_TABLE_DIVISOR, VCF_ROOT_DEPTH,
     VCF_ROOT_NODES,
 };
-use super::timecontrol::{capped, node_share, refute_vct_budget, root_vct_nodes};
+use super::timecontrol::{capped, node_share, refute_vct_budget, root_vct_nodes, SoftStop};
 use super::{
     dfpn, to_score, with_searcher, Abort, Scored, Searcher, INF, UNKNOWN_WIN, WIN, WIN_BOUND,
 };
@@ -330,6 +330,11 @@ impl Searcher<'_> {
         let mut last: Option<SearchInfo> = None;
         let mut scored = root_moves.clone();
         let helper_stop = StopFlag::new();
+        let mut soft_stop = if margin == 0 {
+            SoftStop::new(&ctx.limits)
+        } else {
+            None
+        };
         std::thread::scope(|scope| {
             for id in 0..helpers {
                 let (tt, moves, stop) = (self.tt, root_moves.clone(), helper_stop.clone());
@@ -372,6 +377,18 @@ impl Searcher<'_> {
                 (ctx.progress)(&report);
                 last = Some(report);
                 if best_score.abs() > WIN_BOUND {
+                    break;
+                }
+                // With a clock, full strength stops between iterations
+                // once its share of the optimum time has gone.
+                if soft_stop.as_mut().is_some_and(|s| {
+                    s.stop_after_iteration(
+                        ctx.started.elapsed(),
+                        best_pv[0],
+                        best_score,
+                        root_moves.len(),
+                    )
+                }) {
                     break;
                 }
                 // A weak level stops early when the next iteration will not

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use super::level::LevelStyle;
 use super::params::{
-    CHECK_EVERY, NEXT_ITERATION_FACTOR, NODE_LIMIT_PER_MS, REFUTE_VCT_MAX_NODES,
-    REFUTE_VCT_NODES_PER_MS, VCT_NODES_PER_MS, VCT_ROOT_MIN_NODES, VCT_ROOT_NODES,
+    BEST_MOVE_CHANGE_WEIGHT, CHECK_EVERY, NEXT_ITERATION_FACTOR, NODE_LIMIT_PER_MS,
+    REFUTE_VCT_MAX_NODES, REFUTE_VCT_NODES_PER_MS, SCORE_DROP_MAX, SCORE_DROP_WEIGHT,
+    SINGLE_MOVE_SHARE, SOFT_STOP_SHARE, VCT_NODES_PER_MS, VCT_ROOT_MIN_NODES, VCT_ROOT_NODES,
 };
 use super::{Abort, Searcher, DEFAULT_DEPTH, MAX_DEPTH};
 use crate::player::Limits;
@@ -82,6 +83,60 @@ pub(super) fn refute_vct_budget(limits: &Limits) -> u64 {
         (Some(b), _) => per_ms(millis(b)),
         (None, Some(n)) => per_ms(n / NODE_LIMIT_PER_MS),
         (None, None) => 0,
+    }
+}
+
+/// The clock's say in when the iterative deepening of a full-strength
+/// search stops: with a clock, no new iteration starts once a share of the
+/// move's optimum time has gone, a share that grows while the best move
+/// keeps changing and when the score falls, and shrinks to almost
+/// nothing for a single root move. The hard deadline
+/// ([`Limits::time_maximum`]) still ends an iteration under way.
+#[derive(Clone, Debug)]
+pub(super) struct SoftStop {
+    optimum: Duration,
+    /// Changes of the best move, each iteration's weighing half the last.
+    changes: f64,
+    last: Option<(usize, i32)>,
+}
+
+impl SoftStop {
+    /// The soft stop of a move under `limits`: `None` without a clock (a
+    /// fixed move time is used in full, a node or depth limit is the
+    /// search's own).
+    pub(super) fn new(limits: &Limits) -> Option<SoftStop> {
+        limits.time_left?;
+        Some(SoftStop {
+            optimum: limits.time_budget()?,
+            changes: 0.0,
+            last: None,
+        })
+    }
+
+    /// After a complete iteration whose best move is `best` with `score`,
+    /// `elapsed` into the move, with `root_moves` moves at the root:
+    /// whether to start no other.
+    pub(super) fn stop_after_iteration(
+        &mut self,
+        elapsed: Duration,
+        best: usize,
+        score: i32,
+        root_moves: usize,
+    ) -> bool {
+        let mut fall = 0;
+        if let Some((last_best, last_score)) = self.last {
+            self.changes = self.changes / 2.0 + f64::from(u8::from(last_best != best));
+            fall = (last_score - score).max(0);
+        }
+        self.last = Some((best, score));
+        let share = if root_moves == 1 {
+            SINGLE_MOVE_SHARE
+        } else {
+            SOFT_STOP_SHARE
+                * (1.0 + BEST_MOVE_CHANGE_WEIGHT * self.changes)
+                * (1.0 + (f64::from(fall) * SCORE_DROP_WEIGHT).min(SCORE_DROP_MAX))
+        };
+        elapsed >= self.optimum.mul_f64(share)
     }
 }
 
@@ -166,7 +221,83 @@ impl Searcher<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::player::{Context, Limits, SearchInfo, StopFlag};
+    use super::SoftStop;
+    use crate::player::Limits;
+    use std::time::Duration;
+
+    fn clock(left_ms: u64) -> Limits {
+        Limits {
+            time_left: Some(Duration::from_millis(left_ms)),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn the_optimum_is_a_share_of_the_clock_plus_most_of_the_increment_and_the_maximum_a_few_times_it(
+    ) {
+        let plain = clock(16_030);
+        assert_eq!(plain.time_budget(), Some(Duration::from_secs(1)));
+        assert_eq!(plain.time_maximum(), Some(Duration::from_secs(3)));
+        let with_increment = Limits {
+            increment: Some(Duration::from_millis(100)),
+            ..plain
+        };
+        assert_eq!(
+            with_increment.time_budget(),
+            Some(Duration::from_millis(1_080))
+        );
+        // Near the end of the clock a large increment would ask for most
+        // of what is left: both stop at a quarter of it.
+        let short = clock(1_030);
+        assert_eq!(short.time_maximum(), Some(Duration::from_micros(187_500)));
+        let short_with_increment = Limits {
+            increment: Some(Duration::from_secs(1)),
+            ..short
+        };
+        assert_eq!(
+            short_with_increment.time_budget(),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(
+            short_with_increment.time_maximum(),
+            Some(Duration::from_millis(250))
+        );
+        let turn = Limits {
+            move_time: Some(Duration::from_millis(500)),
+            ..plain
+        };
+        assert_eq!(turn.time_budget(), Some(Duration::from_millis(500)));
+        assert_eq!(turn.time_maximum(), Some(Duration::from_millis(500)));
+        // Without a clock the move time is both.
+        let fixed = Limits::time(Duration::from_millis(300));
+        assert_eq!(fixed.time_budget(), fixed.time_maximum());
+        assert!(SoftStop::new(&fixed).is_none());
+    }
+
+    #[test]
+    fn an_unstable_best_move_or_a_falling_score_thinks_longer_and_a_single_move_hardly() {
+        let limits = clock(16_030);
+        let at = Duration::from_millis;
+        // Stable: stops once 60% of the optimum (one second) has gone.
+        let mut stable = SoftStop::new(&limits).unwrap();
+        assert!(!stable.stop_after_iteration(at(400), 7, 50, 20));
+        assert!(stable.stop_after_iteration(at(600), 7, 50, 20));
+        // The best move changed at the last iteration: 0.6 × 1.8.
+        let mut unstable = SoftStop::new(&limits).unwrap();
+        assert!(!unstable.stop_after_iteration(at(400), 7, 50, 20));
+        assert!(!unstable.stop_after_iteration(at(1_000), 9, 50, 20));
+        assert!(unstable.stop_after_iteration(at(1_100), 9, 50, 20));
+        // The score fell by 100: 0.6 × 1.4.
+        let mut falling = SoftStop::new(&limits).unwrap();
+        assert!(!falling.stop_after_iteration(at(400), 7, 150, 20));
+        assert!(!falling.stop_after_iteration(at(800), 7, 50, 20));
+        assert!(falling.stop_after_iteration(at(850), 7, 50, 20));
+        // One root move: 5%.
+        let mut single = SoftStop::new(&limits).unwrap();
+        assert!(single.stop_after_iteration(at(50), 7, 0, 1));
+    }
+
+    use crate::player::{Context, SearchInfo, StopFlag};
     use crate::search::testing::game;
     use crate::search::CaroPlayer;
     use crate::Player;
