@@ -402,11 +402,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_increment_keeps_a_slow_player_in_time() {
-        // 40 ms a move against a 150 ms clock runs out by the fourth move
-        // (the test above); 100 ms back after each move never does.
-        let rules = Rules::new(BoardSize::square(7), 5, Rule::Freestyle).unwrap();
+    /// A game of the slow player (black) against a random one, on a
+    /// `board`, with a 150 ms clock each and this increment.
+    fn slow_game(board: u8, increment: Option<std::time::Duration>) -> PlayedGame {
+        let rules = Rules::new(BoardSize::square(board), 5, Rule::Freestyle).unwrap();
         let mut slow = Slow(PlayerSpec::Random.build(1));
         let mut quick = PlayerSpec::Random.build(2);
         let settings = GameSettings {
@@ -416,28 +415,14 @@ mod tests {
             threads: [None; 2],
             forfeit_after: None,
             match_time: Some(std::time::Duration::from_millis(150)),
-            increment: Some(std::time::Duration::from_millis(100)),
+            increment,
         };
-        let g = play_game(&mut slow, quick.as_mut(), &settings).unwrap();
-        assert!(matches!(g.ending, Ending::Rules(_)), "{:?}", g.ending);
-        assert!(g.game.moves().len() > 8, "{}", g.game.moves().len());
+        play_game(&mut slow, quick.as_mut(), &settings).unwrap()
     }
 
     #[test]
     fn a_player_whose_clock_runs_out_loses_on_time() {
-        let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
-        let mut slow = Slow(PlayerSpec::Random.build(1));
-        let mut quick = PlayerSpec::Random.build(2);
-        let settings = GameSettings {
-            rules,
-            opening: Vec::new(),
-            limits: Limits::default(),
-            threads: [None; 2],
-            forfeit_after: None,
-            match_time: Some(std::time::Duration::from_millis(150)),
-            increment: None,
-        };
-        let g = play_game(&mut slow, quick.as_mut(), &settings).unwrap();
+        let g = slow_game(15, None);
         assert!(
             matches!(
                 g.ending,
@@ -449,5 +434,14 @@ mod tests {
             "{:?}",
             g.ending
         );
+    }
+
+    #[test]
+    fn the_increment_keeps_a_slow_player_in_time() {
+        // 40 ms a move against a 150 ms clock runs out by the fourth move
+        // (the test above); 100 ms back after each move never does.
+        let g = slow_game(7, Some(std::time::Duration::from_millis(100)));
+        assert!(matches!(g.ending, Ending::Rules(_)), "{:?}", g.ending);
+        assert!(g.game.moves().len() > 8, "{}", g.game.moves().len());
     }
 }

@@ -10,6 +10,27 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+/// Starts `bin serve` on a free port with `args`, logging at info level,
+/// both outputs piped; the child and the base address of its ready line.
+fn serve_logging(bin: &std::ffi::OsStr, args: &[&str], data: &std::path::Path) -> (Child, String) {
+    let mut child = Command::new(bin)
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start caro serve");
+    let mut ready = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut ready)
+        .expect("the ready line");
+    let base = common::base_of_ready_line(&ready);
+    (child, base)
+}
+
 /// A `caro serve --log-format json` whose standard error is read line by
 /// line as JSON.
 struct LoggedServer {
@@ -20,19 +41,8 @@ struct LoggedServer {
 
 impl LoggedServer {
     fn start(data: &std::path::Path) -> LoggedServer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_caro"))
-            .args(["serve", "--port", "0", "--log-format", "json", "--data"])
-            .arg(data)
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start caro serve");
-        let mut ready = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut ready)
-            .expect("the ready line");
-        let base = common::base_of_ready_line(&ready);
+        let bin = std::ffi::OsString::from(env!("CARGO_BIN_EXE_caro"));
+        let (mut child, base) = serve_logging(&bin, &["--log-format", "json"], data);
         let stderr = child.stderr.take().expect("stderr");
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -131,20 +141,8 @@ fn a_closed_standard_error_does_not_stop_the_answers() {
     // CARO_TEST_BIN: the test against another build (to see it fail).
     let bin =
         std::env::var_os("CARO_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_caro").into());
-    let mut child = Command::new(bin)
-        .args(["serve", "--port", "0", "--data"])
-        .arg(dir.path())
-        // A line a request: every request writes to the closed pipe.
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start caro serve");
-    let mut ready = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut ready)
-        .expect("the ready line");
-    let base = common::base_of_ready_line(&ready);
+    // A line a request: every request writes to the closed pipe.
+    let (mut child, base) = serve_logging(&bin, &[], dir.path());
     // Nobody reads the log any more: each write to it fails (EPIPE).
     drop(child.stderr.take());
     let server = LoggedServer {
