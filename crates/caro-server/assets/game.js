@@ -632,7 +632,8 @@ function render() {
   $("resign").disabled = over;
   $("undo").hidden = online;
   $("redo").hidden = online;
-  $("undo").disabled = v.moves.length <= (v.opening_stones || 0) || cc;
+  // A finished game stays finished: its result is not taken back.
+  $("undo").disabled = over || v.moves.length <= (v.opening_stones || 0) || cc;
   $("redo").disabled = !v.redo || v.redo.length === 0;
   $("next-game").hidden = !(over && match && !match.over);
   $("rematch").hidden = !over || (online && !seated) || !!(match && !match.over);

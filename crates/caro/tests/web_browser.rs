@@ -5,7 +5,7 @@
 //! undo and redo, resigning with a confirmation, renju fouls, reloads, a
 //! 60×60 board zoomed with the wheel, Swap2 openings where the person
 //! chooses and where the person opens, a first-to-2 match against
-//! `random`, two browsers playing online (presence, takeback and draw
+//! `random`, a finished game that undo does not reopen, two browsers playing online (presence, takeback and draw
 //! declined, rematch with a spectator following), the phone layout, the
 //! pages for a missing game and an unknown address, the theme, and the
 //! Vietnamese text. A failing scenario leaves a screenshot in
@@ -609,6 +609,99 @@ async fn match_first_to_two_against_random(c: &Client, base: &str) -> TestResult
     Ok(())
 }
 
+/// A finished game against the computer stays finished: tic-tac-toe
+/// against caro:1 played to its end (the person takes the first empty
+/// cell), then Undo is off, `u` changes nothing and the games list shows
+/// the result; a resigned game keeps its result the same way.
+async fn a_finished_game_is_not_reopened_by_undo(c: &Client, base: &str) -> TestResult {
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "3x3"),
+        ],
+    )
+    .await?;
+    let started = Instant::now();
+    loop {
+        let next = js(
+            c,
+            "const v = window.caroView();
+             if (v.result) return 'over';
+             if (v.to_move !== 'black' || v.busy) return null;
+             for (let y = 0; y < 3; y++) for (let x = 0; x < 3; x++)
+               if (!v.moves.some(([a, b]) => a === x && b === y)) return [x, y];
+             return null",
+        )
+        .await?;
+        if next == json!("over") {
+            break;
+        }
+        if let (Some(x), Some(y)) = (next[0].as_u64(), next[1].as_u64()) {
+            play(c, x as u8, y as u8).await?;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            return Err("the game never ended".into());
+        }
+    }
+    close_result(c).await?;
+    let before = view(c).await?;
+    if js(c, "return document.getElementById('undo').disabled").await? != json!(true) {
+        return Err("Undo is offered after the game ended".into());
+    }
+    c.find(Locator::Css("body")).await?.send_keys("u").await?;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = view(c).await?;
+    if after["result"] != before["result"]
+        || after["moves"] != before["moves"]
+        || after["result"].is_null()
+    {
+        return Err(format!("undo changed the finished game: {after}").into());
+    }
+    let id = before["id"].as_i64().ok_or("an id")?;
+    c.goto(&format!("{base}/games")).await?;
+    until(
+        c,
+        "the game listed as finished",
+        &format!(
+            "const tr = document.querySelector('tr[data-id=\"{id}\"]');
+             return !!tr && !tr.textContent.includes('unfinished')"
+        ),
+    )
+    .await?;
+    // Resigned: the same.
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+        ],
+    )
+    .await?;
+    play(c, 7, 7).await?;
+    wait_ply(c, 2).await?;
+    confirm(c, "#resign", "#confirm-yes").await?;
+    until(
+        c,
+        "the resignation",
+        "return document.getElementById('status').dataset.result === 'white'",
+    )
+    .await?;
+    close_result(c).await?;
+    if js(c, "return document.getElementById('undo').disabled").await? != json!(true) {
+        return Err("Undo is offered after resigning".into());
+    }
+    Ok(())
+}
+
 /// Swap2 against the computer: caro:1 opens with three stones, the person
 /// is asked to choose, takes white and plays on.
 async fn swap2_the_person_chooses(c: &Client, base: &str) -> TestResult {
@@ -1093,6 +1186,7 @@ async fn the_web_app_in_a_real_browser() {
     scenarios.run(missing_game_and_unknown_path).await;
     scenarios.run(dark_theme_remembered).await;
     scenarios.run(match_first_to_two_against_random).await;
+    scenarios.run(a_finished_game_is_not_reopened_by_undo).await;
     scenarios.run(swap2_the_person_chooses).await;
     scenarios.run(swap2_the_person_opens).await;
     scenarios.run(two_windows_play_a_friend_online).await;
