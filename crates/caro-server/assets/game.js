@@ -342,10 +342,40 @@ function displayName(v, color) {
   return playerName(v[color], people(v));
 }
 
+/** The colour the one person at this page plays, or null (two people, two computers, a spectator). */
+function myColor(v) {
+  if (v.online) return v.you === "black" || v.you === "white" ? v.you : null;
+  if (people(v) !== 1) return null;
+  return v.black === "human" ? "black" : "white";
+}
+
+/** A side in a result: the person's opponent by name, two computers by name, two people by colour. */
+function sideInResult(v, color) {
+  if (v.online) return sideName(color);
+  if (people(v) === 0 && !(Array.isArray(v.names) && v.names[0])) {
+    // Two computers: by name, with the colour when both have the same.
+    return v.black === v.white ? v[color] + " (" + sideName(color) + ")" : v[color];
+  }
+  return people(v) === 1 ? displayName(v, color) : sideName(color);
+}
+
+/** The result in words, for the person at the screen: "You win", "You lose". */
 function resultText(v) {
   const r = v.result;
-  const c = r.winner ? sideName(r.winner) : "";
-  const l = r.winner ? sideName(other(r.winner)) : "";
+  const c = r.winner ? sideInResult(v, r.winner) : "";
+  const l = r.winner ? sideInResult(v, other(r.winner)) : "";
+  const me = r.winner ? myColor(v) : null;
+  if (me) {
+    const won = r.winner === me;
+    switch (r.reason) {
+      case "five": return t(won ? "you_win_five" : "you_lose_five", { c, k: v.k });
+      case "resign": return t(won ? "you_win_resign" : "you_lose_resign", { c, l });
+      case "time": return t(won ? "you_win_time" : "you_lose_time", { c, l });
+      case "foul": return t(won ? "you_win_foul" : "you_lose_foul", { c, l });
+      case "failed": if (won) return t("you_win_failed", { l }); break;
+      default: break;
+    }
+  }
   switch (r.reason) {
     case "five": return t("wins_five", { c, k: v.k });
     case "draw": return t(v.moves.length >= v.width * v.height ? "draw" : "draw_stuck");
@@ -681,8 +711,7 @@ function render() {
   $("speed-value").textContent = t("delay_value", { s: (Number($("speed").value) / 1000).toFixed(1) });
   $("stop").hidden = !(v.busy && !over && !online);
   const seated = online && (v.you === "black" || v.you === "white");
-  $("resign").hidden = cc || (online && !seated);
-  $("resign").disabled = over;
+  $("resign").hidden = cc || (online && !seated) || over;
   $("undo").hidden = online;
   $("redo").hidden = online;
   // A finished game stays finished: its result is not taken back.

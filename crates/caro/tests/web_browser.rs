@@ -7,7 +7,7 @@
 //! chooses and where the person opens, a first-to-2 match against
 //! `random` with its end announced and a new match, a drawn match (in
 //! English and Vietnamese) ended by its last game, a finished game that
-//! undo does not reopen, two browsers playing online (presence, takeback and draw
+//! undo does not reopen, a result worded for the person, two browsers playing online (presence, takeback and draw
 //! declined, rematch with a spectator following), the phone layout, the
 //! pages for a missing game and an unknown address, the theme, and the
 //! Vietnamese text. A failing scenario leaves a screenshot in
@@ -314,6 +314,16 @@ async fn computer_vs_computer_to_the_end(c: &Client, base: &str) -> TestResult {
     if result == json!("white") {
         return Err("minimax:4 lost to random".into());
     }
+    // Nobody at the screen played: the winner is named.
+    let status = text(c, "status").await?;
+    let expected = if result == json!("black") {
+        "minimax:4 wins with 3 in a row!"
+    } else {
+        "Draw: the board is full."
+    };
+    if status != expected {
+        return Err(format!("two computers' result: {status:?}").into());
+    }
     let disabled = js(
         c,
         "return [document.getElementById('pause').disabled, document.getElementById('step').disabled]",
@@ -572,6 +582,11 @@ async fn match_first_to_two_against_random(c: &Client, base: &str) -> TestResult
         "return document.getElementById('status').dataset.result === 'black' && document.getElementById('match-bar').dataset.score === '1-0'",
     )
     .await?;
+    // The result is worded for the person.
+    let words = text(c, "status").await?;
+    if words != "You win with 5 in a row!" {
+        return Err(format!("the person's win in words: {words:?}").into());
+    }
     until(
         c,
         "the result dialog with Next game",
@@ -870,6 +885,56 @@ async fn a_finished_game_is_not_reopened_by_undo(c: &Client, base: &str) -> Test
     if js(c, "return document.getElementById('undo').disabled").await? != json!(true) {
         return Err("Undo is offered after resigning".into());
     }
+    Ok(())
+}
+
+/// A result worded for the person, in English and Vietnamese: resigning
+/// against caro:1 reads "You resigned: caro:1 wins." in the status and
+/// the result dialog, and Resign is gone once the game is over.
+async fn a_result_is_worded_for_the_person(c: &Client, base: &str) -> TestResult {
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+        ],
+    )
+    .await?;
+    play(c, 7, 7).await?;
+    wait_ply(c, 2).await?;
+    confirm(c, "#resign", "#confirm-yes").await?;
+    until(
+        c,
+        "the resignation in the dialog",
+        "return document.getElementById('result-dialog').open",
+    )
+    .await?;
+    let words = js(
+        c,
+        "return [document.getElementById('status').textContent, document.getElementById('result-text').textContent,
+                 getComputedStyle(document.getElementById('resign')).display]",
+    )
+    .await?;
+    let expected = json!([
+        "You resigned: caro:1 wins.",
+        "You resigned: caro:1 wins.",
+        "none"
+    ]);
+    if words != expected {
+        return Err(format!("the resignation in words: {words}").into());
+    }
+    close_result(c).await?;
+    select(c, "#lang", "vi").await?;
+    until(
+        c,
+        "the resignation in Vietnamese",
+        "return document.getElementById('status').textContent === 'Bạn chịu thua: caro:1 thắng.'",
+    )
+    .await?;
+    select(c, "#lang", "en").await?;
     Ok(())
 }
 
@@ -1362,6 +1427,7 @@ async fn the_web_app_in_a_real_browser() {
         .run(a_drawn_match_is_announced_in_vietnamese)
         .await;
     scenarios.run(a_finished_game_is_not_reopened_by_undo).await;
+    scenarios.run(a_result_is_worded_for_the_person).await;
     scenarios.run(swap2_the_person_chooses).await;
     scenarios.run(swap2_the_person_opens).await;
     scenarios.run(two_windows_play_a_friend_online).await;
