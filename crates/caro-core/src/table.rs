@@ -27,15 +27,15 @@
 //! - never the stones of a swap opening: the opening's stones are the
 //!   floor, and while the opening goes on nothing is taken back.
 //!
-//! A resignation, an agreed draw or a computer's failure is withdrawn
-//! first (a loss on time is final). [`Table::redo`] replays up to the
-//! person's next turn (one move with two people or two computers).
+//! A finished game stays finished: once it has a result (five in a row, a
+//! full board, a resignation, an agreed draw, a foul, a failure or a loss
+//! on time) undo is refused with [`TableError::GameOver`], so a result is
+//! never erased (look at an earlier position in an analysis instead).
+//! [`Table::redo`] replays up to the person's next turn (one move with two
+//! people or two computers).
 //!
-//! Two choices are deliberate. Undo never takes back a computer's first
-//! move alone: letting it move again would give a new game, not the
-//! person's earlier turn. And a failed computer or a resignation is
-//! withdrawn by undo, so a person can go on from before it; a loss on time
-//! is not.
+//! Undo never takes back a computer's first move alone: letting it move
+//! again would give a new game, not the person's earlier turn.
 //!
 //! ```
 //! use caro_core::opening::{Choice, Opening, Seat};
@@ -782,61 +782,27 @@ impl Table {
         }
     }
 
-    /// Withdraws a resignation, agreed draw or failure. Returns whether
-    /// there was one.
-    ///
-    /// # Errors
-    /// [`TableError::GameOver`] for a loss on time, which stays.
-    fn withdraw_ending(&mut self) -> Result<bool, TableError> {
-        match self.stopped {
-            Some(Ending::Time { .. }) => return Err(TableError::GameOver),
-            Some(_) => {
-                self.stopped = None;
-                return Ok(true);
-            }
-            None => {}
-        }
-        if matches!(self.game.outcome(), Some(Outcome::Resigned { .. })) {
-            // Game::undo withdraws a resignation and takes back no move.
-            self.game.undo();
-            return Ok(true);
-        }
-        Ok(false)
-    }
-
     /// Takes moves back (see the [module documentation](self#undo-and-redo)):
     /// against a computer back to the person's previous turn, otherwise one
-    /// move, never below the opening's stones. A resignation, agreed draw or
-    /// failure is withdrawn first; if that already gives the turn to a
-    /// person (or nobody plays a computer), no move is taken back. Returns
-    /// how many moves were taken back.
+    /// move, never below the opening's stones. Returns how many moves were
+    /// taken back.
     ///
     /// # Errors
+    /// [`TableError::GameOver`] once the game has a result (it stays),
     /// [`TableError::OpeningUndo`] while the opening goes on,
-    /// [`TableError::NothingToUndo`] when nothing can be taken back,
-    /// [`TableError::GameOver`] after a loss on time. The table is then
-    /// unchanged.
+    /// [`TableError::NothingToUndo`] when nothing can be taken back. The
+    /// table is then unchanged.
     pub fn undo(&mut self) -> Result<usize, TableError> {
-        let before = self.clone();
-        let withdrew = self.withdraw_ending()?;
-        let mixed = self.person_against_computer();
-        if withdrew && (!mixed || self.person_to_act()) {
-            return Ok(0);
+        if self.is_over() {
+            return Err(TableError::GameOver);
         }
-        let refuse = |table: &mut Table, error: TableError| {
-            if withdrew {
-                Ok(0)
-            } else {
-                *table = before.clone();
-                Err(error)
-            }
-        };
+        let mixed = self.person_against_computer();
         if !self.opening.is_done() {
-            return refuse(self, TableError::OpeningUndo);
+            return Err(TableError::OpeningUndo);
         }
         let floor = self.opening.stones_placed();
         if self.game.moves().len() <= floor {
-            return refuse(self, TableError::NothingToUndo);
+            return Err(TableError::NothingToUndo);
         }
         if !mixed {
             self.game.undo();
@@ -853,7 +819,7 @@ impl Table {
         for _ in 0..n {
             self.game.redo();
         }
-        refuse(self, TableError::NothingToUndo)
+        Err(TableError::NothingToUndo)
     }
 
     /// Replays moves taken back: up to the person's next turn against a
@@ -1251,6 +1217,25 @@ mod tests {
     }
 
     #[test]
+    fn a_game_won_by_five_stays_won_whoever_plays() {
+        for sitters in [
+            [Sitter::Human, cpu("caro:2")],
+            [cpu("caro:2"), Sitter::Human],
+            [Sitter::Human, Sitter::Human],
+            [cpu("random"), cpu("random")],
+        ] {
+            let mut t = table(Opening::Free, sitters[0].clone(), sitters[1].clone());
+            play_all(&mut t, "a1 b1 a2 b2 a3 b3 a4 b4 a5");
+            assert_eq!(t.ending().unwrap().winner(), Some(B));
+            let won = t.clone();
+            assert_eq!(t.undo(), Err(TableError::GameOver), "{sitters:?}");
+            assert_eq!(TableError::GameOver.code(), "game_over");
+            assert_eq!(t, won, "{sitters:?}: the result is kept");
+            assert_eq!(t.redo(), Err(TableError::NothingToRedo));
+        }
+    }
+
+    #[test]
     fn two_people_undo_and_redo_one_move_at_a_time() {
         let mut t = table(Opening::Free, Sitter::Human, Sitter::Human);
         assert_eq!(t.undo(), Err(TableError::NothingToUndo));
@@ -1491,17 +1476,19 @@ mod tests {
             t.play(Actor::Person, Pos::new(0, 0)).unwrap_err().code(),
             "game_over"
         );
-        // Undo withdraws the resignation, then goes back to the person's turn.
-        assert_eq!(t.undo(), Ok(1));
-        assert!(t.ending().is_none() && t.person_to_act());
+        // A resignation stays: undo is refused and changes nothing.
+        let resigned = t.clone();
+        assert_eq!(t.undo(), Err(TableError::GameOver));
+        assert_eq!(t, resigned);
 
         let mut two = table(Opening::Free, Sitter::Human, Sitter::Human);
         play_all(&mut two, "h8");
         assert_eq!(two.resigner(None), Ok(Seat::Second));
         assert_eq!(two.resigner(Some(Seat::First)), Ok(Seat::First));
         two.resign(None).unwrap();
-        assert_eq!(two.undo(), Ok(0), "withdrawing is the undo");
+        assert_eq!(two.undo(), Err(TableError::GameOver));
         assert_eq!(two.game().moves().len(), 1);
+        assert!(two.is_over());
 
         let cpus = table(Opening::Free, cpu("random"), cpu("random"));
         assert_eq!(cpus.resigner(None).unwrap_err().code(), "nobody_to_resign");
@@ -1591,12 +1578,19 @@ mod tests {
         t.fail(Seat::Second, "crashed").unwrap();
         assert_eq!(t.ending().unwrap().winner(), Some(B));
         assert!(t.is_over());
-        // Undo withdraws the failure and goes back to the person's turn.
-        assert_eq!(t.undo(), Ok(1));
-        assert!(t.person_to_act());
+        // Every ending stays: undo is refused and changes nothing.
+        let failed = t.clone();
+        assert_eq!(t.undo(), Err(TableError::GameOver));
+        assert_eq!(t, failed);
+
+        let mut t = table(Opening::Free, Sitter::Human, cpu("caro:1"));
+        play_all(&mut t, "h8 i9");
         t.agree_draw().unwrap();
         assert_eq!(t.agree_draw().unwrap_err().code(), "game_over");
-        assert_eq!(t.undo(), Ok(0));
+        assert_eq!(t.undo(), Err(TableError::GameOver));
+
+        let mut t = table(Opening::Free, Sitter::Human, cpu("caro:1"));
+        play_all(&mut t, "h8 i9");
         t.time_out(B).unwrap();
         let before = t.clone();
         assert_eq!(t.undo(), Err(TableError::GameOver));
@@ -1750,7 +1744,9 @@ mod tests {
                     }
                     (6..=7, _) => {
                         let got = t.undo();
-                        if !t.opening().is_done() {
+                        if t.is_over() {
+                            prop_assert_eq!(got, Err(TableError::GameOver));
+                        } else if !t.opening().is_done() {
                             prop_assert_eq!(got, Err(TableError::OpeningUndo));
                         } else {
                             let floor = t.opening_stones();

@@ -2,6 +2,8 @@
 // closes): the confirmation before resigning, and the result with Next
 // game, Rematch and Analyse.
 
+import { t } from "/i18n.js";
+
 const $ = (id) => document.getElementById(id);
 let handlers = {};
 let wired = false;
@@ -11,7 +13,7 @@ function wire() {
   $("confirm-yes").addEventListener("click", () => { const f = handlers.confirm; close("confirm-dialog"); if (f) f(); });
   $("confirm-no").addEventListener("click", () => close("confirm-dialog"));
   $("result-close").addEventListener("click", () => close("result-dialog"));
-  for (const [id, key] of [["result-next", "onNext"], ["result-rematch", "onRematch"], ["result-analyse", "onAnalyse"]]) {
+  for (const [id, key] of [["result-next", "onNext"], ["result-new-match", "onNewMatch"], ["result-rematch", "onRematch"], ["result-analyse", "onAnalyse"]]) {
     $(id).addEventListener("click", () => { const f = handlers[key]; close("result-dialog"); if (f) f(); });
   }
 }
@@ -38,21 +40,34 @@ export function confirmDialog(question, onYes) {
 }
 
 /**
- * Shows a game's result: `text`, the `match` line, and the buttons asked
- * for (`next`, `rematch`, `analyse`) with their `onNext`, `onRematch`,
- * `onAnalyse`.
+ * Shows a game's result: the title (the text key `titleKey`), `text`, the `match` line, a finished
+ * match's `games` ({text, won} each, under `gamesLabel`), and the buttons
+ * asked for (`next`, `newMatch`, `rematch`, `analyse`) with their `onNext`,
+ * `onNewMatch`, `onRematch`, `onAnalyse`. Every text is set as text.
  */
 export function resultDialog(o) {
   if (!wired) wire();
   handlers = Object.assign({}, handlers, o);
+  if (o.titleKey) { $("result-title").dataset.i18n = o.titleKey; $("result-title").textContent = t(o.titleKey); }
   $("result-text").textContent = o.text;
   $("result-match").textContent = o.match || "";
   $("result-match").hidden = !o.match;
+  const games = $("result-games");
+  games.replaceChildren();
+  for (const g of o.games || []) {
+    const li = document.createElement("li");
+    li.textContent = g.text;
+    if (g.won) li.className = "won";
+    games.appendChild(li);
+  }
+  games.hidden = !(o.games && o.games.length);
+  if (o.gamesLabel) games.setAttribute("aria-label", o.gamesLabel);
+  $("result-new-match").hidden = !o.newMatch;
   $("result-next").hidden = !o.next;
   $("result-rematch").hidden = !o.rematch;
   $("result-analyse").hidden = !o.analyse;
   open("result-dialog");
-  const first = [$("result-next"), $("result-rematch"), $("result-close")].find((b) => !b.hidden);
+  const first = [$("result-next"), $("result-new-match"), $("result-rematch"), $("result-close")].find((b) => !b.hidden);
   if (first) first.focus();
 }
 

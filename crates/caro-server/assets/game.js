@@ -342,10 +342,40 @@ function displayName(v, color) {
   return playerName(v[color], people(v));
 }
 
+/** The colour the one person at this page plays, or null (two people, two computers, a spectator). */
+function myColor(v) {
+  if (v.online) return v.you === "black" || v.you === "white" ? v.you : null;
+  if (people(v) !== 1) return null;
+  return v.black === "human" ? "black" : "white";
+}
+
+/** A side in a result: the person's opponent by name, two computers by name, two people by colour. */
+function sideInResult(v, color) {
+  if (v.online) return sideName(color);
+  if (people(v) === 0 && !(Array.isArray(v.names) && v.names[0])) {
+    // Two computers: by name, with the colour when both have the same.
+    return v.black === v.white ? v[color] + " (" + sideName(color) + ")" : v[color];
+  }
+  return people(v) === 1 ? displayName(v, color) : sideName(color);
+}
+
+/** The result in words, for the person at the screen: "You win", "You lose". */
 function resultText(v) {
   const r = v.result;
-  const c = r.winner ? sideName(r.winner) : "";
-  const l = r.winner ? sideName(other(r.winner)) : "";
+  const c = r.winner ? sideInResult(v, r.winner) : "";
+  const l = r.winner ? sideInResult(v, other(r.winner)) : "";
+  const me = r.winner ? myColor(v) : null;
+  if (me) {
+    const won = r.winner === me;
+    switch (r.reason) {
+      case "five": return t(won ? "you_win_five" : "you_lose_five", { c, k: v.k });
+      case "resign": return t(won ? "you_win_resign" : "you_lose_resign", { c, l });
+      case "time": return t(won ? "you_win_time" : "you_lose_time", { c, l });
+      case "foul": return t(won ? "you_win_foul" : "you_lose_foul", { c, l });
+      case "failed": if (won) return t("you_win_failed", { l }); break;
+      default: break;
+    }
+  }
   switch (r.reason) {
     case "five": return t("wins_five", { c, k: v.k });
     case "draw": return t(v.moves.length >= v.width * v.height ? "draw" : "draw_stuck");
@@ -472,21 +502,74 @@ function renderClocks() {
 }
 setInterval(() => { if (current && current.clock && current.clock.running && !current.result) renderClocks(); }, 250);
 
+/** The match player (0 = A, 1 = B) the person at this page is, or null. */
+function matchMe(v) {
+  const m = v.match;
+  if (!m) return null;
+  if (v.online) {
+    if (v.you !== "black" && v.you !== "white") return null;
+    const first = mySeat(v, "first");
+    // A opens the odd games, B the even ones.
+    return (m.game % 2 === 1) === first ? 0 : 1;
+  }
+  const humans = (m.players || []).map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
+  return humans.length === 1 ? humans[0] : null;
+}
+
+/** The match's two players' names, the person's as "You". */
+function matchNames(v) {
+  const m = v.match;
+  const me = matchMe(v);
+  return (m.players || []).map((p, i) => {
+    if (v.online) return me === null ? t("human") + " " + (i === 0 ? "A" : "B") : i === me ? t("you") : t("opponent");
+    return playerName(p, people(v));
+  });
+}
+
+/** A finished match in words: "You win the match 3–1", "Match drawn 2–2 after 5 games". */
+function matchHeadline(v) {
+  const m = v.match;
+  const score = m.score || [0, 0];
+  const hi = Math.max(score[0], score[1]), lo = Math.min(score[0], score[1]);
+  if (m.winner === null || m.winner === undefined) {
+    const g = (m.results || []).length || m.game;
+    return t("m_drawn", { a: hi, b: lo, g });
+  }
+  const me = matchMe(v);
+  if (me !== null) return t(me === m.winner ? "m_you_win" : "m_you_lose", { a: hi, b: lo });
+  return t("m_wins", { p: matchNames(v)[m.winner] || "", a: hi, b: lo });
+}
+
+/** The match line: the score with this game counted once it is over. */
+function matchText(v) {
+  const m = v.match;
+  const names = matchNames(v);
+  const score = m.score || [0, 0];
+  let text = m.over ? matchHeadline(v) : t("m_score", { n: m.first_to, g: m.game });
+  text += " · " + (names[0] || "") + " " + score[0] + " – " + score[1] + " " + (names[1] || "");
+  if (m.draws) text += " · " + t("m_draws", { d: m.draws });
+  return text;
+}
+
 function renderMatch(v) {
   const m = v.match;
   const bar = $("match-bar");
   bar.hidden = !m;
   if (!m) return;
-  const names = (m.players || []).map((p) => playerName(p, people(v)));
-  const score = m.score || [0, 0];
-  let text = m.over && m.winner !== null && m.winner !== undefined
-    ? t("m_over", { p: names[m.winner] || "", a: Math.max(score[0], score[1]), b: Math.min(score[0], score[1]) })
-    : t("m_score", { n: m.first_to, g: m.game });
-  text += " · " + (names[0] || "") + " " + score[0] + " – " + score[1] + " " + (names[1] || "");
-  if (m.draws) text += " · " + t("m_draws", { d: m.draws });
-  bar.textContent = text;
-  bar.dataset.score = score.join("-");
+  bar.textContent = matchText(v);
+  bar.dataset.score = (m.score || [0, 0]).join("-");
   bar.dataset.over = m.over ? "1" : "";
+  bar.dataset.winner = m.over ? (m.winner === null || m.winner === undefined ? "draw" : String(m.winner)) : "";
+}
+
+/** Each game of a finished match in words ("Game 2: caro:2 won"). */
+function matchGames(v) {
+  const m = v.match;
+  const names = matchNames(v);
+  return (m.results || []).map((r, i) => ({
+    text: r === null || r === undefined ? t("m_game_draw", { n: i + 1 }) : t("m_game_won", { n: i + 1, p: names[r] || "" }),
+    won: r !== null && r !== undefined && r === matchMe(v),
+  }));
 }
 
 /** The engine's words for a score from the thinker's side. */
@@ -628,14 +711,15 @@ function render() {
   $("speed-value").textContent = t("delay_value", { s: (Number($("speed").value) / 1000).toFixed(1) });
   $("stop").hidden = !(v.busy && !over && !online);
   const seated = online && (v.you === "black" || v.you === "white");
-  $("resign").hidden = cc || (online && !seated);
-  $("resign").disabled = over;
+  $("resign").hidden = cc || (online && !seated) || over;
   $("undo").hidden = online;
   $("redo").hidden = online;
-  $("undo").disabled = v.moves.length <= (v.opening_stones || 0) || cc;
+  // A finished game stays finished: its result is not taken back.
+  $("undo").disabled = over || v.moves.length <= (v.opening_stones || 0) || cc;
   $("redo").disabled = !v.redo || v.redo.length === 0;
   $("next-game").hidden = !(over && match && !match.over);
-  $("rematch").hidden = !over || (online && !seated) || !!(match && !match.over);
+  $("new-match").hidden = !(over && match && match.over && !online);
+  $("rematch").hidden = !over || (online && !seated) || !!(match && !match.over) || !!(match && !online);
   $("new").hidden = online;
   $("psq-link").href = "/api/games/" + v.id + "/psq";
   $("psq-link").setAttribute("download", "caro-" + v.id + ".psq");
@@ -671,13 +755,19 @@ function openResult() {
   const v = current;
   if (!v || !v.result) return;
   const m = v.match;
+  const matchOver = !!(m && m.over);
   resultDialog({
+    titleKey: matchOver ? "match_title" : "result_title",
     text: resultText(v),
-    match: m ? $("match-bar").textContent || "" : "",
+    match: m ? (matchOver ? matchHeadline(v) : matchText(v)) : "",
+    games: matchOver ? matchGames(v) : null,
+    gamesLabel: t("m_games"),
     next: !!(m && !m.over),
-    rematch: !(m && !m.over) && (!v.online || v.you === "black" || v.you === "white"),
+    newMatch: matchOver && !v.online,
+    rematch: !(m && !m.over) && !(m && !v.online) && (!v.online || v.you === "black" || v.you === "white"),
     analyse: !!analysis,
     onNext: () => nextGame(),
+    onNewMatch: () => newMatch(),
     onRematch: () => rematch(),
     onAnalyse: () => { if (analysis) analysis.analyseGame(); },
   });
@@ -692,6 +782,19 @@ async function nextGame() {
     const next = await api("POST", "/api/games/" + v.id + "/next", {});
     go("/game/" + next.id);
   } catch (e) { message(() => errorText(e)); }
+}
+
+/** A new match with the same players and settings (player A opens game 1). */
+async function newMatch() {
+  const v = current;
+  if (!v || !v.match) return;
+  const m = v.match;
+  const body = {
+    black: m.players[0], white: m.players[1], width: v.width, height: v.height, k: v.k, rule: v.rule,
+    opening: v.opening || "free", first: v.first, time_ms: v.time_ms, first_to: m.first_to,
+  };
+  try { const r = await api("POST", "/api/games", body); go("/game/" + r.id); }
+  catch (e) { message(() => errorText(e)); }
 }
 
 async function rematch() {
@@ -722,6 +825,7 @@ function wire() {
   $("new").addEventListener("click", () => go("/"));
   $("rematch").addEventListener("click", () => rematch());
   $("next-game").addEventListener("click", () => nextGame());
+  $("new-match").addEventListener("click", () => newMatch());
   $("takeback").addEventListener("click", () => { if (current) send({ t: "takeback", ply: current.ply }); });
   $("draw").addEventListener("click", () => send({ t: "draw-offer" }));
   $("offer-yes").addEventListener("click", () => { if (offerAnswers.yes) send(offerAnswers.yes); });

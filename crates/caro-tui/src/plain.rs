@@ -243,7 +243,7 @@ fn run<R: BufRead, W: Write>(
         let turn = session.turn();
         let prompt = match turn {
             Turn::Over if session.match_over() => "match over: new or quit".to_string(),
-            Turn::Over => "game over: undo, new or quit".to_string(),
+            Turn::Over => "game over: new or quit".to_string(),
             Turn::Choose { seat, options } => {
                 format!(
                     "the {seat} player chooses {} (or black, white, two)",
@@ -285,7 +285,7 @@ fn run<R: BufRead, W: Write>(
             Command::Resign => match session.resign() {
                 Ok(_) => show_board = true,
                 Err(PlayError::GameOver) => {
-                    writeln!(out, "the game is over: type undo, new or quit")?;
+                    writeln!(out, "the game is over: type new or quit")?;
                 }
                 Err(e) => writeln!(out, "{e}")?,
             },
@@ -320,7 +320,7 @@ fn run<R: BufRead, W: Write>(
                     // The board is shown again before the next person's turn.
                     Ok(_) => show_board = session.human_to_move() || session.game().is_over(),
                     Err(PlayError::GameOver) => {
-                        writeln!(out, "the game is over: type undo, new or quit")?;
+                        writeln!(out, "the game is over: type new or quit")?;
                     }
                     Err(e) => writeln!(out, "{e}")?,
                 },
@@ -357,7 +357,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.ends_with("game over: undo, new or quit> \ninput ended\n"),
+            out.ends_with("game over: new or quit> \ninput ended\n"),
             "{out}"
         );
     }

@@ -116,7 +116,7 @@ impl App {
                 let text = if self.session.series().is_some() {
                     "the game is over: n next game, q quit"
                 } else {
-                    "the game is over: n new game, u undo, q quit"
+                    "the game is over: n new game, q quit"
                 };
                 self.session.set_notice(text);
             }
@@ -455,7 +455,7 @@ impl App {
         let game = session.game();
         let first = if let Some(sentence) = session.ending_sentence() {
             let keys = match (session.series().is_some(), session.match_over()) {
-                (false, _) => "n new game, u undo, q quit".to_string(),
+                (false, _) => "n new game, q quit".to_string(),
                 (true, false) => "n next game, q quit".to_string(),
                 (true, true) => format!(
                     "{}; n new match, q quit",

@@ -621,9 +621,9 @@ impl Session {
     /// person's previous turn (the computer's reply goes too); with two
     /// people, one move; with two computers, one move, and the game pauses.
     /// The stones of a swap opening are not taken back (`n` starts again).
-    /// A resignation is taken back first. A game the match has counted is
-    /// not taken back. A search running now is stopped. Returns how many
-    /// moves were taken back.
+    /// A finished game is not taken back: its result stays (`n` starts
+    /// another). A search running now is stopped. Returns how many moves
+    /// were taken back.
     pub fn undo(&mut self) -> usize {
         if self.counted() {
             return 0;
@@ -633,17 +633,7 @@ impl Session {
         if !self.has_human() {
             self.paused = true;
         }
-        let ended = self.table.ending();
         match self.table.undo() {
-            Ok(0) => {
-                self.notice = Some(match ended {
-                    Some(Ending::Resign { winner }) => {
-                        format!("took back {}'s resignation", winner.opponent())
-                    }
-                    _ => "took back the end of the game".to_string(),
-                });
-                0
-            }
             Ok(n) => {
                 self.after_history_change(n, "took back");
                 n
@@ -652,6 +642,9 @@ impl Session {
                 self.notice = Some(match e {
                     TableError::OpeningUndo => {
                         "the opening cannot be taken back: n starts a new game".to_string()
+                    }
+                    TableError::GameOver => {
+                        "the game is over and its result stays: n starts a new game".to_string()
                     }
                     other => other.to_string(),
                 });
@@ -1012,6 +1005,33 @@ mod tests {
     }
 
     #[test]
+    fn a_finished_game_against_a_computer_is_not_reopened_by_undo() {
+        // The person plays the first empty cell until tic-tac-toe ends.
+        let mut s = session(3, SeatKind::Human, computer("minimax:4"));
+        while !s.game().is_over() {
+            let pos = s.game().legal_moves()[0];
+            s.play(pos).unwrap();
+            computer_moves(&mut s);
+        }
+        let moves = s.game().moves().to_vec();
+        let ending = s.ending();
+        assert!(ending.is_some());
+        assert_eq!(s.undo(), 0);
+        assert_eq!(
+            s.notice(),
+            Some("the game is over and its result stays: n starts a new game")
+        );
+        assert_eq!(s.game().moves(), moves.as_slice());
+        assert_eq!(s.ending(), ending);
+        // A resignation stays too.
+        let mut s = session(15, SeatKind::Human, SeatKind::Human);
+        s.play(at(&s, "h8")).unwrap();
+        s.resign().unwrap();
+        assert_eq!(s.undo(), 0);
+        assert!(s.game().is_over() || s.ending().is_some());
+    }
+
+    #[test]
     fn a_computer_to_move_refuses_the_person() {
         let mut s = session(3, computer("minimax:4"), SeatKind::Human);
         let err = s.play(at(&s, "b2")).unwrap_err();
@@ -1051,6 +1071,15 @@ mod tests {
         let events = computer_moves(&mut s);
         assert_eq!(events.len(), 9, "perfect play fills the board");
         assert_eq!(s.ending(), Some(Ending::Draw { full: true }));
+        // The finished game stays finished.
+        assert_eq!(s.undo(), 0);
+        assert_eq!(s.ending(), Some(Ending::Draw { full: true }));
+        s.new_game();
+        assert!(s.game().moves().is_empty());
+        assert_eq!(s.cursor(), at(&s, "b2"));
+        // Mid-game, undo takes back one move and pauses the computers.
+        s.wait(Duration::from_secs(60));
+        assert_eq!(s.game().moves().len(), 1);
         assert_eq!(s.undo(), 1);
         assert!(s.is_paused());
         assert!(s.poll(Instant::now()).is_empty());
@@ -1058,9 +1087,6 @@ mod tests {
         assert!(!s.toggle_pause());
         computer_moves(&mut s);
         assert!(s.game().is_over());
-        s.new_game();
-        assert!(s.game().moves().is_empty());
-        assert_eq!(s.cursor(), at(&s, "b2"));
     }
 
     #[test]

@@ -296,6 +296,105 @@ fn human_vs_computer_with_undo_and_redo() {
     assert_eq!(view["result"]["winner"], "white");
 }
 
+/// A finished game stays finished: undo is refused with 409 `game_over`
+/// and changes nothing, whether the game ended on the board (tic-tac-toe
+/// against `caro:1`, played to its end), by resignation, or between two
+/// people; the games list still shows the result.
+#[test]
+fn undo_never_reopens_a_finished_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let a = agent();
+    let undo =
+        |id: i64, body: Value| post(&a, &server.url(&format!("/api/games/{id}/undo")), &body);
+    let refused = |id: i64, ended: &Value| {
+        for body in [json!({}), json!({"ply": ended["ply"]})] {
+            let (status, err) = undo(id, body);
+            assert_eq!(status, 409, "{err}");
+            assert_eq!(err["code"], "game_over", "{err}");
+        }
+        let (_, after) = get(&a, &server.url(&format!("/api/games/{id}")));
+        assert_eq!(after["moves"], ended["moves"]);
+        assert_eq!(after["result"], ended["result"]);
+        assert_eq!(after["version"], ended["version"], "nothing was stored");
+    };
+
+    // Against the computer, on the board: the person plays the first empty
+    // point until the game ends (a win for either side or a full board).
+    let id = new_game(
+        &a,
+        &server,
+        json!({"black": "human", "white": "caro:1", "width": 3, "height": 3, "k": 3, "time_ms": 50}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    let ended = loop {
+        let v = wait_for(&a, &server, id, |v| {
+            !v["result"].is_null() || (v["to_move"] == "black" && v["busy"] == false)
+        });
+        if !v["result"].is_null() {
+            break v;
+        }
+        let taken = moves(&v);
+        let (x, y) = (0..3u8)
+            .flat_map(|y| (0..3u8).map(move |x| (x, y)))
+            .find(|&(x, y)| !taken.contains(&(u64::from(x), u64::from(y))))
+            .expect("an empty point");
+        let ply = v["ply"].as_u64().unwrap() as usize;
+        assert_eq!(play(&a, &server, id, ply, x, y).0, 200);
+    };
+    refused(id, &ended);
+    let (_, list) = get(&a, &server.url("/api/games"));
+    let row = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .expect("the game is listed")
+        .clone();
+    assert!(!row["result"].is_null(), "listed as finished: {row}");
+
+    // A resignation against the computer.
+    let id = new_game(
+        &a,
+        &server,
+        json!({"black": "human", "white": "caro:1", "time_ms": 50}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(play(&a, &server, id, 0, 7, 7).0, 200);
+    wait_for(&a, &server, id, |v| v["ply"] == 2 && v["busy"] == false);
+    let (status, ended) = post(
+        &a,
+        &server.url(&format!("/api/games/{id}/resign")),
+        &json!({}),
+    );
+    assert_eq!(status, 200, "{ended}");
+    refused(id, &ended);
+
+    // Two people: five in a row.
+    let id = new_game(&a, &server, json!({}))["id"].as_i64().unwrap();
+    for (i, (x, y)) in [
+        (0, 0),
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (2, 0),
+        (2, 1),
+        (3, 0),
+        (3, 1),
+        (4, 0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        assert_eq!(play(&a, &server, id, i, x, y).0, 200);
+    }
+    let (_, ended) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(ended["result"]["winner"], "black");
+    refused(id, &ended);
+}
+
 #[test]
 fn computer_vs_computer_plays_to_the_end() {
     let dir = tempfile::tempdir().unwrap();

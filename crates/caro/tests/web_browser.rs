@@ -5,7 +5,9 @@
 //! undo and redo, resigning with a confirmation, renju fouls, reloads, a
 //! 60×60 board zoomed with the wheel, Swap2 openings where the person
 //! chooses and where the person opens, a first-to-2 match against
-//! `random`, two browsers playing online (presence, takeback and draw
+//! `random` with its end announced and a new match, a drawn match (in
+//! English and Vietnamese) ended by its last game, a finished game that
+//! undo does not reopen, a result worded for the person, two browsers playing online (presence, takeback and draw
 //! declined, rematch with a spectator following), the phone layout, the
 //! pages for a missing game and an unknown address, the theme, and the
 //! Vietnamese text. A failing scenario leaves a screenshot in
@@ -312,6 +314,16 @@ async fn computer_vs_computer_to_the_end(c: &Client, base: &str) -> TestResult {
     if result == json!("white") {
         return Err("minimax:4 lost to random".into());
     }
+    // Nobody at the screen played: the winner is named.
+    let status = text(c, "status").await?;
+    let expected = if result == json!("black") {
+        "minimax:4 wins with 3 in a row!"
+    } else {
+        "Draw: the board is full."
+    };
+    if status != expected {
+        return Err(format!("two computers' result: {status:?}").into());
+    }
     let disabled = js(
         c,
         "return [document.getElementById('pause').disabled, document.getElementById('step').disabled]",
@@ -570,12 +582,22 @@ async fn match_first_to_two_against_random(c: &Client, base: &str) -> TestResult
         "return document.getElementById('status').dataset.result === 'black' && document.getElementById('match-bar').dataset.score === '1-0'",
     )
     .await?;
+    // The result is worded for the person.
+    let words = text(c, "status").await?;
+    if words != "You win with 5 in a row!" {
+        return Err(format!("the person's win in words: {words:?}").into());
+    }
     until(
         c,
         "the result dialog with Next game",
         "return document.getElementById('result-dialog').open && !document.getElementById('result-next').hidden",
     )
     .await?;
+    // The dialog's score counts the game just ended.
+    let line = text(c, "result-match").await?;
+    if !line.contains("You 1 – 0 random") {
+        return Err(format!("the result dialog's score after game 1: {line:?}").into());
+    }
     click(c, "#result-next").await?;
     until(
         c,
@@ -602,10 +624,317 @@ async fn match_first_to_two_against_random(c: &Client, base: &str) -> TestResult
         "return document.getElementById('result-dialog').open && document.getElementById('result-next').hidden",
     )
     .await?;
+    // The end of the match: its result, each game's, and a new match.
+    let end = js(
+        c,
+        "return [document.getElementById('result-title').textContent, document.getElementById('result-match').textContent,
+                 [...document.querySelectorAll('#result-games li')].map(li => li.textContent),
+                 document.getElementById('result-new-match').hidden, document.getElementById('result-rematch').hidden,
+                 document.getElementById('match-bar').textContent]",
+    )
+    .await?;
+    let end = end.as_array().ok_or("a list")?.clone();
+    let expected = json!([
+        "Match over",
+        "You win the match 2–0",
+        ["Game 1: You won", "Game 2: You won"],
+        false,
+        true,
+    ]);
+    if end[..5] != expected.as_array().unwrap()[..]
+        || !end[5]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("You win the match 2–0")
+    {
+        return Err(format!("the end of the match: {end:?}").into());
+    }
     close_result(c).await?;
     if js(c, "return document.getElementById('next-game').hidden").await? != json!(true) {
         return Err("Next game offered after the match was won".into());
     }
+    // New match: the same players, first to 2, from game 1.
+    click(c, "#new-match").await?;
+    until(
+        c,
+        "a new match",
+        "const v = window.caroView(); return !!v && !!v.match && v.match.game === 1 && v.moves.length === 0
+           && v.black === 'human' && v.white === 'random' && v.match.first_to === 2
+           && document.getElementById('match-bar').dataset.score === '0-0'",
+    )
+    .await
+}
+
+/// Plays `moves` (x, y) in game `id` through the API, from ply 0.
+fn api_moves(base: &str, id: i64, moves: &[(u8, u8)]) -> TestResult {
+    let a = agent();
+    for (ply, (x, y)) in moves.iter().enumerate() {
+        let (status, answer) = post(
+            &a,
+            &format!("{base}/api/games/{id}/move"),
+            &json!({"ply": ply, "x": x, "y": y}),
+        );
+        if status != 200 {
+            return Err(format!("move {ply} of game {id}: {status} {answer}").into());
+        }
+    }
+    Ok(())
+}
+
+/// A first-to-2 match between two people on tic-tac-toe: game 1 won by
+/// A, game 2 drawn (both played through the API), game 3 won by B in the
+/// page: 1–1 with a draw after 3 games, the most a first-to-2 match
+/// lasts, so the match is over and drawn. The end of the match says so
+/// (`lang`: `en` or `vi`), lists the games and offers a new match.
+async fn drawn_match(c: &Client, base: &str, lang: &str) -> TestResult {
+    let a = agent();
+    let (status, g1) = post(
+        &a,
+        &format!("{base}/api/games"),
+        &json!({"black": "human", "white": "human", "width": 3, "height": 3, "k": 3, "first_to": 2}),
+    );
+    if status != 201 {
+        return Err(format!("a new match: {status} {g1}").into());
+    }
+    let id1 = g1["id"].as_i64().ok_or("an id")?;
+    // Game 1: black (A) wins along the top row.
+    api_moves(base, id1, &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)])?;
+    let (_, g2) = post(&a, &format!("{base}/api/games/{id1}/next"), &json!({}));
+    let id2 = g2["id"].as_i64().ok_or("game 2")?;
+    // Game 2: a full board, no line.
+    api_moves(
+        base,
+        id2,
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (1, 1),
+            (0, 1),
+            (2, 1),
+            (1, 2),
+            (0, 2),
+            (2, 2),
+        ],
+    )?;
+    let (_, g3) = post(&a, &format!("{base}/api/games/{id2}/next"), &json!({}));
+    let id3 = g3["id"].as_i64().ok_or("game 3")?;
+    // Game 3: A is black again; white (B) is one move from the middle row.
+    api_moves(base, id3, &[(0, 0), (0, 1), (2, 2), (1, 1), (0, 2)])?;
+    c.goto(&format!("{base}/game/{id3}")).await?;
+    wait_game_page(c).await?;
+    select(c, "#lang", lang).await?;
+    wait_ply(c, 5).await?;
+    play(c, 2, 1).await?;
+    until(
+        c,
+        "the end of the match",
+        "return document.getElementById('result-dialog').open && document.getElementById('match-bar').dataset.over === '1'",
+    )
+    .await?;
+    let end = js(
+        c,
+        "return [document.getElementById('result-title').textContent, document.getElementById('result-match').textContent,
+                 [...document.querySelectorAll('#result-games li')].map(li => li.textContent),
+                 document.getElementById('result-next').hidden, document.getElementById('result-new-match').hidden,
+                 document.getElementById('match-bar').dataset.winner, document.getElementById('match-bar').textContent]",
+    )
+    .await?;
+    let end = end.as_array().ok_or("a list")?.clone();
+    let (title, headline, games) = if lang == "vi" {
+        (
+            "Trận đấu kết thúc",
+            "Trận đấu hòa 1–1 sau 3 ván",
+            json!([
+                "Ván 1: Người chơi thắng",
+                "Ván 2: hòa",
+                "Ván 3: Người chơi thắng"
+            ]),
+        )
+    } else {
+        (
+            "Match over",
+            "Match drawn 1–1 after 3 games",
+            json!(["Game 1: Player won", "Game 2: draw", "Game 3: Player won"]),
+        )
+    };
+    let expected = json!([title, headline, games, true, false, "draw"]);
+    if end[..6] != expected.as_array().unwrap()[..]
+        || !end[6].as_str().unwrap_or("").starts_with(headline)
+    {
+        return Err(format!("the end of the drawn match: {end:?}").into());
+    }
+    close_result(c).await?;
+    select(c, "#lang", "en").await?;
+    Ok(())
+}
+
+/// A drawn match announced in English.
+async fn a_drawn_match_is_announced(c: &Client, base: &str) -> TestResult {
+    drawn_match(c, base, "en").await
+}
+
+/// A drawn match announced in Vietnamese, and the match rule stated in the
+/// custom form's help in both languages.
+async fn a_drawn_match_is_announced_in_vietnamese(c: &Client, base: &str) -> TestResult {
+    drawn_match(c, base, "vi").await?;
+    open_home(c, base).await?;
+    custom(c, "hc").await?;
+    let help = text(c, "match-help").await?;
+    if !help.contains("2N − 1") || !help.contains("draws included") {
+        return Err(format!("the match rule in English: {help:?}").into());
+    }
+    select(c, "#lang", "vi").await?;
+    until(
+        c,
+        "the match rule in Vietnamese",
+        "const h = document.getElementById('match-help').textContent; return h.includes('2N − 1') && h.includes('tính cả ván hòa')",
+    )
+    .await?;
+    select(c, "#lang", "en").await?;
+    Ok(())
+}
+
+/// A finished game against the computer stays finished: tic-tac-toe
+/// against caro:1 played to its end (the person takes the first empty
+/// cell), then Undo is off, `u` changes nothing and the games list shows
+/// the result; a resigned game keeps its result the same way.
+async fn a_finished_game_is_not_reopened_by_undo(c: &Client, base: &str) -> TestResult {
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "3x3"),
+        ],
+    )
+    .await?;
+    let started = Instant::now();
+    loop {
+        let next = js(
+            c,
+            "const v = window.caroView();
+             if (v.result) return 'over';
+             if (v.to_move !== 'black' || v.busy) return null;
+             for (let y = 0; y < 3; y++) for (let x = 0; x < 3; x++)
+               if (!v.moves.some(([a, b]) => a === x && b === y)) return [x, y];
+             return null",
+        )
+        .await?;
+        if next == json!("over") {
+            break;
+        }
+        if let (Some(x), Some(y)) = (next[0].as_u64(), next[1].as_u64()) {
+            play(c, x as u8, y as u8).await?;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            return Err("the game never ended".into());
+        }
+    }
+    close_result(c).await?;
+    let before = view(c).await?;
+    if js(c, "return document.getElementById('undo').disabled").await? != json!(true) {
+        return Err("Undo is offered after the game ended".into());
+    }
+    c.find(Locator::Css("body")).await?.send_keys("u").await?;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = view(c).await?;
+    if after["result"] != before["result"]
+        || after["moves"] != before["moves"]
+        || after["result"].is_null()
+    {
+        return Err(format!("undo changed the finished game: {after}").into());
+    }
+    let id = before["id"].as_i64().ok_or("an id")?;
+    c.goto(&format!("{base}/games")).await?;
+    until(
+        c,
+        "the game listed as finished",
+        &format!(
+            "const tr = document.querySelector('tr[data-id=\"{id}\"]');
+             return !!tr && !tr.textContent.includes('unfinished')"
+        ),
+    )
+    .await?;
+    // Resigned: the same.
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+        ],
+    )
+    .await?;
+    play(c, 7, 7).await?;
+    wait_ply(c, 2).await?;
+    confirm(c, "#resign", "#confirm-yes").await?;
+    until(
+        c,
+        "the resignation",
+        "return document.getElementById('status').dataset.result === 'white'",
+    )
+    .await?;
+    close_result(c).await?;
+    if js(c, "return document.getElementById('undo').disabled").await? != json!(true) {
+        return Err("Undo is offered after resigning".into());
+    }
+    Ok(())
+}
+
+/// A result worded for the person, in English and Vietnamese: resigning
+/// against caro:1 reads "You resigned: caro:1 wins." in the status and
+/// the result dialog, and Resign is gone once the game is over.
+async fn a_result_is_worded_for_the_person(c: &Client, base: &str) -> TestResult {
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+        ],
+    )
+    .await?;
+    play(c, 7, 7).await?;
+    wait_ply(c, 2).await?;
+    confirm(c, "#resign", "#confirm-yes").await?;
+    until(
+        c,
+        "the resignation in the dialog",
+        "return document.getElementById('result-dialog').open",
+    )
+    .await?;
+    let words = js(
+        c,
+        "return [document.getElementById('status').textContent, document.getElementById('result-text').textContent,
+                 getComputedStyle(document.getElementById('resign')).display]",
+    )
+    .await?;
+    let expected = json!([
+        "You resigned: caro:1 wins.",
+        "You resigned: caro:1 wins.",
+        "none"
+    ]);
+    if words != expected {
+        return Err(format!("the resignation in words: {words}").into());
+    }
+    close_result(c).await?;
+    select(c, "#lang", "vi").await?;
+    until(
+        c,
+        "the resignation in Vietnamese",
+        "return document.getElementById('status').textContent === 'Bạn chịu thua: caro:1 thắng.'",
+    )
+    .await?;
+    select(c, "#lang", "en").await?;
     Ok(())
 }
 
@@ -1093,6 +1422,12 @@ async fn the_web_app_in_a_real_browser() {
     scenarios.run(missing_game_and_unknown_path).await;
     scenarios.run(dark_theme_remembered).await;
     scenarios.run(match_first_to_two_against_random).await;
+    scenarios.run(a_drawn_match_is_announced).await;
+    scenarios
+        .run(a_drawn_match_is_announced_in_vietnamese)
+        .await;
+    scenarios.run(a_finished_game_is_not_reopened_by_undo).await;
+    scenarios.run(a_result_is_worded_for_the_person).await;
     scenarios.run(swap2_the_person_chooses).await;
     scenarios.run(swap2_the_person_opens).await;
     scenarios.run(two_windows_play_a_friend_online).await;

@@ -333,6 +333,103 @@ fn a_first_to_2_match_against_random_with_next_games_survives_a_restart() {
     assert_eq!(first["match"]["score"], json!([1, 0]));
 }
 
+/// Plays `moves` (x, y) in game `id` from ply 0; returns the last view.
+fn play_all(a: &ureq::Agent, server: &Server, id: i64, moves: &[(u64, u64)]) -> Value {
+    let mut last = Value::Null;
+    for (ply, &(x, y)) in (0u64..).zip(moves) {
+        let (status, v) = play(a, server, id, ply, x, y);
+        assert_eq!(status, 200, "{v}");
+        last = v;
+    }
+    last
+}
+
+/// First to 2 between two people on tic-tac-toe: A wins game 1, game 2 is
+/// drawn, B wins game 3. That is 2 × 2 − 1 games, the most the match
+/// lasts, so it is over and drawn 1–1: the view says so with each game's
+/// result, and no next game is made.
+#[test]
+fn a_match_ends_drawn_after_its_last_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let a = agent();
+    let g1 = new_game(
+        &a,
+        &server,
+        json!({"black": "human", "white": "human", "width": 3, "height": 3, "k": 3, "first_to": 2}),
+    );
+    let id1 = id_of(&g1);
+    assert_eq!(g1["match"]["max_games"], 3);
+    assert_eq!(g1["match"]["results"], json!([]));
+    let v = play_all(&a, &server, id1, &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]);
+    assert_eq!(v["result"]["winner"], "black");
+    assert_eq!(
+        v["match"]["score"],
+        json!([1, 0]),
+        "the game just ended counts"
+    );
+    assert_eq!(v["match"]["results"], json!([0]));
+    assert_eq!(v["match"]["over"], false);
+
+    let (status, g2) = post(&a, &url(&server, id1, "next"), &json!({}));
+    assert_eq!(status, 201, "{g2}");
+    let id2 = id_of(&g2);
+    assert_eq!(g2["match"]["results"], json!([0]));
+    let v = play_all(
+        &a,
+        &server,
+        id2,
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (1, 1),
+            (0, 1),
+            (2, 1),
+            (1, 2),
+            (0, 2),
+            (2, 2),
+        ],
+    );
+    assert_eq!(v["result"]["reason"], "draw", "{v}");
+    assert_eq!(v["match"]["results"], json!([0, null]));
+    assert_eq!(v["match"]["draws"], 1);
+    assert_eq!(v["match"]["over"], false);
+
+    let (status, g3) = post(&a, &url(&server, id2, "next"), &json!({}));
+    assert_eq!(status, 201, "{g3}");
+    let id3 = id_of(&g3);
+    assert_eq!(g3["match"]["game"], 3);
+    let v = play_all(
+        &a,
+        &server,
+        id3,
+        &[(0, 0), (0, 1), (2, 2), (1, 1), (0, 2), (2, 1)],
+    );
+    assert_eq!(v["result"]["winner"], "white", "{v}");
+    let m = &v["match"];
+    assert_eq!(m["score"], json!([1, 1]));
+    assert_eq!(m["draws"], 1);
+    assert_eq!(m["results"], json!([0, null, 1]));
+    assert_eq!(m["over"], true, "{m}");
+    assert_eq!(m["winner"], Value::Null, "a drawn match");
+    assert_eq!(m["next"], Value::Null);
+    refused(
+        post(&a, &url(&server, id3, "next"), &json!({})),
+        409,
+        "match_over",
+    );
+    // Every game of the match now shows the same end once reloaded.
+    let again = view(&a, &server, id3);
+    assert_eq!(again["match"], v["match"]);
+    // A finished match game is not taken back.
+    refused(
+        post(&a, &url(&server, id3, "undo"), &json!({})),
+        409,
+        "game_over",
+    );
+}
+
 #[test]
 fn bad_inputs_are_refused_with_their_codes() {
     let dir = tempfile::tempdir().unwrap();

@@ -291,19 +291,15 @@ impl LiveGame {
 
     /// Takes back moves ([`Table::undo`]): against the computer back to the
     /// person's previous turn, otherwise one move, never the opening's
-    /// stones; with two computers the game pauses. Refused once a match
-    /// game has ended (its result counts at once).
+    /// stones; with two computers the game pauses. Refused once the game
+    /// has a result, which stays ([`Table::undo`]).
     ///
     /// # Errors
-    /// [`ActionError::NothingToUndo`], or [`ActionError::Stale`].
+    /// [`ActionError::GameOver`], [`ActionError::NothingToUndo`], or
+    /// [`ActionError::Stale`].
     pub fn undo(&mut self, ply: Option<usize>) -> Result<(), ActionError> {
         if let Some(ply) = ply {
             self.check_ply(ply)?;
-        }
-        // A match game's result counts as soon as it ends, as in the
-        // terminal: it is not taken back.
-        if self.series.is_some() && self.is_over() {
-            return Err(ActionError::GameOver);
         }
         self.table.undo()?;
         self.evaluation = None;

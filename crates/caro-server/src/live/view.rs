@@ -112,6 +112,12 @@ pub struct MatchView {
     pub score: [u32; 2],
     /// Games drawn.
     pub draws: u32,
+    /// Each game's result so far, in order (this game's included once it
+    /// is over): the winner (0 = A, 1 = B) or `null` for a draw.
+    pub results: Vec<Option<usize>>,
+    /// The most games the match can last: `2 × first_to − 1` (draws
+    /// count as games).
+    pub max_games: u32,
     /// This game's number, from 1.
     pub game: u32,
     /// The match's games known so far, in order.
@@ -289,6 +295,8 @@ impl LiveGame {
             players: link.players.clone(),
             score: series.score(),
             draws: series.draws(),
+            results: series.results(),
+            max_games: link.first_to.saturating_mul(2).saturating_sub(1),
             game: link.game_no,
             games: link.games.clone(),
             over: series.is_over(),
