@@ -7,11 +7,12 @@
 use caro_core::Cell;
 
 use crate::pattern::Pattern;
+use crate::state::Threat;
 
 use super::movepick::{pick_best, sort_best_first, Gen};
 use super::params::{
-    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_REDUCTION, PICKED_ONE_BY_ONE, RFP_MARGIN, RFP_MAX_DEPTH,
-    VCF_LEAF_DEPTH, WIDTH_BY_DEPTH,
+    FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_REDUCTION,
+    PICKED_ONE_BY_ONE, RFP_MARGIN, RFP_MAX_DEPTH, VCF_LEAF_DEPTH, WIDTH_BY_DEPTH,
 };
 use super::{Abort, Searcher, INF, MAX_PLY, WIN, WIN_BOUND};
 use crate::tt::Bound;
@@ -55,16 +56,18 @@ impl Searcher<'_> {
                 }
             }
         }
+        let mut futile = false;
         if beta - alpha == 1
             && ply > 0
-            && (1..=RFP_MAX_DEPTH).contains(&depth)
+            && (1..=RFP_MAX_DEPTH.max(FUTILITY_MAX_DEPTH)).contains(&depth)
             && beta.abs() < WIN_BOUND
             && self.nothing_threatened()
         {
             let eval = self.state.evaluate();
-            if eval - RFP_MARGIN * depth >= beta {
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
                 return eval;
             }
+            futile = depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha;
         }
         if depth <= 0 && self.is_quiet_choice() {
             // The common leaf: no five or four to play or stop and more
@@ -114,6 +117,9 @@ impl Searcher<'_> {
                 sort_best_first(&mut moves[n..]);
             }
             let m = moves[n].0;
+            if futile && n > 0 && !forced && self.state.threat(m, me) < Threat::Four {
+                continue;
+            }
             self.state.play(m);
             let score = if self.state.won_at(m, me) {
                 child_pv.clear();

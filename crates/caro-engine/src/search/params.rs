@@ -40,6 +40,17 @@ pub(crate) const RFP_MAX_DEPTH: i32 = 3;
 /// evaluation units. Range: 30..=600.
 pub(crate) const RFP_MARGIN: i32 = 120;
 
+/// Futility pruning: at a node off the principal variation with at most
+/// this much depth left, where the opponent threatens nothing, a static
+/// evaluation [`FUTILITY_MARGIN`] a ply of depth below alpha skips the
+/// moves after the first that make no four or open three. Range: 0..=4
+/// (0: off).
+pub(crate) const FUTILITY_MAX_DEPTH: i32 = 2;
+
+/// The margin of futility pruning, per ply of depth left, in evaluation
+/// units. Range: 50..=800.
+pub(crate) const FUTILITY_MARGIN: i32 = 200;
+
 /// Most candidate moves searched at a quiet node, by depth left (the
 /// last entry for every depth beyond): the threat-aware ordering puts the
 /// moves that matter first, and forced nodes are never cut. Range: each
