@@ -702,21 +702,7 @@ async fn drawn_match(c: &Client, base: &str, lang: &str) -> TestResult {
     let (_, g2) = post(&a, &format!("{base}/api/games/{id1}/next"), &json!({}));
     let id2 = g2["id"].as_i64().ok_or("game 2")?;
     // Game 2: a full board, no line.
-    api_moves(
-        base,
-        id2,
-        &[
-            (0, 0),
-            (1, 0),
-            (2, 0),
-            (1, 1),
-            (0, 1),
-            (2, 1),
-            (1, 2),
-            (0, 2),
-            (2, 2),
-        ],
-    )?;
+    api_moves(base, id2, &common::DRAWN_TICTACTOE)?;
     let (_, g3) = post(&a, &format!("{base}/api/games/{id2}/next"), &json!({}));
     let id3 = g3["id"].as_i64().ok_or("game 3")?;
     // Game 3: A is black again; white (B) is one move from the middle row.

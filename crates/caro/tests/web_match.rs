@@ -375,22 +375,11 @@ fn a_match_ends_drawn_after_its_last_game() {
     assert_eq!(status, 201, "{g2}");
     let id2 = id_of(&g2);
     assert_eq!(g2["match"]["results"], json!([0]));
-    let v = play_all(
-        &a,
-        &server,
-        id2,
-        &[
-            (0, 0),
-            (1, 0),
-            (2, 0),
-            (1, 1),
-            (0, 1),
-            (2, 1),
-            (1, 2),
-            (0, 2),
-            (2, 2),
-        ],
-    );
+    let drawn: Vec<(u64, u64)> = common::DRAWN_TICTACTOE
+        .iter()
+        .map(|&(x, y)| (u64::from(x), u64::from(y)))
+        .collect();
+    let v = play_all(&a, &server, id2, &drawn);
     assert_eq!(v["result"]["reason"], "draw", "{v}");
     assert_eq!(v["match"]["results"], json!([0, null]));
     assert_eq!(v["match"]["draws"], 1);

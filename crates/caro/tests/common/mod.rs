@@ -11,6 +11,20 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+/// A tic-tac-toe game, moves as (x, y) from the bottom left, that fills
+/// the board with no line: black a1 c1 a2 b3 c3, white b1 b2 c2 a3.
+pub const DRAWN_TICTACTOE: [(u8, u8); 9] = [
+    (0, 0),
+    (1, 0),
+    (2, 0),
+    (1, 1),
+    (0, 1),
+    (2, 1),
+    (1, 2),
+    (0, 2),
+    (2, 2),
+];
+
 pub mod browser;
 pub mod pg;
 pub mod ws;
