@@ -260,7 +260,11 @@ function openSocket(id) {
     socketRetries = 0;
     let m;
     try { m = JSON.parse(ev.data); } catch (_) { return; }
-    if (m.t === "game") { accept(m); if (current && !current.result && $("message").dataset.keep !== "1") message(null); }
+    if (m.t === "game") {
+      const declined = declinedOffer(current, m);
+      accept(m);
+      if (current && !current.result && $("message").dataset.keep !== "1") message(declined ? () => t(declined) : null);
+    }
     else if (m.t === "error") {
       if (m.code === "stale" && alreadyPlayed()) return;
       message(() => errorText(m, true));
@@ -279,6 +283,21 @@ function openSocket(id) {
     const wait = Math.min(10000, 500 * 2 ** Math.min(socketRetries++, 5)) * (0.75 + Math.random() / 2);
     setTimeout(() => { if (!socket && current && current.id === id && !$("game-page").hidden) openSocket(id); }, wait);
   };
+}
+
+/**
+ * The text key saying that the opponent declined this page's draw offer or
+ * takeback request, when `next` (same game, same moves) no longer holds it.
+ */
+function declinedOffer(before, next) {
+  if (!before || !next || before.id !== next.id || next.result || !before.offers) return null;
+  const you = before.you;
+  if (you !== "black" && you !== "white") return null;
+  if ((next.moves || []).length !== before.moves.length) return null;
+  const o = next.offers || {};
+  if (before.offers.draw === you && !o.draw) return "declined_draw";
+  if (before.offers.takeback && before.offers.takeback.by === you && !o.takeback) return "declined_takeback";
+  return null;
 }
 
 function send(command) {
@@ -478,12 +497,32 @@ function renderCards(v) {
     const conn = card.querySelector(".conn");
     const presence = v.connected || v.presence || null;
     if (v.online && presence && typeof presence[color] === "boolean" && v.you !== color) {
+      // Before the friend has opened the link: waiting, not "disconnected".
+      const came = friendCame(v, color, presence);
+      const waiting = !presence[color] && !came;
       conn.hidden = false;
       conn.classList.toggle("on", presence[color]);
-      conn.textContent = presence[color] ? t("connected") : t("disconnected");
+      conn.classList.toggle("waiting", waiting);
+      conn.textContent = presence[color] ? t("connected") : waiting ? t("waiting_friend") : t("disconnected");
     } else conn.hidden = true;
   }
   renderClocks();
+}
+
+/**
+ * Whether the player of `color` has ever come to this online game: seen
+ * connected by this page (remembered), or has played a stone.
+ */
+function friendCame(v, color, presence) {
+  const key = "caro.came." + v.id + "." + color;
+  if (presence[color]) { keep(key, "1"); return true; }
+  if (read(key, "") === "1") return true;
+  if (v.opening && v.opening !== "free") {
+    // A swap opening: the friend has chosen a colour or placed two more.
+    const seats = v.seats || [];
+    return (seats.length && seats.every((s) => s.color)) || v.moves.length > 3;
+  }
+  return v.moves.length >= (color === v.first ? 1 : 2);
 }
 
 // The server keeps the time; the page only counts down between readings.
@@ -681,6 +720,11 @@ function renderOnline(v) {
   }
   $("offer").hidden = !text;
   $("offer-text").textContent = text;
+  // The result dialog covers the side column: a rematch offer shows in it
+  // too, and its Rematch button answers it.
+  const inDialog = !!(o.rematch && o.rematch.length && seated && v.result) ? text : "";
+  $("result-offer").textContent = inDialog;
+  $("result-offer").hidden = !inDialog;
   $("offer-yes").hidden = !yes;
   $("offer-no").hidden = !no;
   offerAnswers = { yes, no };

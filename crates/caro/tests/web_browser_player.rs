@@ -1,0 +1,206 @@
+//! The web app as a player meets it (issue 77), in real
+//! headless Chromium driven through ChromeDriver (tests/common/browser.rs),
+//! in English and Vietnamese:
+//!
+//! - online: a friend not yet come is awaited, not "not connected";
+//!   "connected" in Vietnamese; a declined draw told to whoever offered
+//!   it; a rematch offer shown in the open result dialog;
+//!
+//! A failing scenario leaves a screenshot in `target/browser-failures/`;
+//! `CARO_BROWSER_ONLY=online,phone` runs only the scenarios whose names
+//! contain one of those words.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
+//! them). Without them the test says it was skipped, unless
+//! `CARO_REQUIRE_BROWSER=1`, when it fails.
+
+mod common;
+
+use std::error::Error;
+
+use common::browser::{
+    browser_or_skip, click, connect, in_another_browser, js, play, select, until, wait_ply,
+    Scenarios, TestResult, DESKTOP,
+};
+use common::Server;
+use fantoccini::Client;
+use serde_json::json;
+
+/// The home page, with its players loaded.
+async fn open_home(c: &Client, base: &str) -> TestResult {
+    c.goto(&format!("{base}/")).await?;
+    until(
+        c,
+        "the home page",
+        "return document.querySelectorAll('#levels button').length === 10 && document.getElementById('black-player').options.length > 0",
+    )
+    .await
+}
+
+/// Waits for a game page with its board drawn.
+async fn wait_game_page(c: &Client) -> TestResult {
+    until(
+        c,
+        "the game page",
+        "const b = document.getElementById('board');
+         return /^\\/game\\/\\d+$/.test(location.pathname) && !document.getElementById('game-page').hidden
+           && !!window.caroView && !!window.caroView() && b.dataset.ply !== undefined && !!b.querySelector('canvas')",
+    )
+    .await
+}
+
+/// A JavaScript string literal of `s`.
+fn lit(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The text of an element found by a CSS selector, as the page has it.
+async fn text_of(c: &Client, css: &str) -> Result<String, Box<dyn Error>> {
+    let v = js(
+        c,
+        &format!(
+            "const e = document.querySelector({}); return e ? e.textContent : null",
+            lit(css)
+        ),
+    )
+    .await?;
+    Ok(v.as_str().unwrap_or("").to_string())
+}
+
+/// Waits until the element's text is `want`.
+async fn until_text(c: &Client, css: &str, want: &str) -> TestResult {
+    until(
+        c,
+        &format!("{css} saying {want:?}"),
+        &format!(
+            "const e = document.querySelector({}); return !!e && e.textContent === {}",
+            lit(css),
+            lit(want)
+        ),
+    )
+    .await
+}
+
+/// Switches the page's language (`en` or `vi`).
+async fn lang(c: &Client, l: &str) -> TestResult {
+    select(c, "#lang", l).await?;
+    until(
+        c,
+        "the language",
+        &format!("return document.documentElement.lang === '{l}'"),
+    )
+    .await
+}
+
+/// Item 7, online: before the friend opens the link black's page waits
+/// for them (not a red "not connected"); once they come, "connected"
+/// ("đã kết nối", not "đang kết nối"); a declined draw offer is told to
+/// whoever offered it; after the game the rematch offer shows inside the
+/// open result dialog, whose Rematch button accepts it.
+async fn online_friend_waiting_draw_declined_rematch_in_dialog(
+    c: &Client,
+    base: &str,
+) -> TestResult {
+    open_home(c, base).await?;
+    click(c, "#quick-friend").await?;
+    wait_game_page(c).await?;
+    until(
+        c,
+        "the seat links",
+        "return document.getElementById('link-white').value.includes('?seat=')",
+    )
+    .await?;
+    let conn = "#card-white .conn";
+    until_text(c, conn, "waiting for your friend").await?;
+    let waiting = js(
+        c,
+        "const k = document.querySelector('#card-white .conn');
+         return [k.classList.contains('waiting'), getComputedStyle(k, '::before').color === getComputedStyle(k).color]",
+    )
+    .await?;
+    if waiting != json!([true, true]) {
+        return Err(format!("the awaited friend is not shown as waiting: {waiting}").into());
+    }
+    lang(c, "vi").await?;
+    until_text(c, conn, "đang chờ bạn của bạn vào").await?;
+    let white_link = js(c, "return document.getElementById('link-white').value").await?;
+    let white_link = white_link.as_str().ok_or("no white link")?.to_string();
+
+    in_another_browser(DESKTOP, "online_friend_white", async |w: &Client| {
+        w.goto(&white_link).await?;
+        wait_game_page(w).await?;
+        until_text(c, conn, "đã kết nối").await?;
+        lang(c, "en").await?;
+        until_text(c, conn, "connected").await?;
+        play(c, 3, 7).await?;
+        wait_ply(w, 1).await?;
+        // A draw offered by black and declined by white: black is told.
+        click(c, "#draw").await?;
+        until(
+            w,
+            "the draw offer on white's page",
+            "return !document.getElementById('offer').hidden && document.getElementById('offer-text').textContent.startsWith('Your opponent offers a draw')",
+        )
+        .await?;
+        click(w, "#offer-no").await?;
+        until_text(c, "#message", "Your opponent declined the draw.").await?;
+        lang(c, "vi").await?;
+        until_text(c, "#message", "Đối thủ đã từ chối hòa.").await?;
+        lang(c, "en").await?;
+        // Black's five on row 8.
+        for i in 0..4u8 {
+            play(w, 3 + i, 9).await?;
+            wait_ply(c, i64::from(i) * 2 + 2).await?;
+            play(c, 4 + i, 7).await?;
+            wait_ply(w, i64::from(i) * 2 + 3).await?;
+        }
+        for page in [c, w] {
+            until(
+                page,
+                "the result dialog",
+                "return document.getElementById('result-dialog').open",
+            )
+            .await?;
+        }
+        // White asks from its dialog; black's dialog, still open, says so.
+        let old_path = js(c, "return location.pathname").await?;
+        click(w, "#result-rematch").await?;
+        until(
+            c,
+            "the rematch offer in black's open dialog",
+            "return document.getElementById('result-dialog').open && !document.getElementById('result-offer').hidden
+               && document.getElementById('result-offer').textContent === 'Your opponent wants a rematch.'",
+        )
+        .await?;
+        lang(c, "vi").await?;
+        until_text(c, "#result-offer", "Đối thủ muốn đấu lại.").await?;
+        lang(c, "en").await?;
+        click(c, "#result-rematch").await?;
+        for page in [c, w] {
+            until(
+                page,
+                "the rematch",
+                &format!("return location.pathname !== {old_path} && !!window.caroView() && window.caroView().moves.length === 0"),
+            )
+            .await?;
+        }
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_as_a_player_meets_it() {
+    let Some(browser) = browser_or_skip() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let server = Server::start(data.path());
+    let (_driver, client) = connect(&browser, profile.path()).await;
+    let mut scenarios = Scenarios::new(&client, &server.base);
+    scenarios
+        .run(online_friend_waiting_draw_declined_rematch_in_dialog)
+        .await;
+    scenarios.finish().await;
+}
