@@ -25,16 +25,38 @@ export async function showHome() {
   homeVisibility();
   if (!players) {
     try { players = await api("GET", "/api/players"); } catch (e) { say($("quick-error"), () => errorText(e)); return; }
-    for (const sel of [$("black-player"), $("white-player")]) {
-      sel.innerHTML = "";
-      for (const p of players) {
-        const o = document.createElement("option");
-        o.value = p.name; o.textContent = p.name;
-        sel.appendChild(o);
-      }
-    }
+    fillPlayers();
     $("black-player").value = "caro:5";
     $("white-player").value = "caro:5";
+  }
+}
+
+/** The custom form's computer players in the home page's words: caro's levels 1 to 10, the articles' players by name, then configured engines. */
+function fillPlayers() {
+  if (!players) return;
+  const groups = [["pl_levels", []], ["pl_articles", []], ["pl_engines", []]];
+  for (const p of players) {
+    let m;
+    if ((m = /^caro:(\d+)$/.exec(p.name))) groups[0][1].push([p.name, t("q_level", { n: m[1] })]);
+    else if ((m = /^minimax:(\d+)$/.exec(p.name))) groups[1][1].push([p.name, t("pl_minimax", { n: m[1] })]);
+    else if (p.kind === "builtin") groups[1][1].push([p.name, t("pl_" + p.name)]);
+    else groups[2][1].push([p.name, p.name]);
+  }
+  for (const sel of [$("black-player"), $("white-player")]) {
+    const value = sel.value;
+    sel.replaceChildren();
+    for (const [key, items] of groups) {
+      if (!items.length) continue;
+      const g = document.createElement("optgroup");
+      g.label = t(key);
+      for (const [name, label] of items) {
+        const o = document.createElement("option");
+        o.value = name; o.textContent = label;
+        g.appendChild(o);
+      }
+      sel.appendChild(g);
+    }
+    if (value) sel.value = value;
   }
 }
 
@@ -47,7 +69,8 @@ function quickBoard() {
 function fillText() {
   const levels = $("levels");
   levels.querySelectorAll("button").forEach((b) => {
-    b.textContent = t("q_level", { n: b.dataset.level });
+    // The number alone: it never wraps ("Cấp / 1"); the card says what it is.
+    b.textContent = b.dataset.level;
     b.setAttribute("aria-label", t("q_level_aria", { n: b.dataset.level }));
   });
   const sel = $("first-to");
@@ -98,7 +121,7 @@ function wire() {
     $("levels").appendChild(b);
   }
   fillText();
-  onLang(fillText);
+  onLang(() => { fillText(); fillPlayers(); });
   $("quick-friend").addEventListener("click", () => createOnline(quickBoard(), $("quick-error")));
   $("quick-here").addEventListener("click", () => create(Object.assign(quickBoard(), { black: "human", white: "human" }), $("quick-error")));
   $("quick-watch").addEventListener("click", () => create(Object.assign(quickBoard(), { black: "caro:6", white: "caro:4", time_ms: 300 }), $("quick-error")));

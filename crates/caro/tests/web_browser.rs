@@ -1075,7 +1075,7 @@ async fn vietnamese_text(c: &Client, base: &str) -> TestResult {
         "return document.getElementById('go').textContent === 'Bắt đầu' && document.documentElement.lang === 'vi'
            && document.querySelector('#rule option[value=standard]').textContent.startsWith('chuẩn')
            && document.getElementById('k').placeholder === 'tự động'
-           && document.getElementById('level-3').textContent === 'Cấp 3'",
+           && document.getElementById('level-3').getAttribute('aria-label') === 'Chơi với máy ở cấp 3'",
     )
     .await?;
     // A bad position code: the server's refusal in Vietnamese.

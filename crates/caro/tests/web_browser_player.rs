@@ -5,6 +5,8 @@
 //! - online: a friend not yet come is awaited, not "not connected";
 //!   "connected" in Vietnamese; a declined draw told to whoever offered
 //!   it; a rematch offer shown in the open result dialog;
+//! - the custom form's players named as on the home page, level buttons
+//!   and placeholders that fit (desktop and phone);
 //!
 //! A failing scenario leaves a screenshot in `target/browser-failures/`;
 //! `CARO_BROWSER_ONLY=online,phone` runs only the scenarios whose names
@@ -20,7 +22,7 @@ use std::error::Error;
 
 use common::browser::{
     browser_or_skip, click, connect, in_another_browser, js, play, select, until, wait_ply,
-    Scenarios, TestResult, DESKTOP,
+    Scenarios, TestResult, DESKTOP, PHONE,
 };
 use common::Server;
 use fantoccini::Client;
@@ -189,6 +191,102 @@ async fn online_friend_waiting_draw_declined_rematch_in_dialog(
     .await
 }
 
+/// The custom form's players, level buttons and placeholders checked in
+/// the language in use (`en` or `vi`): named players, buttons on one line,
+/// placeholders that fit their fields.
+async fn form_words(c: &Client, l: &str) -> TestResult {
+    let (level5, scoremap, quintuple, minimax3) = if l == "vi" {
+        (
+            "Cấp 5",
+            "Bảng điểm của bài viết về cờ caro",
+            "Bảng điểm Gobang",
+            "Minimax tic-tac-toe, độ mạnh 3 (0–4)",
+        )
+    } else {
+        (
+            "Level 5",
+            "Caro article's score map",
+            "Gobang scorecard",
+            "Tic-tac-toe minimax, strength 3 (0–4)",
+        )
+    };
+    until(
+        c,
+        "the players in words",
+        &format!(
+            "const o = (v) => document.querySelector('#black-player option[value=\"' + v + '\"]');
+             const raw = [...document.querySelectorAll('#white-player option')].filter(x => x.textContent === x.value);
+             return !!o('caro:5') && o('caro:5').textContent === {} && o('scoremap').textContent === {}
+               && o('quintuple').textContent === {} && o('minimax:3').textContent === {}
+               && raw.length === 0",
+            lit(level5),
+            lit(scoremap),
+            lit(quintuple),
+            lit(minimax3)
+        ),
+    )
+    .await?;
+    let wrapped = js(
+        c,
+        "return [...document.querySelectorAll('#levels button')].filter(b => {
+           const r = document.createRange(); r.selectNodeContents(b);
+           return r.getClientRects().length !== 1 || b.scrollWidth > b.clientWidth;
+         }).map(b => b.textContent)",
+    )
+    .await?;
+    if wrapped != json!([]) {
+        return Err(format!("{l}: level buttons wrap or overflow: {wrapped}").into());
+    }
+    let cut = js(
+        c,
+        "const ctx = document.createElement('canvas').getContext('2d');
+         return ['code', 'k'].map(id => document.getElementById(id)).filter(i => {
+           const s = getComputedStyle(i); ctx.font = s.font;
+           const room = i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - (i.type === 'number' ? 20 : 0);
+           return ctx.measureText(i.placeholder).width > room;
+         }).map(i => i.id + ': ' + i.placeholder)",
+    )
+    .await?;
+    if cut != json!([]) {
+        return Err(format!("{l}: placeholders cut: {cut}").into());
+    }
+    Ok(())
+}
+
+/// Item 8: the custom form speaks the home page's language, on a desktop
+/// and on a phone, in English and Vietnamese; a game started with a named
+/// player seats that player.
+async fn custom_form_speaks_the_home_pages_language(c: &Client, base: &str) -> TestResult {
+    async fn both(c: &Client, base: &str) -> TestResult {
+        open_home(c, base).await?;
+        js(
+            c,
+            "document.getElementById('custom').open = true; return true",
+        )
+        .await?;
+        click(c, "input[name=mode][value=cc]").await?;
+        form_words(c, "en").await?;
+        lang(c, "vi").await?;
+        form_words(c, "vi").await?;
+        lang(c, "en").await
+    }
+    both(c, base).await?;
+    in_another_browser(PHONE, "custom_form_phone", async |p: &Client| {
+        both(p, base).await
+    })
+    .await?;
+    select(c, "#black-player", "quintuple").await?;
+    select(c, "#white-player", "minimax:2").await?;
+    select(c, "#preset", "3x3").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
+    let seats = js(c, "const v = window.caroView(); return [v.black, v.white]").await?;
+    if seats != json!(["quintuple", "minimax:2"]) {
+        return Err(format!("the form seated {seats}").into());
+    }
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_as_a_player_meets_it() {
     let Some(browser) = browser_or_skip() else {
@@ -201,6 +299,9 @@ async fn the_page_as_a_player_meets_it() {
     let mut scenarios = Scenarios::new(&client, &server.base);
     scenarios
         .run(online_friend_waiting_draw_declined_rematch_in_dialog)
+        .await;
+    scenarios
+        .run(custom_form_speaks_the_home_pages_language)
         .await;
     scenarios.finish().await;
 }
