@@ -448,7 +448,12 @@ function swapText(v) {
   if (turn.kind === "choose") {
     if (!mine) return t("sw_choose_wait", { p: pname });
     if ((turn.options || []).includes("place-two")) return t("sw_choose2");
-    return v.moves.length > 3 ? t("sw_choose_last") : t("sw_choose1");
+    if (v.moves.length > 3) {
+      // The opponent placed two more stones: say who, when a computer did.
+      const placer = seatPlayer(v, turn.seat === "first" ? "second" : "first");
+      return placer !== "human" ? t("sw_choose_after_two", { p: placer }) : t("sw_choose_last");
+    }
+    return t("sw_choose1");
   }
   if (turn.kind === "move" && undecided) {
     const n = v.moves.length;
@@ -459,7 +464,25 @@ function swapText(v) {
   return "";
 }
 
+/**
+ * A computer's swap decision in words ("Opening: caro:5 takes white."),
+ * once the colours are decided, or "".
+ */
+function swapDecision(v) {
+  if (!v.opening || v.opening === "free" || v.result || !Array.isArray(v.seats)) return "";
+  if (!v.seats.every((s) => s.color)) return "";
+  // Three stones: the second seat chose; five: the first seat, after the
+  // second placed two more.
+  const seat = (v.opening_stones || 0) > 3 ? 0 : 1;
+  const who = v.seats[seat];
+  if (!who || who.name === "human" || v.online) return "";
+  return t("sw_took", { p: who.name, c: sideName(who.color).toLowerCase() });
+}
+
 function renderSwap(v) {
+  const note = swapDecision(v);
+  $("swap-note").textContent = note;
+  $("swap-note").hidden = !note;
   const box = $("swap"), choices = $("swap-choices");
   const turn = v.turn;
   const choosing = !v.result && viewPly === null && turn && turn.kind === "choose" && mySeat(v, turn.seat);
@@ -491,7 +514,10 @@ function renderCards(v) {
     const undecided = v.opening && v.opening !== "free" && Array.isArray(v.seats) && v.seats.every((st) => !st.color) && !v.result;
     if (undecided) level = (level ? level + " · " : "") + t(color === "black" ? "sw_seat_first" : "sw_seat_second");
     card.querySelector(".plevel").textContent = level ? " · " + level : "";
-    card.classList.toggle("to-move", !v.result && v.to_move === color && (!v.turn || v.turn.kind !== "choose"));
+    // While the opening's stones are placed, the seat placing them has
+    // the turn, whatever the stone's colour.
+    const placing = undecided && v.turn && v.turn.kind === "move" ? (v.turn.seat === "first") === (color === "black") : null;
+    card.classList.toggle("to-move", !v.result && (v.turn && v.turn.kind === "choose" ? false : placing === null ? v.to_move === color : placing));
     card.classList.toggle("winner", !!(v.result && v.result.winner === color));
     card.setAttribute("aria-label", sideName(color) + ": " + displayName(v, color) + (level ? ", " + level : ""));
     const conn = card.querySelector(".conn");
@@ -637,6 +663,15 @@ function evaluation(th) {
   return t("e_chance", { c: sideName(side), p });
 }
 
+/** The computer whose search `th` is: never a person's seat. */
+function thinkerName(v, th) {
+  const seats = Array.isArray(v.seats) ? v.seats.map((st) => st.name) : [v.black, v.white];
+  const computers = seats.filter((n) => n !== "human");
+  if (computers.length === 1) return computers[0];
+  if (v.busy && v.turn && v.turn.seat && seatPlayer(v, v.turn.seat) !== "human") return seatPlayer(v, v.turn.seat);
+  return v[th.color] !== "human" ? v[th.color] : computers[0] || "";
+}
+
 function renderEngine(v) {
   const box = $("engine");
   const anyComputer = isComputer(v, "black") || isComputer(v, "white");
@@ -644,7 +679,9 @@ function renderEngine(v) {
   box.hidden = !anyComputer || !th;
   if (box.hidden) return;
   const after = !v.thinking || !v.busy;
-  $("engine-side").textContent = t("e_side", { p: v[th.color], c: sideName(th.color) }) +
+  const undecided = Array.isArray(v.seats) && v.opening && v.opening !== "free" && !v.seats.every((st) => st.color);
+  const thinker = thinkerName(v, th);
+  $("engine-side").textContent = (undecided ? thinker : t("e_side", { p: thinker, c: sideName(th.color) })) +
     (after ? " · " + t("e_after", { n: Math.min(lastThinking.ply + 1, v.moves.length) }) : "");
   $("engine-eval").textContent = t("e_eval") + ": " + evaluation(th);
   const nps = th.nps || 0;

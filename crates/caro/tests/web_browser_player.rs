@@ -7,6 +7,8 @@
 //!   it; a rematch offer shown in the open result dialog;
 //! - the custom form's players named as on the home page, level buttons
 //!   and placeholders that fit (desktop and phone);
+//! - Swap2 saying the computer's decision, the turn kept on the person
+//!   placing the opening stones, no seat's internal name in the engine panel;
 //!
 //! A failing scenario leaves a screenshot in `target/browser-failures/`;
 //! `CARO_BROWSER_ONLY=online,phone` runs only the scenarios whose names
@@ -287,6 +289,117 @@ async fn custom_form_speaks_the_home_pages_language(c: &Client, base: &str) -> T
     Ok(())
 }
 
+/// The engine panel's side line never names a person's seat ("human").
+async fn no_internal_name(c: &Client) -> TestResult {
+    let side = text_of(c, "#engine-side").await?;
+    if side.contains("human") || side.contains("Player") || side.contains("Người chơi") {
+        return Err(format!("the engine panel says {side:?}").into());
+    }
+    Ok(())
+}
+
+/// Item 4: Swap2 says what happened. The person opens against caro:1:
+/// their card keeps the turn while they place all three stones (a white
+/// one too); then caro:1's decision is said in words ("Opening: caro:1
+/// takes white.", or that it placed two more stones), in English and
+/// Vietnamese. With caro:1 opening, its engine panel never names the
+/// person's seat.
+async fn swap2_says_what_happened(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    js(
+        c,
+        "document.getElementById('custom').open = true; return true",
+    )
+    .await?;
+    click(c, "input[name=mode][value=hc]").await?;
+    select(c, "#white-player", "caro:1").await?;
+    select(c, "#time", "100").await?;
+    select(c, "#opening", "swap2").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
+    for (i, (x, y)) in [(7u8, 7u8), (8, 8), (6, 8)].into_iter().enumerate() {
+        until(
+            c,
+            "the person's card to move while placing",
+            "return document.getElementById('card-black').classList.contains('to-move')
+               && !document.getElementById('card-white').classList.contains('to-move')",
+        )
+        .await?;
+        if i == 1 {
+            let status = text_of(c, "#status").await?;
+            if !status.starts_with("Opening: place stone 2 of 3 (White)") {
+                return Err(format!("stone 2's instruction: {status:?}").into());
+            }
+        }
+        play(c, x, y).await?;
+    }
+    until(
+        c,
+        "caro:1's decision",
+        "const v = window.caroView(); return v.seats.every(s => s.color) || (v.turn.kind === 'choose' && !document.getElementById('swap').hidden)",
+    )
+    .await?;
+    no_internal_name(c).await?;
+    if js(c, "return !document.getElementById('swap').hidden").await? == json!(true) {
+        until_text(
+            c,
+            "#status",
+            "caro:1 placed two more stones: choose your colour.",
+        )
+        .await?;
+        lang(c, "vi").await?;
+        until_text(
+            c,
+            "#status",
+            "caro:1 đã đặt thêm hai quân: hãy chọn màu quân.",
+        )
+        .await?;
+        lang(c, "en").await?;
+    } else {
+        let color = js(c, "return window.caroView().seats[1].color").await?;
+        let (en, vi) = if color == json!("white") {
+            (
+                "Opening: caro:1 takes white.",
+                "Khai cuộc: caro:1 cầm quân trắng.",
+            )
+        } else {
+            (
+                "Opening: caro:1 takes black.",
+                "Khai cuộc: caro:1 cầm quân đen.",
+            )
+        };
+        until_text(c, "#swap-note", en).await?;
+        lang(c, "vi").await?;
+        until_text(c, "#swap-note", vi).await?;
+        no_internal_name(c).await?;
+        lang(c, "en").await?;
+    }
+
+    // caro:1 opens: its panel while and after it places the stones.
+    open_home(c, base).await?;
+    js(
+        c,
+        "document.getElementById('custom').open = true; return true",
+    )
+    .await?;
+    click(c, "input[name=mode][value=ch]").await?;
+    select(c, "#black-player", "caro:1").await?;
+    select(c, "#time", "100").await?;
+    select(c, "#opening", "swap2").await?;
+    click(c, "#go").await?;
+    wait_game_page(c).await?;
+    until(
+        c,
+        "the choice",
+        "return !document.getElementById('swap').hidden && !!document.getElementById('choose-take-white')",
+    )
+    .await?;
+    no_internal_name(c).await?;
+    lang(c, "vi").await?;
+    no_internal_name(c).await?;
+    lang(c, "en").await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_as_a_player_meets_it() {
     let Some(browser) = browser_or_skip() else {
@@ -303,5 +416,6 @@ async fn the_page_as_a_player_meets_it() {
     scenarios
         .run(custom_form_speaks_the_home_pages_language)
         .await;
+    scenarios.run(swap2_says_what_happened).await;
     scenarios.finish().await;
 }
