@@ -11,6 +11,7 @@
 //   analysis.analyseGame();   // start the game's analysis (the result dialog's "Analyse")
 //   analysis.overlay();       // { ghosts, marks } for the board, if the page sets the board whole
 //   analysis.destroy();       // leaving the game page
+//   analysis.isOpen();        // whether the person opened the analysis (live panel or graph)
 //
 // getPosition() returns { view, ply }: the game's latest view from the server
 // (with `you` set in an online game) and the number of its moves shown (the
@@ -889,7 +890,10 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   }
 
   update();
-  return { update, setLang, analyseGame, overlay, destroy };
+  // Whether the person opened the analysis: the live panel on, or a
+  // game's analysis shown.
+  const isOpen = () => live || !!(graph && !graph.hidden);
+  return { update, setLang, analyseGame, overlay, destroy, isOpen };
 }
 
 function ensureStyle() {

@@ -676,18 +676,25 @@ function renderEngine(v) {
   const box = $("engine");
   const anyComputer = isComputer(v, "black") || isComputer(v, "white");
   const th = lastThinking && lastThinking.thinking;
-  box.hidden = !anyComputer || !th;
+  // Browsing, the panel is for the position on the board: hidden unless
+  // that is the position searched.
+  const elsewhere = viewPly !== null && lastThinking && viewPly !== Math.min(lastThinking.ply + 1, v.moves.length);
+  box.hidden = !anyComputer || !th || !!elsewhere;
   if (box.hidden) return;
+  // Against the computer the game's evaluation and the engine's plan
+  // would give the position away: shown only once the person opened the
+  // analysis (or the game is over).
+  const opened = !!(analysis && analysis.isOpen && analysis.isOpen());
+  const secret = !v.online && people(v) === 1 && !v.result && !opened;
   const after = !v.thinking || !v.busy;
   const undecided = Array.isArray(v.seats) && v.opening && v.opening !== "free" && !v.seats.every((st) => st.color);
   const thinker = thinkerName(v, th);
   $("engine-side").textContent = (undecided ? thinker : t("e_side", { p: thinker, c: sideName(th.color) })) +
     (after ? " · " + t("e_after", { n: Math.min(lastThinking.ply + 1, v.moves.length) }) : "");
-  $("engine-eval").textContent = t("e_eval") + ": " + evaluation(th);
-  const nps = th.nps || 0;
-  const k = nps >= 10000 ? String(Math.round(nps / 1000)) : (nps / 1000).toFixed(1);
-  $("engine-stats").textContent = t("e_depth", { d: th.depth }) + " · " + t("e_speed", { k });
-  $("engine-line").textContent = th.pv && th.pv.length ? t("e_line", { l: th.pv.slice(0, 12).join(" ") }) : "";
+  // Depth and speed are the analysis panel's; the play view has words.
+  $("engine-eval").textContent = secret ? "" : t("e_eval") + ": " + evaluation(th);
+  $("engine-eval").hidden = secret;
+  $("engine-line").textContent = !secret && th.pv && th.pv.length ? t("e_line", { l: th.pv.slice(0, 12).join(" ") }) : "";
   box.classList.toggle("live", !after);
 }
 
@@ -939,6 +946,8 @@ function wire() {
   $("sound").checked = prefs.sound;
   $("sound").addEventListener("change", () => { prefs.sound = $("sound").checked; keep("caro.sound", prefs.sound ? "on" : "off"); });
   onLang((l) => { if (current) render(); if (analysis && analysis.setLang) analysis.setLang(l); });
+  // Opening or closing the analysis shows or hides the engine's evaluation.
+  $("analysis-panel").addEventListener("click", () => setTimeout(() => { if (current) renderEngine(current); }, 0));
   onTheme(() => drawBoard());
   document.addEventListener("keydown", onKey);
 }

@@ -71,7 +71,7 @@ export const TEXT = {
     keys: "Keys: on the board, arrows move the cursor and Enter or Space plays; elsewhere ← → step through the moves, Home / End first and last; u undo, r redo, ? this help.",
     help: "Keys", options: "Options and keys",
     // engine panel
-    engine: "Engine", e_side: "{p} plays {c}", e_depth: "depth {d}", e_speed: "{k}k nodes/s",
+    engine: "Engine", e_side: "{p} plays {c}",
     e_chance: "{c} {p}%", e_wins_in: "{c} wins in {n}", e_wins: "{c} wins", e_line: "Line: {l}",
     e_eval: "Evaluation", e_after: "after move {n}",
     // swap and match
@@ -196,7 +196,7 @@ export const TEXT = {
     export: "Xuất PSQ", link: "Chép liên kết thế cờ", copied: "Đã chép liên kết: {u}", reset_view: "Vừa bàn cờ",
     keys: "Phím: trên bàn cờ, các phím mũi tên di chuyển con trỏ, Enter hoặc Space để đi; ở chỗ khác ← → xem lại từng nước, Home / End về đầu và cuối; u đi lại, r đi tiếp, ? trợ giúp.",
     help: "Phím tắt", options: "Tùy chọn và phím tắt",
-    engine: "Máy tính toán", e_side: "{p} cầm quân {c}", e_depth: "độ sâu {d}", e_speed: "{k} nghìn nút/giây",
+    engine: "Máy tính toán", e_side: "{p} cầm quân {c}",
     e_chance: "{c} {p}%", e_wins_in: "{c} thắng sau {n} nước", e_wins: "{c} thắng", e_line: "Biến: {l}",
     e_eval: "Đánh giá", e_after: "sau nước {n}",
     sw_place3: "Khai cuộc: đặt quân thứ {n} / 3 ({c}).", sw_place3_wait: "{p} đang đặt các quân khai cuộc…",

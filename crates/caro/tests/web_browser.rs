@@ -236,13 +236,14 @@ async fn human_vs_computer_undo_redo_resign(c: &Client, base: &str) -> TestResul
     play(c, 7, 7).await?;
     wait_ply(c, 2).await?;
     until_status(c, "the person's turn", "Your move").await?;
-    // The engine's panel stays after its move, in words and units.
+    // The engine's panel stays after its move, in words: who played, no
+    // evaluation of the game in progress, no raw statistics.
     until(
         c,
         "the engine panel",
         "const e = document.getElementById('engine');
-         return !e.hidden && /White|Black/.test(document.getElementById('engine-eval').textContent)
-           && /depth \\d+ · [\\d.]+k nodes\\/s/.test(document.getElementById('engine-stats').textContent)",
+         return !e.hidden && document.getElementById('engine-side').textContent.startsWith('caro:2 plays White')
+           && document.getElementById('engine-eval').hidden && !/depth|nodes/.test(e.textContent)",
     )
     .await?;
     // `u` takes back the computer's reply and the person's move.

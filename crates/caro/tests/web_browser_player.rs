@@ -9,6 +9,9 @@
 //!   and placeholders that fit (desktop and phone);
 //! - Swap2 saying the computer's decision, the turn kept on the person
 //!   placing the opening stones, no seat's internal name in the engine panel;
+//! - the engine panel against the computer: no evaluation of the game in
+//!   progress until the analysis is opened, no raw statistics, nothing
+//!   searched for another position while stepping back;
 //!
 //! A failing scenario leaves a screenshot in `target/browser-failures/`;
 //! `CARO_BROWSER_ONLY=online,phone` runs only the scenarios whose names
@@ -400,6 +403,80 @@ async fn swap2_says_what_happened(c: &Client, base: &str) -> TestResult {
     lang(c, "en").await
 }
 
+/// Item 5: the engine panel while playing the computer: who played, but no
+/// win percentage or line of the game in progress until the person opens
+/// the analysis, never depth or speed (in English or Vietnamese); stepping
+/// back hides what was searched for another position.
+async fn engine_panel_gives_nothing_away(c: &Client, base: &str) -> TestResult {
+    open_home(c, base).await?;
+    select(c, "#quick-board", "gomoku").await?;
+    click(c, "#level-1").await?;
+    wait_game_page(c).await?;
+    play(c, 7, 7).await?;
+    wait_ply(c, 2).await?;
+    let quiet = "const e = document.getElementById('engine');
+         return !e.hidden && !document.getElementById('analysis-panel').querySelector('#an-toggle[aria-pressed=true]')
+           && document.getElementById('engine-eval').hidden && document.getElementById('engine-line').textContent === ''
+           && !/%|depth|nodes|độ sâu|nút/.test(e.textContent)";
+    until(c, "the engine panel without the evaluation", quiet).await?;
+    let side = text_of(c, "#engine-side").await?;
+    if !side.starts_with("caro:1 plays White") {
+        return Err(format!("the engine panel says {side:?}").into());
+    }
+    lang(c, "vi").await?;
+    until(
+        c,
+        "the engine panel without the evaluation, in Vietnamese",
+        quiet,
+    )
+    .await?;
+    until(
+        c,
+        "the side in Vietnamese",
+        "return document.getElementById('engine-side').textContent.startsWith('caro:1 cầm quân Trắng')",
+    )
+    .await?;
+    lang(c, "en").await?;
+    // The person opens the analysis: the evaluation shows.
+    until(
+        c,
+        "the analysis toggle",
+        "return !!document.getElementById('an-toggle')",
+    )
+    .await?;
+    click(c, "#an-toggle").await?;
+    until(
+        c,
+        "the evaluation once the analysis is open",
+        "return !document.getElementById('engine-eval').hidden && document.getElementById('engine-eval').textContent.startsWith('Evaluation: ')",
+    )
+    .await?;
+    click(c, "#an-toggle").await?;
+    until(c, "the evaluation hidden again", quiet).await?;
+    play(c, 8, 8).await?;
+    wait_ply(c, 4).await?;
+    until(
+        c,
+        "the computer done",
+        "const v = window.caroView(); return v.moves.length === 4 && !v.busy && !document.getElementById('engine').hidden",
+    )
+    .await?;
+    click(c, "#nav-prev").await?;
+    until(
+        c,
+        "no panel for another position",
+        "return document.getElementById('board').dataset.ply === '3' && document.getElementById('engine').hidden",
+    )
+    .await?;
+    click(c, "#nav-last").await?;
+    until(
+        c,
+        "the panel back at the searched position",
+        "return document.getElementById('board').dataset.ply === '4' && !document.getElementById('engine').hidden",
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_as_a_player_meets_it() {
     let Some(browser) = browser_or_skip() else {
@@ -417,5 +494,6 @@ async fn the_page_as_a_player_meets_it() {
         .run(custom_form_speaks_the_home_pages_language)
         .await;
     scenarios.run(swap2_says_what_happened).await;
+    scenarios.run(engine_panel_gives_nothing_away).await;
     scenarios.finish().await;
 }
