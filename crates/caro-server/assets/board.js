@@ -5,6 +5,7 @@
 //   import { Board, columnName, pointName } from "/board.js";
 //   const board = new Board(container, {
 //     onPlay(x, y) {},    // a click, a tap or Enter/Space on an empty point of an interactive board
+//     onOccupied(x, y) {},// Enter/Space on a taken point of an interactive board
 //     onCursor(x, y) {},  // the keyboard cursor moved
 //     onView(zoom) {},    // the zoom changed (by wheel, pinch, keys or a method): e.g. show
 //                         // a reset-view button while zoom > 1
@@ -226,6 +227,7 @@ export class Board {
   constructor(container, callbacks = {}) {
     this.container = container;
     this.onPlay = callbacks.onPlay || (() => {});
+    this.onOccupied = callbacks.onOccupied || (() => {});
     this.onCursor = callbacks.onCursor || (() => {});
     this.onView = callbacks.onView || (() => {});
     this._reportedZoom = 1;
@@ -841,7 +843,9 @@ export class Board {
       this._keyboard = true;
       const c = this._cursor || this._defaultCursor();
       this._cursor = c;
-      this._play(c.x, c.y);
+      // A key on a taken point says so (a click there stays silent).
+      if (s.interactive && this._occupied(c.x, c.y)) this.onOccupied(c.x, c.y);
+      else this._play(c.x, c.y);
       this._schedule();
     } else if (e.key === "+" || e.key === "=" || e.key === "-" || e.key === "_") {
       const g = this._geom;

@@ -86,6 +86,7 @@ export async function showGame(id) {
   if (!wired) wire();
   const load = ++loading;
   viewPly = null; lastThinking = null; lastResultShown = null; sentMove = null;
+  $("move-list").dataset.game = "";
   message(null);
   $("status").textContent = t("loading");
   const query = new URLSearchParams(location.search);
@@ -135,6 +136,7 @@ function ensureBoard() {
   if (board) return;
   board = new Board($("board"), {
     onPlay: (x, y) => playAt(x, y),
+    onOccupied: () => message(() => t("e_occupied")),
     onCursor: () => {},
   });
   // For tests and tools: where a point is on screen, the latest view and
@@ -311,6 +313,8 @@ function accept(view, first) {
   if (current && view.id === current.id && view.version < current.version) return;
   if (current && current.online && view.you === undefined) view.you = current.you;
   clockAt = performance.now();
+  // The games list names the online players from the colour played here.
+  if (view.online && (view.you === "black" || view.you === "white")) keep("caro.you." + view.id, view.you);
   const before = current;
   current = view;
   if (view.thinking) lastThinking = { thinking: view.thinking, ply: view.ply };
@@ -730,9 +734,24 @@ function renderMoves(v) {
     b.classList.toggle("current", on);
     if (on) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
   });
+  // A game opens with its list at the top; new moves played here, and the
+  // move browsed to, are scrolled into the list's view (the list only,
+  // never the page).
+  const fresh = list.dataset.game !== String(v.id);
+  const grew = !fresh && Number(list.dataset.count || 0) < v.moves.length;
+  list.dataset.game = String(v.id);
+  list.dataset.count = String(v.moves.length);
+  if (fresh) { list.scrollTop = 0; return; }
   const cur = list.querySelector("button.current");
-  if (cur && viewPly !== null) cur.scrollIntoView({ block: "nearest" });
-  else if (viewPly === null) list.scrollTop = list.scrollHeight;
+  if (cur && viewPly !== null) keepInList(list, cur);
+  else if (viewPly === null && grew) list.scrollTop = list.scrollHeight;
+}
+
+/** Scrolls `list` (not the page) so that `item` is in view. */
+function keepInList(list, item) {
+  const top = item.offsetTop, bottom = top + item.offsetHeight; // the list is the offset parent
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
 
 function renderOnline(v) {
@@ -958,7 +977,8 @@ function onKey(ev) {
   const target = ev.target;
   if (target && (/INPUT|SELECT|TEXTAREA|BUTTON/.test(target.tagName) || target.closest("#board") || target.closest("dialog"))) {
     // The board's own keys (cursor, Enter) and the controls' keys.
-    if (!(target.tagName === "BUTTON" && /^(Home|End|u|r|\?)$/.test(ev.key))) return;
+    // A button (a step button just clicked) lets the arrows step through the moves.
+    if (!(target.tagName === "BUTTON" && !target.closest("dialog") && /^(ArrowLeft|ArrowRight|Home|End|u|r|\?)$/.test(ev.key))) return;
   }
   const n = current.moves.length;
   const shown = shownPly();

@@ -107,6 +107,7 @@ export const TEXT = {
     declined_draw: "Your opponent declined the draw.", declined_takeback: "Your opponent declined the takeback.",
     closed: "Connection closed: {r}", reconnecting: "Connection lost; reconnecting…",
     // lists and pages
+    show_empty: "Show games with no moves", empty_games: "({n} without moves hidden)",
     saved_games: "Saved games", moves_unit: "moves", col_game: "Game", col_players: "Players", moves: "Moves", result: "Result",
     date: "Date", no_games: "No saved games yet.", ongoing: "unfinished", online_badge: "online",
     match_game: "match game {n}", draw_short: "draw",
@@ -137,7 +138,7 @@ export const TEXT = {
   vi: {
     site_title: "caro: cờ caro, Gomoku, Renju và tic-tac-toe",
     meta_description: "Chơi cờ caro, Gomoku, Renju và tic-tac-toe với máy, với bạn trên cùng màn hình hoặc qua mạng; xem hai máy đấu nhau; phân tích ván cờ.",
-    nav_play: "Chơi", nav_games: "Các ván đã lưu", nav_main: "Chính", language: "Ngôn ngữ",
+    nav_play: "Chơi", nav_games: "Ván đã lưu", nav_main: "Chính", language: "Ngôn ngữ",
     theme_dark: "Giao diện tối", theme_light: "Giao diện sáng", skip: "Đến nội dung chính",
     footer: "caro: năm quân liên tiếp, ngay trên máy của bạn.",
     home_title: "Cờ caro, Gomoku, Renju và tic-tac-toe",
@@ -228,6 +229,7 @@ export const TEXT = {
     connected: "đã kết nối", disconnected: "mất kết nối", waiting_friend: "đang chờ bạn của bạn vào",
     declined_draw: "Đối thủ đã từ chối hòa.", declined_takeback: "Đối thủ không cho đi lại.",
     closed: "Kết nối bị đóng: {r}", reconnecting: "Mất kết nối; đang kết nối lại…",
+    show_empty: "Hiện cả các ván chưa có nước nào", empty_games: "(đã ẩn {n} ván chưa có nước nào)",
     saved_games: "Các ván đã lưu", moves_unit: "nước", col_game: "Ván cờ", col_players: "Người chơi", moves: "Số nước", result: "Kết quả",
     date: "Ngày", no_games: "Chưa có ván nào được lưu.", ongoing: "chưa xong", online_badge: "qua mạng",
     match_game: "ván {n} của trận", draw_short: "hòa",

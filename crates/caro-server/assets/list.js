@@ -3,7 +3,7 @@
 // screen each row becomes a small card (style.css).
 
 import { t, getLang, onLang } from "/i18n.js";
-import { api, errorText, gameName, playerName, resultShort } from "/api.js";
+import { api, errorText, gameName, playerName, resultShort, colorName } from "/api.js";
 import { go } from "/app.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,6 +15,7 @@ export async function showList() {
   if (!wired) {
     wired = true;
     onLang(() => { if (last && !$("games-page").hidden) render(last); });
+    $("show-empty").addEventListener("change", () => { if (last) render(last); });
     const body = $("games-table").querySelector("tbody");
     body.addEventListener("click", (ev) => {
       const tr = ev.target.closest("tr[data-id]");
@@ -40,9 +41,29 @@ function cell(tr, text, label, cls) {
   return td;
 }
 
-function render(list) {
+/** The colour this browser played in online game `id`, if it sat there. */
+function playedHere(id) {
+  try { return localStorage.getItem("caro.you." + id); } catch (_) { return null; }
+}
+
+/** The players in words: "You – caro:3", online "You – Opponent". */
+function playerNames(g) {
+  if (g.online) {
+    const me = playedHere(g.id);
+    const name = (c) => (me ? (c === me ? t("you") : t("opponent")) : colorName(c));
+    return name("black") + " – " + name("white");
+  }
+  const people = [g.black, g.white].filter((s) => s === "human").length;
+  return playerName(g.black, people) + " – " + playerName(g.white, people);
+}
+
+function render(all) {
   const body = $("games-table").querySelector("tbody");
   body.innerHTML = "";
+  // Games nobody played a move in are left out unless asked for.
+  const list = $("show-empty").checked ? all : all.filter((g) => g.ply > 0);
+  $("empty-count").textContent = t("empty_games", { n: all.length - list.length });
+  $("empty-count").hidden = all.length === list.length;
   if (!list.length) {
     const tr = body.insertRow();
     const td = tr.insertCell();
@@ -58,9 +79,7 @@ function render(list) {
     const a = document.createElement("a");
     a.href = "/game/" + g.id; a.textContent = "#" + g.id; a.dataset.link = "";
     td.appendChild(a);
-    const people = [g.black, g.white].filter((s) => s === "human").length;
-    const names = playerName(g.black, people) + " – " + playerName(g.white, people);
-    const p = cell(tr, names, t("col_players"), "players");
+    const p = cell(tr, playerNames(g), t("col_players"), "players");
     if (g.online) {
       const b = document.createElement("span");
       b.className = "badge"; b.textContent = t("online_badge");

@@ -12,6 +12,9 @@
 //! - the engine panel against the computer: no evaluation of the game in
 //!   progress until the analysis is opened, no raw statistics, nothing
 //!   searched for another position while stepping back;
+//! - small things: the move list, arrows with a step button focused,
+//!   Enter on a taken point, the phone's header and focus ring, the games
+//!   list without empty games and with online players named;
 //!
 //! A failing scenario leaves a screenshot in `target/browser-failures/`;
 //! `CARO_BROWSER_ONLY=online,phone` runs only the scenarios whose names
@@ -26,12 +29,13 @@ mod common;
 use std::error::Error;
 
 use common::browser::{
-    browser_or_skip, click, connect, in_another_browser, js, play, select, until, wait_ply,
-    Scenarios, TestResult, DESKTOP, PHONE,
+    browser_or_skip, click, connect, in_another_browser, js, play, ply, press, select, until,
+    wait_ply, Scenarios, TestResult, DESKTOP, PHONE,
 };
-use common::Server;
+use common::{agent, post, Server};
+use fantoccini::key::Key;
 use fantoccini::Client;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// The home page, with its players loaded.
 async fn open_home(c: &Client, base: &str) -> TestResult {
@@ -191,6 +195,15 @@ async fn online_friend_waiting_draw_declined_rematch_in_dialog(
             )
             .await?;
         }
+        // The games list names the online players from black's side.
+        let old_id = old_path.as_str().unwrap_or("").trim_start_matches("/game/").to_string();
+        c.goto(&format!("{base}/games")).await?;
+        until_text(
+            c,
+            &format!("#games-table tr[data-id='{old_id}'] td.players"),
+            "You – Opponent online",
+        )
+        .await?;
         Ok(())
     })
     .await
@@ -477,6 +490,168 @@ async fn engine_panel_gives_nothing_away(c: &Client, base: &str) -> TestResult {
     .await
 }
 
+/// A game between two people made through the API with these moves on a
+/// `size`×`size` board (and these extra settings); returns its id.
+fn api_game(base: &str, size: u8, extra: Value, moves: &[(u8, u8)]) -> Result<i64, Box<dyn Error>> {
+    let a = agent();
+    let mut settings = json!({"black": "human", "white": "human", "width": size, "height": size});
+    if let (Some(s), Some(e)) = (settings.as_object_mut(), extra.as_object()) {
+        s.extend(e.clone());
+    }
+    let (status, view) = post(&a, &format!("{base}/api/games"), &settings);
+    if status != 201 && status != 200 {
+        return Err(format!("new game: {status} {view}").into());
+    }
+    let id = view["id"].as_i64().ok_or("no id")?;
+    for (i, &(x, y)) in moves.iter().enumerate() {
+        let (status, answer) = post(
+            &a,
+            &format!("{base}/api/games/{id}/move"),
+            &json!({"ply": i, "x": x, "y": y}),
+        );
+        if status != 200 {
+            return Err(format!("move {i}: {status} {answer}").into());
+        }
+    }
+    Ok(id)
+}
+
+/// `n` moves on a 20×20 board that never make five: black on the points
+/// where (x + 2y) mod 4 < 2, white on the others, row by row, alternating.
+fn long_game(n: usize) -> Vec<(u8, u8)> {
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for y in 0..20u8 {
+        for x in 0..20u8 {
+            if (u32::from(x) + 2 * u32::from(y)) % 4 < 2 {
+                black.push((x, y));
+            } else {
+                white.push((x, y));
+            }
+        }
+    }
+    black
+        .into_iter()
+        .zip(white)
+        .flat_map(|(b, w)| [b, w])
+        .take(n)
+        .collect()
+}
+
+/// Item 9 on a desktop: a long game opens with its move list at the top
+/// and three-digit move numbers on one line; ← and → step through the
+/// moves with a step button focused; Enter on a taken point says why
+/// nothing happened (English and Vietnamese); the games list leaves out
+/// games without moves unless asked.
+async fn small_things_on_a_desktop(c: &Client, base: &str) -> TestResult {
+    let id = api_game(base, 20, json!({}), &long_game(120))?;
+    c.goto(&format!("{base}/game/{id}")).await?;
+    wait_game_page(c).await?;
+    wait_ply(c, 120).await?;
+    let list = js(
+        c,
+        "const l = document.getElementById('move-list');
+         const broken = [...l.querySelectorAll('button.mv')].filter(b => {
+           const r = document.createRange(); r.selectNodeContents(b);
+           const tops = [...r.getClientRects()].map(x => x.top);
+           return Math.max(...tops) - Math.min(...tops) > 8 || b.scrollWidth > b.clientWidth;
+         }).map(b => b.textContent);
+         return [l.scrollTop, l.scrollHeight > l.clientHeight, broken]",
+    )
+    .await?;
+    if list != json!([0, true, []]) {
+        return Err(format!("the move list (scrollTop, scrolls, broken lines): {list}").into());
+    }
+    click(c, "#nav-prev").await?;
+    wait_ply(c, 119).await?;
+    press(c, &[Key::Left.into(), Key::Left.into()]).await?;
+    wait_ply(c, 117).await?;
+    press(c, &[Key::Right.into()]).await?;
+    wait_ply(c, 118).await?;
+    let focused = js(c, "return document.activeElement.id").await?;
+    if focused != json!("nav-prev") {
+        return Err(format!("the focus moved to {focused}").into());
+    }
+
+    // Enter on a taken point.
+    let id = api_game(base, 15, json!({}), &[(7, 7)])?;
+    c.goto(&format!("{base}/game/{id}")).await?;
+    wait_game_page(c).await?;
+    wait_ply(c, 1).await?;
+    js(c, "window.caroBoard.focus(); return true").await?;
+    press(c, &[Key::Enter.into()]).await?;
+    until_text(c, "#message", "That point is already taken.").await?;
+    lang(c, "vi").await?;
+    until_text(c, "#message", "Ô này đã có quân.").await?;
+    lang(c, "en").await?;
+    if ply(c).await? != 1 {
+        return Err("Enter on a taken point played".into());
+    }
+
+    // The games list: no game without moves unless asked for.
+    let empty = api_game(base, 15, json!({}), &[])?;
+    c.goto(&format!("{base}/games")).await?;
+    until(
+        c,
+        "the games list",
+        &format!("return !!document.querySelector('#games-table tr[data-id=\"{id}\"]')"),
+    )
+    .await?;
+    let shown = format!("return !!document.querySelector('#games-table tr[data-id=\"{empty}\"]')");
+    if js(c, &shown).await? != json!(false) {
+        return Err("a game without moves is listed".into());
+    }
+    click(c, "#show-empty").await?;
+    until(c, "the game without moves, asked for", &shown).await
+}
+
+/// Item 9 on a phone (390×844), in English and Vietnamese: the header on
+/// one line with "Tiếng Việt" whole; a tapped board shows no focus ring.
+async fn small_things_on_a_phone(base: &str) -> TestResult {
+    in_another_browser(PHONE, "small_things_on_a_phone", async |c: &Client| {
+        open_home(c, base).await?;
+        for l in ["en", "vi"] {
+            lang(c, l).await?;
+            let header = js(
+                c,
+                "const h = document.querySelector('header.top');
+                 const tops = new Set([...h.children].map(e => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)));
+                 const links = [...h.querySelectorAll('nav a')].filter(a => {
+                   const r = document.createRange(); r.selectNodeContents(a);
+                   return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size !== 1 || a.getBoundingClientRect().right > h.clientWidth;
+                 }).map(a => a.textContent);
+                 const s = document.getElementById('lang'), st = getComputedStyle(s);
+                 const ctx = document.createElement('canvas').getContext('2d'); ctx.font = st.font;
+                 const room = s.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 16;
+                 const text = s.options[s.selectedIndex].text;
+                 return [tops.size <= 2 && h.getBoundingClientRect().height < 60, links, ctx.measureText(text).width <= room,
+                         h.scrollWidth <= h.clientWidth, s.getBoundingClientRect().right <= window.innerWidth]",
+            )
+            .await?;
+            if header != json!([true, [], true, true, true]) {
+                return Err(format!(
+                    "{l}: the phone's header (one line, wrapped links, language whole, no overflow, in view): {header}"
+                )
+                .into());
+            }
+        }
+        lang(c, "en").await?;
+        click(c, "#quick-here").await?;
+        wait_game_page(c).await?;
+        play(c, 7, 7).await?;
+        let ring = js(
+            c,
+            "const k = document.querySelector('#board canvas');
+             return [document.activeElement === k, k.matches(':focus-visible'), getComputedStyle(k).outlineStyle]",
+        )
+        .await?;
+        if ring[1] != json!(false) || (ring[0] == json!(true) && ring[2] != json!("none")) {
+            return Err(format!("a tapped board shows a focus ring: {ring}").into());
+        }
+        Ok(())
+    })
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_as_a_player_meets_it() {
     let Some(browser) = browser_or_skip() else {
@@ -495,5 +670,7 @@ async fn the_page_as_a_player_meets_it() {
         .await;
     scenarios.run(swap2_says_what_happened).await;
     scenarios.run(engine_panel_gives_nothing_away).await;
+    scenarios.run(small_things_on_a_desktop).await;
+    scenarios.run_alone(small_things_on_a_phone).await;
     scenarios.finish().await;
 }
