@@ -66,9 +66,11 @@ export function resultDialog(o) {
   $("result-next").hidden = !o.next;
   $("result-rematch").hidden = !o.rematch;
   $("result-analyse").hidden = !o.analyse;
+  const again = $("result-dialog").open;
   open("result-dialog");
+  // Worded again (a language change): the focus stays where it is.
   const first = [$("result-next"), $("result-new-match"), $("result-rematch"), $("result-close")].find((b) => !b.hidden);
-  if (first) first.focus();
+  if (first && !again) first.focus();
 }
 
 /** Closes both dialogs (leaving the page). */

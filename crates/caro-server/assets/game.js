@@ -591,6 +591,8 @@ function matchNames(v) {
   const me = matchMe(v);
   return (m.players || []).map((p, i) => {
     if (v.online) return me === null ? t("human") + " " + (i === 0 ? "A" : "B") : i === me ? t("you") : t("opponent");
+    // Two people at one screen: "Player A" and "Player B", not "Player" twice.
+    if (p === "human" && people(v) === 2) return t("human") + " " + (i === 0 ? "A" : "B");
     return playerName(p, people(v));
   });
 }
@@ -964,7 +966,12 @@ function wire() {
   $("numbers").addEventListener("change", () => { prefs.numbers = $("numbers").value; keep("caro.numbers", prefs.numbers); drawBoard(); });
   $("sound").checked = prefs.sound;
   $("sound").addEventListener("change", () => { prefs.sound = $("sound").checked; keep("caro.sound", prefs.sound ? "on" : "off"); });
-  onLang((l) => { if (current) render(); if (analysis && analysis.setLang) analysis.setLang(l); });
+  onLang((l) => {
+    if (current) render();
+    // An open result dialog is worded again, not only its title.
+    if (current && current.result && $("result-dialog").open) openResult();
+    if (analysis && analysis.setLang) analysis.setLang(l);
+  });
   // Opening or closing the analysis shows or hides the engine's evaluation.
   $("analysis-panel").addEventListener("click", () => setTimeout(() => { if (current) renderEngine(current); }, 0));
   onTheme(() => drawBoard());

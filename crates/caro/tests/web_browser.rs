@@ -733,16 +733,20 @@ async fn drawn_match(c: &Client, base: &str, lang: &str) -> TestResult {
             "Trận đấu kết thúc",
             "Trận đấu hòa 1–1 sau 3 ván",
             json!([
-                "Ván 1: Người chơi thắng",
+                "Ván 1: Người chơi A thắng",
                 "Ván 2: hòa",
-                "Ván 3: Người chơi thắng"
+                "Ván 3: Người chơi B thắng"
             ]),
         )
     } else {
         (
             "Match over",
             "Match drawn 1–1 after 3 games",
-            json!(["Game 1: Player won", "Game 2: draw", "Game 3: Player won"]),
+            json!([
+                "Game 1: Player A won",
+                "Game 2: draw",
+                "Game 3: Player B won"
+            ]),
         )
     };
     let expected = json!([title, headline, games, true, false, "draw"]);

@@ -15,6 +15,8 @@
 //! - small things: the move list, arrows with a step button focused,
 //!   Enter on a taken point, the phone's header and focus ring, the games
 //!   list without empty games and with online players named;
+//! - a same-screen match's players named A and B, the result dialog worded
+//!   again after a language change;
 //!
 //! A failing scenario leaves a screenshot in `target/browser-failures/`;
 //! `CARO_BROWSER_ONLY=online,phone` runs only the scenarios whose names
@@ -652,6 +654,44 @@ async fn small_things_on_a_phone(base: &str) -> TestResult {
     .await
 }
 
+/// From the previous pass: a same-screen match names its players "Player
+/// A" and "Player B", not "Player" twice, and switching the language
+/// words the whole result dialog again, not only its title.
+async fn same_screen_match_words(c: &Client, base: &str) -> TestResult {
+    let moves = [
+        (3, 7),
+        (3, 9),
+        (4, 7),
+        (4, 9),
+        (5, 7),
+        (5, 9),
+        (6, 7),
+        (6, 9),
+    ];
+    let id = api_game(base, 15, json!({"first_to": 1}), &moves)?;
+    c.goto(&format!("{base}/game/{id}")).await?;
+    wait_game_page(c).await?;
+    wait_ply(c, 8).await?;
+    play(c, 7, 7).await?;
+    until(
+        c,
+        "the result dialog",
+        "return document.getElementById('result-dialog').open",
+    )
+    .await?;
+    until_text(c, "#result-match", "Player A wins the match 1–0").await?;
+    let text = text_of(c, "#result-text").await?;
+    lang(c, "vi").await?;
+    until_text(c, "#result-match", "Người chơi A thắng trận đấu 1–0").await?;
+    let vi = text_of(c, "#result-text").await?;
+    if vi == text || !vi.contains("thắng") {
+        return Err(format!("the dialog's result after the language change: {vi:?}").into());
+    }
+    lang(c, "en").await?;
+    until_text(c, "#result-text", &text).await?;
+    click(c, "#result-close").await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_as_a_player_meets_it() {
     let Some(browser) = browser_or_skip() else {
@@ -671,6 +711,7 @@ async fn the_page_as_a_player_meets_it() {
     scenarios.run(swap2_says_what_happened).await;
     scenarios.run(engine_panel_gives_nothing_away).await;
     scenarios.run(small_things_on_a_desktop).await;
+    scenarios.run(same_screen_match_words).await;
     scenarios.run_alone(small_things_on_a_phone).await;
     scenarios.finish().await;
 }
