@@ -1,6 +1,6 @@
 // analysis.js: the game page's analysis: a live analysis panel (evaluation
 // bar, the engine's best three moves and their lines, drawn on the board as
-// numbered ghost stones), a whole game's analysis (a win-chance graph with
+// small lettered ghosts, never numbered like the game's stones), a whole game's analysis (a win-chance graph with
 // the mistakes marked and the better move at each), and hints in games
 // against the computer.
 //
@@ -258,6 +258,8 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     return { v, ply };
   }
 
+  // The engine's candidates are lettered A, B, C… on the board and in the panel.
+  const letter = (i) => String.fromCharCode(65 + i);
   const seated = (v) => !!v && v.online && (v.you === "black" || v.you === "white");
   const liveAllowed = (v) => !!v && !(seated(v) && !v.result);
   const personVsComputer = (v) => !!v && !v.online && [v.black, v.white].filter((s) => s === "human").length === 1;
@@ -341,7 +343,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
       chanceText.textContent = t("an_chance", { p: pct(line.win_chance) });
       pv.textContent = lineText(line.pv);
       li.setAttribute("aria-label", t("an_line_label", {
-        i: i + 1, m: name(line.move), s: words, p: pct(line.win_chance), l: lineText(line.pv),
+        i: letter(i), m: name(line.move), s: words, p: pct(line.win_chance), l: lineText(line.pv),
       }));
     });
     if (preview !== null && preview >= lines.length) preview = null;
@@ -363,7 +365,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     li.className = "an-line";
     li.tabIndex = 0;
     const rank = document.createElement("span");
-    rank.textContent = String(i + 1);
+    rank.textContent = letter(i);
     rank.setAttribute("aria-hidden", "true");
     const move = document.createElement("b");
     move.className = "an-move";
@@ -629,11 +631,13 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     const marks = [];
     if (!view) return { ghosts, marks };
     const taken = new Set(view.moves.slice(0, shown).map(([x, y]) => y * view.width + x));
-    // A line's moves as numbered stones, colours alternating from `color`.
+    // A line's moves as small lettered ghosts (a, b, c… in order), colours
+    // alternating from `color`: letters, never numbers beside the game's
+    // numbered stones.
     const lineGhosts = (pv, color, max) => {
       pv.slice(0, max).forEach((p, i) => {
         if (!p || taken.has(p[1] * view.width + p[0])) return;
-        ghosts.push({ x: p[0], y: p[1], label: String(i + 1), color: i % 2 === 0 ? color : other(color) });
+        ghosts.push({ x: p[0], y: p[1], label: letter(i).toLowerCase(), color: i % 2 === 0 ? color : other(color) });
       });
     };
     if (live && liveData && Array.isArray(liveData.lines) && sentPly === shown) {
@@ -642,7 +646,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
       if (line && Array.isArray(line.pv) && line.pv.length) lineGhosts(line.pv, color, 12);
       else {
         liveData.lines.slice(0, 5).forEach((l, i) => {
-          if (l.move) ghosts.push({ x: l.move[0], y: l.move[1], label: String(i + 1), color });
+          if (l.move) ghosts.push({ x: l.move[0], y: l.move[1], label: letter(i), color });
         });
       }
     }

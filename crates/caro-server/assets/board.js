@@ -24,7 +24,7 @@
 //   lastMove: true                       mark the last move
 //   winLine: [[x, y], ...] | null        drawn under the move numbers
 //   forbidden: [[x, y], ...]             renju fouls for black, small red crosses
-//   ghosts: [{x, y, label, color}]       translucent numbered stones (analysis lines)
+//   ghosts: [{x, y, label, color}]       small faint stones in a dashed ring, lettered (analysis lines)
 //   marks: [{x, y, kind, label?}]        kind "hint" | "best" | "mistake" (also "blunder",
 //                                        "inaccuracy"); label replaces the badge text
 //   interactive: false                   clicks, taps and Enter/Space call onPlay
@@ -1042,15 +1042,16 @@ export class Board {
     for (const gh of s.ghosts) {
       if (!visible(gh.x, gh.y) || this._occupied(gh.x, gh.y)) continue;
       const color = gh.color === "white" ? "white" : "black";
-      this._piece(ctx, gh.x, gh.y, color, cellsMode ? 0.35 : 0.5, 1);
-      if (!cellsMode) {
-        // A thin ring in the analysis colour: a suggestion, not a stone of the game.
-        ctx.strokeStyle = pal.hint;
-        ctx.lineWidth = Math.max(1.5, cell * 0.045);
-        ctx.beginPath();
-        ctx.arc(X(gh.x), Y(gh.y), cell * 0.47, 0, 2 * Math.PI);
-        ctx.stroke();
-      }
+      // Smaller and fainter than a stone, in a dashed ring of the analysis
+      // colour: a suggestion, never mistaken for a stone of the game.
+      this._piece(ctx, gh.x, gh.y, color, cellsMode ? 0.3 : 0.4, 0.7);
+      ctx.strokeStyle = pal.hint;
+      ctx.lineWidth = Math.max(1.5, cell * 0.05);
+      ctx.setLineDash([Math.max(2, cell * 0.1), Math.max(2, cell * 0.07)]);
+      ctx.beginPath();
+      ctx.arc(X(gh.x), Y(gh.y), cell * 0.42, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.setLineDash([]);
     }
 
     // The winning row, under the numbers.
@@ -1116,13 +1117,14 @@ export class Board {
         if (!visible(gh.x, gh.y) || this._occupied(gh.x, gh.y) || gh.label === undefined || gh.label === "") continue;
         const label = String(gh.label);
         const color = gh.color === "white" ? "white" : "black";
-        const size = Math.max(9, cell * (label.length > 1 ? 0.36 : 0.46));
-        ctx.font = `700 ${size}px ${FONT}`;
+        const size = Math.max(9, cell * (label.length > 1 ? 0.3 : 0.38));
+        ctx.font = `italic 700 ${size}px ${FONT}`;
         if (cellsMode) {
           this._text(ctx, label, X(gh.x), Y(gh.y), color === "black" ? pal.x : pal.o, pal.board[0], size);
         } else {
           const fg = color === "black" ? pal.numOnBlack : pal.numOnWhite;
-          this._text(ctx, label, X(gh.x), Y(gh.y) + size * 0.04, fg, null, size);
+          const halo = color === "black" ? pal.black[1] : pal.white[1];
+          this._text(ctx, label, X(gh.x), Y(gh.y) + size * 0.04, fg, halo, size);
         }
       }
     }

@@ -1,13 +1,14 @@
 // game.js: the game page. The board (board.js) takes all the room it can;
 // beside it (below it on a phone) the player cards with their clocks, the
 // status, the swap choices, the engine's panel, the buttons, the move list
-// (click a move to look at it; "Back to the game" returns) and the analysis.
+// (click a move to look at it; "Back to the game" returns) and the analysis
+// (its graph there too: the board keeps its size).
 //
 // The analysis hook. If /analysis.js loads, the page calls
 //   mountAnalysis({ panel, graph, board, getPosition, onJump, lang })
 // once per game page, where
 //   panel        <section id="analysis-panel"> in the side column,
-//   graph        <div id="analysis-graph"> under the board,
+//   graph        <div id="analysis-graph"> in the side column, above the panel,
 //   board        the Board (the module sets its ghosts and marks itself),
 //   getPosition  () => ({ view, ply }): the latest view (with `you` online)
 //                and the number of its moves shown,

@@ -1,4 +1,4 @@
-//! The web app as a player meets it (issue 77), in real
+//! The web app as a player meets it (issue 77, items 4 to 9), in real
 //! headless Chromium driven through ChromeDriver (tests/common/browser.rs),
 //! in English and Vietnamese:
 //!
@@ -17,6 +17,8 @@
 //!   list without empty games and with online players named;
 //! - a same-screen match's players named A and B, the result dialog worded
 //!   again after a language change;
+//! - analysis marks that are not moves: lettered candidates, the board's
+//!   size kept with the graph, the board in view after a jump.
 //!
 //! A failing scenario leaves a screenshot in `target/browser-failures/`;
 //! `CARO_BROWSER_ONLY=online,phone` runs only the scenarios whose names
@@ -32,7 +34,7 @@ use std::error::Error;
 
 use common::browser::{
     browser_or_skip, click, connect, in_another_browser, js, play, ply, press, select, until,
-    wait_ply, Scenarios, TestResult, DESKTOP, PHONE,
+    until_within, wait_ply, Scenarios, TestResult, DESKTOP, PHONE,
 };
 use common::{agent, post, Server};
 use fantoccini::key::Key;
@@ -692,6 +694,95 @@ async fn same_screen_match_words(c: &Client, base: &str) -> TestResult {
     click(c, "#result-close").await
 }
 
+/// Item 6: analysis marks are not moves. A finished game analysed: the
+/// board keeps its size when the graph appears; with the page scrolled
+/// down to the analysis, "Next mistake" keeps the whole board in view;
+/// the live candidates are lettered ghosts (A, B, C on the board and in
+/// the panel), never numbers.
+async fn analysis_marks_are_not_moves(c: &Client, base: &str) -> TestResult {
+    let five = [
+        (3, 7),
+        (3, 9),
+        (4, 7),
+        (4, 9),
+        (5, 7),
+        (10, 12),
+        (6, 7),
+        (11, 2),
+        (7, 7),
+    ];
+    let id = api_game(base, 15, json!({}), &five)?;
+    c.goto(&format!("{base}/game/{id}")).await?;
+    wait_game_page(c).await?;
+    wait_ply(c, 9).await?;
+    until(
+        c,
+        "the analysis panel",
+        "return !!document.getElementById('an-game') && !document.getElementById('an-game').hidden",
+    )
+    .await?;
+    js(
+        c,
+        "const d = document.getElementById('result-dialog'); if (d.open) d.close(); return true",
+    )
+    .await?;
+    let size = "const r = document.getElementById('board').getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]";
+    let before = js(c, size).await?;
+    click(c, "#an-game").await?;
+    until_within(
+        c,
+        "the game's analysis",
+        "const g = document.getElementById('analysis-graph');
+         return !!g && !g.hidden && g.dataset.points === '10' && document.getElementById('an-job').hidden",
+        std::time::Duration::from_secs(180),
+    )
+    .await?;
+    let after = js(c, size).await?;
+    if before != after {
+        return Err(format!("the board went from {before} to {after} with the graph").into());
+    }
+    // From the start, "Next mistake" (a real click, which scrolls the
+    // button into view) shows a mistake with the whole board in view.
+    click(c, "#nav-first").await?;
+    click(c, "#an-next").await?;
+    until(
+        c,
+        "a mistake shown",
+        "return document.getElementById('analysis-graph').dataset.ply !== '0' && document.getElementById('board').dataset.ply !== '9'",
+    )
+    .await?;
+    let view = js(
+        c,
+        "const r = document.getElementById('board').getBoundingClientRect();
+         return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth",
+    )
+    .await?;
+    if view != json!(true) {
+        let at = js(c, "const r = document.getElementById('board').getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight, window.scrollY]").await?;
+        return Err(format!("after the jump the board is out of view: {at}").into());
+    }
+    // The live candidates of a position in the game, lettered.
+    click(c, "#move-list button.mv[data-ply='4']").await?;
+    wait_ply(c, 4).await?;
+    click(c, "#an-toggle").await?;
+    until(
+        c,
+        "three candidates",
+        "return document.querySelectorAll('#an-lines li').length === 3
+           && document.getElementById('analysis-panel').dataset.ghosts === '3'",
+    )
+    .await?;
+    let labels = js(
+        c,
+        "return [window.caroBoard.state.ghosts.map(g => g.label), [...document.querySelectorAll('#an-lines li > span:first-child')].map(s => s.textContent)]",
+    )
+    .await?;
+    if labels != json!([["A", "B", "C"], ["A", "B", "C"]]) {
+        return Err(format!("the candidates' labels (board, panel): {labels}").into());
+    }
+    click(c, "#an-toggle").await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_as_a_player_meets_it() {
     let Some(browser) = browser_or_skip() else {
@@ -712,6 +803,7 @@ async fn the_page_as_a_player_meets_it() {
     scenarios.run(engine_panel_gives_nothing_away).await;
     scenarios.run(small_things_on_a_desktop).await;
     scenarios.run(same_screen_match_words).await;
+    scenarios.run(analysis_marks_are_not_moves).await;
     scenarios.run_alone(small_things_on_a_phone).await;
     scenarios.finish().await;
 }
