@@ -11,8 +11,8 @@ use crate::state::Threat;
 
 use super::movepick::{pick_best, sort_best_first, Gen};
 use super::params::{
-    FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_REDUCTION,
-    PICKED_ONE_BY_ONE, RFP_MARGIN, RFP_MAX_DEPTH, VCF_LEAF_DEPTH, WIDTH_BY_DEPTH,
+    FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMP_MAX_DEPTH, LMP_MOVES, LMR_MIN_DEPTH, LMR_MIN_INDEX,
+    LMR_REDUCTION, PICKED_ONE_BY_ONE, RFP_MARGIN, RFP_MAX_DEPTH, VCF_LEAF_DEPTH, WIDTH_BY_DEPTH,
 };
 use super::{Abort, Searcher, INF, MAX_PLY, WIN, WIN_BOUND};
 use crate::tt::Bound;
@@ -108,6 +108,17 @@ impl Searcher<'_> {
         let mut best_move = None;
         let mut child_pv = Vec::new();
         let me = self.state.to_move();
+        let late_moves = if beta - alpha == 1
+            && ply > 0
+            && !forced
+            && (1..=LMP_MAX_DEPTH).contains(&depth)
+            && beta.abs() < WIN_BOUND
+            && !self.state.has(me.opponent(), Pattern::Flex4)
+        {
+            LMP_MOVES[depth as usize]
+        } else {
+            usize::MAX
+        };
         for n in 0..moves.len().min(width) {
             // Most nodes are cut off after a move or two: the first few
             // are picked one at a time, the rest sorted when reached.
@@ -117,7 +128,10 @@ impl Searcher<'_> {
                 sort_best_first(&mut moves[n..]);
             }
             let m = moves[n].0;
-            if futile && n > 0 && !forced && self.state.threat(m, me) < Threat::Four {
+            if ((futile && n > 0) || n >= late_moves)
+                && !forced
+                && self.state.threat(m, me) < Threat::Four
+            {
                 continue;
             }
             self.state.play(m);

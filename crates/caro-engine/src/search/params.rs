@@ -51,6 +51,16 @@ pub(crate) const FUTILITY_MAX_DEPTH: i32 = 2;
 /// units. Range: 50..=800.
 pub(crate) const FUTILITY_MARGIN: i32 = 200;
 
+/// Move-count pruning: at a node off the principal variation with at
+/// most this much depth left, not answering a five or an open three, the
+/// moves after [`LMP_MOVES`] that make no four or open three are skipped.
+/// Range: 0..=4 (0: off).
+pub(crate) const LMP_MAX_DEPTH: i32 = 3;
+
+/// Moves searched in full before move-count pruning starts, by depth
+/// left (index 0 unused). Range: each 3..=24, growing with depth.
+pub(crate) const LMP_MOVES: [usize; 4] = [0, 6, 9, 13];
+
 /// Most candidate moves searched at a quiet node, by depth left (the
 /// last entry for every depth beyond): the threat-aware ordering puts the
 /// moves that matter first, and forced nodes are never cut. Range: each
