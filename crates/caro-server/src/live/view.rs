@@ -95,6 +95,20 @@ pub enum TurnView {
         /// `take-black`, `take-white`, `place-two`.
         options: Vec<&'static str>,
     },
+    /// `seat` offers a 5th move (renju openings).
+    Offer {
+        /// `first` or `second`.
+        seat: &'static str,
+        /// Offered so far.
+        made: u8,
+        /// To offer in all.
+        total: u8,
+    },
+    /// `seat` picks one of the offered 5th moves (renju openings).
+    Pick {
+        /// `first` or `second`.
+        seat: &'static str,
+    },
     /// The game is over.
     Over,
 }
@@ -282,6 +296,12 @@ impl LiveGame {
                 seat: seat.name(),
                 options: options.iter().map(|c| c.name()).collect(),
             },
+            Turn::Offer { seat, made, total } => TurnView::Offer {
+                seat: seat.name(),
+                made,
+                total,
+            },
+            Turn::Pick { seat } => TurnView::Pick { seat: seat.name() },
             Turn::Over => TurnView::Over,
         }
     }
