@@ -428,22 +428,20 @@ pub(crate) fn first_named(first: Option<&str>) -> Result<Color, String> {
     }
 }
 
-/// The opening a request names: `free` (the default), `swap1` or `swap2`.
-/// Renju's tournament openings (`soosorvN`, `taraguchi10`) are played in
-/// the terminal so far: the web app refuses them with a clear message.
+/// The opening a request names: `free` (the default), `swap1`, `swap2`,
+/// or under the renju rule `soosorv8` (`soosorvN`) or `taraguchi10`.
 pub(crate) fn opening(req: &NewGame) -> ApiResult<Opening> {
     match req.opening.as_deref().map(str::trim) {
         None | Some("") => Ok(Opening::Free),
-        Some(name) => match name.parse::<Opening>() {
-            Ok(o) if o.is_renju() => Err(ApiError::BadRequest(format!(
-                "the {o} opening is not available in the web app yet: play it in the \
-                 terminal (caro play --rule renju --opening {o})"
-            ))),
-            Ok(o) => Ok(o),
-            Err(_) => Err(ApiError::BadRequest(format!(
-                "opening must be free, swap1 or swap2, not {name:?}"
-            ))),
-        },
+        Some(name) => name.parse::<Opening>().map_err(|e| match e {
+            caro_core::opening::OpeningError::BadOfferCount(_) => {
+                ApiError::BadRequest(e.to_string())
+            }
+            _ => ApiError::BadRequest(format!(
+                "opening must be free, swap1, swap2, soosorv8 (soosorvN) or taraguchi10, \
+                 not {name:?}"
+            )),
+        }),
     }
 }
 

@@ -168,7 +168,7 @@ pub struct GameView {
     /// The players' names (black, white) of an imported game, when its
     /// file names them.
     pub names: Option<[String; 2]>,
-    /// `free`, `swap1` or `swap2`.
+    /// `free`, `swap1`, `swap2`, `soosorv8` (`soosorvN`) or `taraguchi10`.
     pub opening: &'static str,
     /// The first seat (who opens) and the second.
     pub seats: [SeatView; 2],
@@ -176,6 +176,9 @@ pub struct GameView {
     pub turn: TurnView,
     /// Stones placed by the opening: undo never goes below them.
     pub opening_stones: usize,
+    /// The 5th moves black offered in a renju opening (`soosorvN`,
+    /// `taraguchi10`), in order: points to draw and, at a pick, to click.
+    pub fifth_offers: Vec<[u8; 2]>,
     /// The match, if the game is part of one.
     #[serde(rename = "match")]
     pub series: Option<MatchView>,
@@ -371,6 +374,7 @@ impl LiveGame {
             seats: [seat_view(Seat::First), seat_view(Seat::Second)],
             turn: self.turn_view(),
             opening_stones: self.table.opening_stones(),
+            fifth_offers: self.table.offers().iter().copied().map(xy).collect(),
             series: self.match_view(),
             hints: self.hints,
             time_ms: self.time_ms,
