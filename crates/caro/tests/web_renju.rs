@@ -2,7 +2,8 @@
 //! serve`: a Soosõrv-8 game of two people through every phase with the
 //! refusals and their codes, the offers kept over a restart, and games
 //! against caro:1 with the person as the tentative black and as the
-//! tentative white, through to the 6th move.
+//! tentative white, through to the 6th move, under Soosõrv-8 and
+//! Taraguchi-10.
 
 mod common;
 
@@ -127,7 +128,7 @@ fn soosorv8_between_two_people_through_every_phase() {
 
 /// The person acts whenever it is their turn, whatever the phase: the
 /// first option, the first point the opening accepts, the first offer.
-fn against_caro(person_opens: bool) {
+fn against_caro(person_opens: bool, opening: &str) {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
     let a = agent();
@@ -139,7 +140,7 @@ fn against_caro(person_opens: bool) {
     let v = new_game(
         &a,
         &server,
-        json!({"black": black, "white": white, "rule": "renju", "opening": "soosorv8", "time_ms": 100}),
+        json!({"black": black, "white": white, "rule": "renju", "opening": opening, "time_ms": 100}),
     );
     let id = v["id"].as_i64().unwrap();
     let start = Instant::now();
@@ -186,19 +187,28 @@ fn against_caro(person_opens: bool) {
         }
     }
     let v = view(&a, &server, id);
-    assert!(
-        v["fifth_offers"].as_array().is_some_and(|o| !o.is_empty()),
-        "{v}"
-    );
+    if opening == "soosorv8" {
+        assert!(
+            v["fifth_offers"].as_array().is_some_and(|o| !o.is_empty()),
+            "{v}"
+        );
+    }
+    assert!(v["seats"][0]["color"].is_string(), "{v}");
     assert!(!kinds.is_empty());
 }
 
 #[test]
 fn soosorv8_against_the_computer_with_the_person_as_tentative_black() {
-    against_caro(true);
+    against_caro(true, "soosorv8");
 }
 
 #[test]
 fn soosorv8_against_the_computer_with_the_person_as_tentative_white() {
-    against_caro(false);
+    against_caro(false, "soosorv8");
+}
+
+#[test]
+fn taraguchi10_against_the_computer_as_either_side() {
+    against_caro(true, "taraguchi10");
+    against_caro(false, "taraguchi10");
 }
