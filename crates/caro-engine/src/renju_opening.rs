@@ -8,9 +8,11 @@
 //!   colour is a gift.
 //! - A swap decision: the colour its search finds at least even
 //!   ([`decide_swap`]).
-//! - Soosõrv's declaration: as many 5th moves as it finds that do not lose
-//!   for black (at least one, at most `N`), so that white cannot pick a
-//!   losing one while there are fewer good ones.
+//! - Soosõrv's declaration: the number `k` of its best 5th moves whose
+//!   worst (the one white would pick) its search finds closest to even,
+//!   since white may swap after the declaration; never more than it finds
+//!   5th moves that do not lose for black, so a level-10 engine does not
+//!   offer eight losing ones.
 //! - Taraguchi's choice: ten offers when it finds ten good 5th moves,
 //!   otherwise one 5th stone in the central 9×9.
 //! - An offer: the best 5th move for black not yet offered and not
@@ -288,14 +290,21 @@ pub fn opening_action(
     }
 }
 
-/// How many 5th moves to declare: as many distinct ones as do not lose
-/// for black, at least one and at most `most`.
+/// How many 5th moves to declare, at least one and at most `most`. With
+/// `k` offers, the best `k` distinct ones, white picks the worst of them:
+/// black gets the `k`th value. White may swap after the declaration, so
+/// black declares the `k` whose value is closest to even — never more
+/// than it has 5th moves that do not lose.
 fn declare(game: &Game, ranked: &[(Pos, i64)], most: u8) -> u8 {
-    let good = distinct_offers(game, ranked, &[], usize::from(most))
+    let offers = distinct_offers(game, ranked, &[], usize::from(most));
+    let good = offers.iter().filter(|&&(_, v)| v > LOSING).count().max(1);
+    let k = offers
         .iter()
-        .filter(|&&(_, v)| v > LOSING)
-        .count();
-    u8::try_from(good).unwrap_or(most).clamp(1, most)
+        .take(good)
+        .enumerate()
+        .min_by_key(|&(k, &(_, v))| (v.abs(), k))
+        .map_or(1, |(k, _)| k + 1);
+    u8::try_from(k).unwrap_or(most).clamp(1, most)
 }
 
 /// The candidate whose position (the opponent to move, who may then
@@ -526,6 +535,17 @@ mod tests {
         assert_eq!(good, vec![p("m13")]);
         assert_eq!(ranked[0].0, p("m13"));
         // So black declares one offer, and offers m13 first.
+        let synthetic: Vec<(Pos, i64)> = ["a15", "b15", "c15", "d15", "e15", "f15"]
+            .iter()
+            .zip([300, 200, 50, -20, -400, -6_000])
+            .map(|(t, v)| (p(t), v))
+            .collect();
+        // The 4th best (-20) is the closest to even: four offers.
+        assert_eq!(declare(&game, &synthetic, 8), 4);
+        // At most N, and with every move losing, one.
+        assert_eq!(declare(&game, &synthetic, 2), 2);
+        let lost: Vec<(Pos, i64)> = synthetic.iter().map(|&(q, _)| (q, -900_000)).collect();
+        assert_eq!(declare(&game, &lost, 8), 1);
         assert_eq!(declare(&game, &ranked, 8), 1);
         assert_eq!(distinct_offers(&game, &ranked, &[], 1)[0].0, p("m13"));
     }
