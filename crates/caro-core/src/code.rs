@@ -13,7 +13,10 @@
 //! - `{k}`: stones in a row needed to win, in decimal.
 //! - `{rule}`: the rule's name: `freestyle`, `standard`, `renju`, `caro` or
 //!   `caro-standard`.
-//! - `{opening}`: `free`, `swap1` or `swap2`.
+//! - `{opening}`: `free`, `swap1`, `swap2`, `soosorvN` or `taraguchi10`.
+//!   After a renju opening in which black offered 5th moves, the offers
+//!   follow the name after a `-`, written as the moves are:
+//!   `soosorv8-HJGI` offered h6 and g7 (see [`opening_field`]).
 //! - `{first}`: `b` or `w`, the colour of the first move.
 //! - `{moves}`: two characters per move, the column `x` then the row `y`
 //!   (0-based, `y` from the top), each written as one character of the
@@ -24,14 +27,15 @@
 //! which needs percent-encoding anywhere in a URL.
 
 use crate::game::{Game, GameSetup, SetupError};
+use crate::opening::Opening;
 use crate::pos::{BoardSize, Color, Pos, SizeError};
 use crate::rule::{Rule, Rules, RulesError};
 
 /// The format version, the code's first field.
 pub const VERSION: &str = "v1";
 
-/// The openings a code may name.
-pub const OPENINGS: [&str; 3] = ["free", "swap1", "swap2"];
+/// The openings a code may name (and `soosorvN` for any other `N`).
+pub const OPENINGS: [&str; 5] = ["free", "swap1", "swap2", "soosorv8", "taraguchi10"];
 
 /// The 64 characters that write a coordinate, in order of value.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -79,8 +83,19 @@ pub enum CodeError {
     #[error("unknown rule {0:?} in position code: expected freestyle, standard, renju, caro or caro-standard")]
     UnknownRule(String),
     /// Not an opening name.
-    #[error("unknown opening {0:?}: expected free, swap1 or swap2")]
+    #[error(
+        "unknown opening {0:?}: expected free, swap1, swap2, soosorv8 (soosorvN) or taraguchi10"
+    )]
     UnknownOpening(String),
+    /// Offered 5th moves after an opening that offers none, or more than
+    /// it allows.
+    #[error("the {opening} opening cannot have {offers} offered 5th moves")]
+    BadOffers {
+        /// The opening.
+        opening: String,
+        /// How many the code holds.
+        offers: usize,
+    },
     /// Not `b` or `w`.
     #[error("bad first player {0:?} in position code: expected b or w")]
     BadFirst(String),
@@ -129,7 +144,7 @@ impl PositionCode {
     /// [`CodeError::HasSetup`] for a game that starts from placed stones
     /// (or with a side to move other than its first player).
     pub fn from_game(game: &Game, opening: &str) -> Result<PositionCode, CodeError> {
-        check_opening(opening)?;
+        split_opening_field(opening, game.size())?;
         if !game.setup_stones().is_empty() || game.setup_to_move() != game.first() {
             return Err(CodeError::HasSetup);
         }
@@ -214,7 +229,7 @@ impl PositionCode {
             .find(|r| r.name() == rule)
             .ok_or_else(|| CodeError::UnknownRule(truncate(rule)))?;
         Rules::new(size, k, rule)?;
-        check_opening(opening)?;
+        split_opening_field(opening, size)?;
         let first = match first {
             "b" => Color::Black,
             "w" => Color::White,
@@ -255,12 +270,47 @@ fn truncate(text: &str) -> String {
     text.chars().take(40).collect()
 }
 
-fn check_opening(opening: &str) -> Result<(), CodeError> {
-    if OPENINGS.contains(&opening) {
-        Ok(())
-    } else {
-        Err(CodeError::UnknownOpening(truncate(opening)))
+/// The opening field of a code: the opening's name, then after a renju
+/// opening in which black offered 5th moves, `-` and the offers written as
+/// moves are.
+#[must_use]
+pub fn opening_field(opening: Opening, offers: &[Pos]) -> String {
+    let mut out = opening.name().to_string();
+    if !offers.is_empty() {
+        out.push('-');
+        for pos in offers {
+            out.push(char::from(ALPHABET[usize::from(pos.x) % 64]));
+            out.push(char::from(ALPHABET[usize::from(pos.y) % 64]));
+        }
     }
+    out
+}
+
+/// Reads an opening field (see [`opening_field`]) for a board of `size`:
+/// the opening and the offered 5th moves.
+///
+/// # Errors
+/// [`CodeError::UnknownOpening`] for a name that is not an opening's,
+/// [`CodeError::BadOffers`] for offers the opening does not allow, and the
+/// move errors for offers that cannot be read.
+pub fn split_opening_field(field: &str, size: BoardSize) -> Result<(Opening, Vec<Pos>), CodeError> {
+    let (name, offers) = field.split_once('-').unwrap_or((field, ""));
+    // Only the written names: `soosorv08` or `Free` are not a code's.
+    let opening = name
+        .parse::<Opening>()
+        .ok()
+        .filter(|o| o.name() == name)
+        .ok_or_else(|| CodeError::UnknownOpening(truncate(field)))?;
+    let offers = parse_moves(offers, size)?;
+    if offers.len() > usize::from(opening.max_offers())
+        || (field.contains('-') && offers.is_empty())
+    {
+        return Err(CodeError::BadOffers {
+            opening: opening.name().to_string(),
+            offers: offers.len(),
+        });
+    }
+    Ok((opening, offers))
 }
 
 /// A decimal number of one to three digits.

@@ -33,6 +33,7 @@ pub mod minimax;
 pub mod player;
 pub mod quintuple;
 pub mod random;
+pub mod renju_opening;
 pub mod scoremap;
 pub mod search;
 pub mod sprt;

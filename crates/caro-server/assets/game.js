@@ -175,6 +175,9 @@ function drawBoard() {
     lastMove: true,
     winLine: live && v.result && v.result.line && v.result.line.length ? v.result.line : null,
     forbidden: live && humanBlack && !v.result ? v.forbidden || [] : [],
+    // A renju opening's offered 5th moves, numbered, while they are offered
+    // and picked.
+    ...(isRenjuOpening(v) ? { marks: live ? offerMarks(v) : [] } : {}),
     // Live, every click reaches playAt, which plays or says why not.
     interactive: live,
     preview: live && canPlay(v),
@@ -195,6 +198,7 @@ function drawBoard() {
 function canPlay(v) {
   if (!v || v.result) return false;
   if (v.turn && v.turn.kind === "choose") return false;
+  if (v.turn && (v.turn.kind === "offer" || v.turn.kind === "pick")) return mySeat(v, v.turn.seat);
   if (v.online) return v.you === v.to_move;
   return seatName(v, v.to_move) === "human";
 }
@@ -442,9 +446,56 @@ function mySeat(v, seat) {
   return seatPlayer(v, seat) === "human";
 }
 
+/** Whether the game opens with one of renju's tournament openings. */
+function isRenjuOpening(v) {
+  return !!v.opening && (v.opening.startsWith("soosorv") || v.opening === "taraguchi10");
+}
+
+/** The offered 5th moves as marks for the board, while offers are made or picked. */
+function offerMarks(v) {
+  const kind = v.turn && v.turn.kind;
+  if (v.result || (kind !== "offer" && kind !== "pick")) return [];
+  return (v.fifth_offers || []).map(([x, y], i) => ({ x, y, kind: "best", label: i + 1 }));
+}
+
+/** The central square the next stone of a renju opening must go in, in words. */
+function renjuZone(v) {
+  const n = v.moves.length;
+  const radius = v.opening === "taraguchi10" ? n : n < 3 ? n : -1;
+  if (radius === 0) return t("rj_zone_centre");
+  if (radius < 0 || radius > 4) return t("rj_zone_any");
+  return t("rj_zone", { s: 2 * radius + 1 });
+}
+
+/** What a renju opening asks now, in words. */
+function renjuText(v, mine, pname) {
+  const turn = v.turn;
+  const options = turn.options || [];
+  if (turn.kind === "choose") {
+    if (!mine) return t("rj_wait", { p: pname });
+    if (options.some((o) => o.startsWith("offers-"))) return t("rj_declare", { n: options.length });
+    if (options.includes("place-fifth")) return t("rj_branch");
+    return t("rj_swap");
+  }
+  if (turn.kind === "offer") {
+    return mine ? t("rj_offer", { m: turn.made + 1, n: turn.total }) : t("rj_offer_wait", { p: pname });
+  }
+  if (turn.kind === "pick") return mine ? t("rj_pick") : t("rj_pick_wait", { p: pname });
+  const undecided = Array.isArray(v.seats) && v.seats.every((s) => !s.color);
+  if (turn.kind === "move" && undecided) {
+    if (!mine) return t("rj_place_wait", { p: pname });
+    return t("rj_place", { c: sideName(turn.color), n: v.moves.length + 1, zone: renjuZone(v) });
+  }
+  return "";
+}
+
 /** What the swap opening asks now, in words, or "". */
 function swapText(v) {
   if (!v.opening || v.opening === "free" || !v.turn || v.result) return "";
+  if (isRenjuOpening(v)) {
+    const pname = v.online ? sideName(v.turn.seat === "first" ? "black" : "white") : playerName(seatPlayer(v, v.turn.seat), people(v));
+    return renjuText(v, mySeat(v, v.turn.seat), pname);
+  }
   const turn = v.turn;
   const undecided = Array.isArray(v.seats) && v.seats.every((s) => !s.color);
   const who = seatPlayer(v, turn.seat);
@@ -498,7 +549,7 @@ function renderSwap(v) {
   for (const option of turn.options || []) {
     const b = document.createElement("button");
     b.type = "button"; b.id = "choose-" + option; b.className = option === "place-two" ? "" : "primary";
-    b.textContent = t(option);
+    b.textContent = option.startsWith("offers-") ? t("offers_n", { n: option.slice(7) }) : t(option);
     b.addEventListener("click", () => intent("choose", { choice: option, ply: v.ply }));
     choices.appendChild(b);
   }

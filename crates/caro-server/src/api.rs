@@ -428,14 +428,19 @@ pub(crate) fn first_named(first: Option<&str>) -> Result<Color, String> {
     }
 }
 
-/// The opening a request names: `free` (the default), `swap1` or `swap2`.
+/// The opening a request names: `free` (the default), `swap1`, `swap2`,
+/// or under the renju rule `soosorv8` (`soosorvN`) or `taraguchi10`.
 pub(crate) fn opening(req: &NewGame) -> ApiResult<Opening> {
     match req.opening.as_deref().map(str::trim) {
         None | Some("") => Ok(Opening::Free),
-        Some(name) => name.parse().map_err(|_| {
-            ApiError::BadRequest(format!(
-                "opening must be free, swap1 or swap2, not {name:?}"
-            ))
+        Some(name) => name.parse::<Opening>().map_err(|e| match e {
+            caro_core::opening::OpeningError::BadOfferCount(_) => {
+                ApiError::BadRequest(e.to_string())
+            }
+            _ => ApiError::BadRequest(format!(
+                "opening must be free, swap1, swap2, soosorv8 (soosorvN) or taraguchi10, \
+                 not {name:?}"
+            )),
         }),
     }
 }

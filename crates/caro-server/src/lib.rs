@@ -771,6 +771,10 @@ impl App {
         // A swap decision is a search of the position too: the table
         // decides from its score.
         let choosing = matches!(turn, Turn::Choose { .. });
+        // In a renju opening every step is the engine's opening player's.
+        let opening_table = (game.table.opening().opening().is_renju()
+            && !game.table.colors_decided())
+        .then(|| Box::new(game.table.clone()));
         let color = game.game().to_move();
         let idx = seat.index();
         let name = game.table.sitter(seat).name().to_string();
@@ -808,7 +812,8 @@ impl App {
                 None => match source.and_then(|source| source.build_player(seed)) {
                     Ok(p) => p,
                     Err(e) => {
-                        app.finish_search(&job_entry, generation, idx, None, Err(e), choosing);
+                        let answer = if choosing { Answer::Swap } else { Answer::Move };
+                        app.finish_search(&job_entry, generation, idx, None, Err(e), answer);
                         return;
                     }
                 },
@@ -844,12 +849,44 @@ impl App {
                     cluster::relay_thinking(&relay_app, relay.0, relay.1, Some(&thinking));
                 }
             };
-            let mut ctx = Context::new(limits, stop, &mut progress);
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                player.choose(&position, &mut ctx)
-            }))
-            .unwrap_or_else(|_| Err(EngineError::External(format!("{name} crashed"))));
-            app.finish_search(&job_entry, generation, idx, Some(player), result, choosing);
+            let mut opening_choice = None;
+            let result = if let Some(table) = &opening_table {
+                let per_eval = caro_engine::renju_opening::per_eval_limits(limits);
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    caro_engine::renju_opening::opening_action(
+                        table,
+                        player.as_mut(),
+                        per_eval,
+                        &stop,
+                    )
+                }))
+                .unwrap_or_else(|_| Err(EngineError::External(format!("{name} crashed"))))
+                .map(|action| {
+                    use caro_engine::renju_opening::OpeningAction;
+                    let best = match action {
+                        OpeningAction::Choose(c) => {
+                            opening_choice = Some(c);
+                            position.size().center()
+                        }
+                        OpeningAction::Place(p)
+                        | OpeningAction::Offer(p)
+                        | OpeningAction::Pick(p) => p,
+                    };
+                    Decision { best, info: None }
+                })
+            } else {
+                let mut ctx = Context::new(limits, stop, &mut progress);
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    player.choose(&position, &mut ctx)
+                }))
+                .unwrap_or_else(|_| Err(EngineError::External(format!("{name} crashed"))))
+            };
+            let answer = match opening_choice {
+                Some(choice) => Answer::Opening(choice),
+                None if choosing => Answer::Swap,
+                None => Answer::Move,
+            };
+            app.finish_search(&job_entry, generation, idx, Some(player), result, answer);
         };
         match self.pool.submit(delay, job) {
             Ok(()) => {
@@ -910,7 +947,7 @@ impl App {
         idx: usize,
         player: Option<Box<dyn caro_engine::Player>>,
         result: Result<Decision, EngineError>,
-        choosing: bool,
+        answer: Answer,
     ) {
         {
             let mut g = entry.lock();
@@ -941,7 +978,12 @@ impl App {
                 g.thinking = Some(Thinking::from_info(color, info, size));
             }
             match result {
-                Ok(d) if choosing => {
+                Ok(_) if matches!(answer, Answer::Opening(_)) => {
+                    if let Answer::Opening(choice) = answer {
+                        g.choose_computer_as(generation, choice);
+                    }
+                }
+                Ok(d) if answer == Answer::Swap => {
                     let even = d.info.as_ref().is_none_or(|i| at_least_even(i.score));
                     g.choose_computer(generation, even);
                 }
@@ -983,6 +1025,17 @@ impl App {
             }
         }
     }
+}
+
+/// What a computer's search answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answer {
+    /// A move (in a renju opening also an offer or the pick).
+    Move,
+    /// A swap decision, taken from the search's score.
+    Swap,
+    /// A renju opening's decision, made by the engine's opening player.
+    Opening(caro_core::opening::Choice),
 }
 
 /// A stored game with its match filled in ([`LiveGame::link_match`]).

@@ -9,6 +9,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use caro_core::notation::format_pos;
 use caro_core::opening::{Choice, Opening, Seat};
 use caro_core::{Color, Game};
 
@@ -86,6 +87,22 @@ fn colours_text(session: &Session) -> String {
         format!("the {seat} player ({})", session.player(seat).name())
     };
     format!("black: {}; white: {}", who(Color::Black), who(Color::White))
+}
+
+/// The prompt of a renju opening's choice: a swap in words, the
+/// declaration of Soosõrv, Taraguchi's choice; `None` for the others.
+fn renju_choice_prompt(seat: Seat, options: &[Choice]) -> Option<String> {
+    match options {
+        [Choice::Offers(_), ..] => Some(format!(
+            "the {seat} player (black) declares how many 5th moves it will offer: 1 to {}",
+            options.len()
+        )),
+        [Choice::PlaceFifth, Choice::OfferFifths] => Some(format!(
+            "the {seat} player (black) chooses place-fifth (a 5th stone in the central 9×9) \
+             or offer-fifths (ten 5th moves for white to pick from)"
+        )),
+        _ => None,
+    }
 }
 
 fn choices_text(options: &[Choice]) -> String {
@@ -196,6 +213,14 @@ fn run<R: BufRead, W: Write>(
                 }
                 for event in session.wait(WAIT_STEP) {
                     match event {
+                        SessionEvent::ComputerOffered { seat, pos } => {
+                            writeln!(
+                                out,
+                                "the {seat} player ({}) offers {} as a 5th move",
+                                session.player(seat).name(),
+                                format_pos(pos, rules.size)
+                            )?;
+                        }
                         SessionEvent::ComputerChose { seat, choice } => {
                             writeln!(
                                 out,
@@ -245,14 +270,42 @@ fn run<R: BufRead, W: Write>(
             Turn::Over if session.match_over() => "match over: new or quit".to_string(),
             Turn::Over => "game over: new or quit".to_string(),
             Turn::Choose { seat, options } => {
+                renju_choice_prompt(seat, options).unwrap_or_else(|| {
+                    format!(
+                        "the {seat} player chooses {} (or black, white, two)",
+                        choices_text(options)
+                    )
+                })
+            }
+            Turn::Offer { seat, made, total } => format!(
+                "the {seat} player (black) offers a 5th move, {} of {total}: a point",
+                made + 1
+            ),
+            Turn::Pick { seat } => {
+                let offers: Vec<String> = session
+                    .offers()
+                    .iter()
+                    .map(|&p| format_pos(p, rules.size))
+                    .collect();
                 format!(
-                    "the {seat} player chooses {} (or black, white, two)",
-                    choices_text(options)
+                    "the {seat} player (white) picks black's 5th move: {}",
+                    offers.join(", ")
                 )
             }
             Turn::Move { seat, color } if !session.opening().is_done() => {
+                let zone = session
+                    .opening()
+                    .zone()
+                    .map(|r| {
+                        if r == 0 {
+                            " at the centre".to_string()
+                        } else {
+                            format!(" in the central {0}×{0} square", 2 * r + 1)
+                        }
+                    })
+                    .unwrap_or_default();
                 format!(
-                    "the {seat} player places a {color} stone ({})",
+                    "the {seat} player places a {color} stone ({}){zone}",
                     stone(color)
                 )
             }

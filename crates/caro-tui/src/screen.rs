@@ -162,10 +162,14 @@ impl App {
                     self.session.set_notice(e.to_string());
                 }
             }
-            KeyCode::Char(c @ ('b' | 'w' | 't')) => {
+            KeyCode::Char(c @ ('b' | 'w' | 't' | 'f' | 'o' | '0'..='9')) => {
                 let choice = match c {
                     'b' => Choice::TakeBlack,
                     'w' => Choice::TakeWhite,
+                    'f' => Choice::PlaceFifth,
+                    'o' => Choice::OfferFifths,
+                    '0' => Choice::Offers(10),
+                    d @ '1'..='9' => Choice::Offers(d as u8 - b'0'),
                     _ => Choice::PlaceTwo,
                 };
                 if let Err(e) = self.session.choose(choice) {
@@ -350,7 +354,10 @@ impl App {
         let mut lines: Vec<Line<'_>> = Vec::new();
         let opening = session.opening();
         let acting = match session.turn() {
-            Turn::Move { seat, .. } | Turn::Choose { seat, .. } => Some(seat),
+            Turn::Move { seat, .. }
+            | Turn::Choose { seat, .. }
+            | Turn::Offer { seat, .. }
+            | Turn::Pick { seat } => Some(seat),
             Turn::Over => None,
         };
         let marker = |on: bool| if on { "▶ " } else { "  " };
@@ -469,10 +476,14 @@ impl App {
         } else if let Turn::Choose { seat, options } = session.turn() {
             let keys: Vec<&str> = options
                 .iter()
-                .map(|c| match c {
-                    Choice::TakeBlack => "b take black",
-                    Choice::TakeWhite => "w take white",
-                    Choice::PlaceTwo => "t place two more",
+                .filter_map(|c| match c {
+                    Choice::TakeBlack => Some("b take black"),
+                    Choice::TakeWhite => Some("w take white"),
+                    Choice::PlaceTwo => Some("t place two more"),
+                    Choice::PlaceFifth => Some("f place the 5th stone"),
+                    Choice::OfferFifths => Some("o offer ten 5th moves"),
+                    Choice::Offers(1) => Some("1-9 or 0 (10) offer that many 5th moves"),
+                    Choice::Offers(_) => None,
                 })
                 .collect();
             let who = format!("the {seat} player ({})", session.player(seat).name());

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use caro_core::opening::{Choice, Opening, OpeningState, Seat};
 use caro_core::table::{Actor, Ending, Series, Sitter, Table};
 use caro_core::{Color, Game, Pos, Rules};
+use caro_engine::renju_opening::{opening_action, per_eval_limits, OpeningAction};
 use caro_engine::{
     Context, Decision, EngineError, Limits, Player, PlayerSource, Score, SearchInfo, StopFlag,
 };
@@ -129,6 +130,13 @@ pub enum SessionEvent {
         /// How the game ended, if the move ended it.
         ending: Option<Ending>,
     },
+    /// A computer offered a 5th move (renju openings).
+    ComputerOffered {
+        /// Its seat.
+        seat: Seat,
+        /// The point offered.
+        pos: Pos,
+    },
     /// A computer made a swap decision.
     ComputerChose {
         /// Its seat.
@@ -157,6 +165,14 @@ enum Request {
         limits: Limits,
         stop: StopFlag,
     },
+    /// Act at a step of a renju opening at `table`, answering with the
+    /// job `id`.
+    Opening {
+        id: u64,
+        table: Box<Table>,
+        limits: Limits,
+        stop: StopFlag,
+    },
     /// A new game starts: forget the old one.
     NewGame,
 }
@@ -169,6 +185,11 @@ enum Reply {
     Done {
         id: u64,
         result: Result<Decision, EngineError>,
+    },
+    /// The end of an opening job `id`.
+    Opening {
+        id: u64,
+        result: Result<OpeningAction, EngineError>,
     },
 }
 
@@ -203,6 +224,22 @@ impl Worker {
                             let mut ctx = Context::new(limits, stop, &mut progress);
                             let result = player.choose(&game, &mut ctx);
                             if replies.send(Reply::Done { id, result }).is_err() {
+                                break;
+                            }
+                        }
+                        Request::Opening {
+                            id,
+                            table,
+                            limits,
+                            stop,
+                        } => {
+                            let result = opening_action(
+                                &table,
+                                player.as_mut(),
+                                per_eval_limits(limits),
+                                &stop,
+                            );
+                            if replies.send(Reply::Opening { id, result }).is_err() {
                                 break;
                             }
                         }
@@ -247,6 +284,8 @@ enum Purpose {
     Move,
     /// A swap decision, taken from the search's score.
     Choose,
+    /// A step of a renju opening, taken by the engine's opening player.
+    Opening,
 }
 
 /// The search running now.
@@ -457,7 +496,13 @@ impl Session {
         self.table.ending_sentence()
     }
 
-    /// Whether the game goes on and a person must act (move or choose).
+    /// The 5th moves black offered in a renju opening.
+    #[must_use]
+    pub fn offers(&self) -> &[Pos] {
+        self.table.offers()
+    }
+
+    /// Whether a person must act now (move, choose, offer or pick).
     #[must_use]
     pub fn human_to_move(&self) -> bool {
         self.table.person_to_act()
@@ -777,20 +822,39 @@ impl Session {
                 return Some(SessionEvent::NextGame);
             }
             Turn::Over => return None,
+            Turn::Move { seat, .. }
+            | Turn::Choose { seat, .. }
+            | Turn::Offer { seat, .. }
+            | Turn::Pick { seat }
+                if self.table.opening().opening().is_renju() && !self.table.colors_decided() =>
+            {
+                (seat, Purpose::Opening)
+            }
             Turn::Move { seat, .. } => (seat, Purpose::Move),
             Turn::Choose { seat, .. } => (seat, Purpose::Choose),
+            // Offers and picks belong to the renju openings, handled above.
+            Turn::Offer { seat, .. } | Turn::Pick { seat } => (seat, Purpose::Opening),
         };
         let color = self.game().to_move();
         let worker = self.chairs[self.player_index(seat)].worker.as_ref()?;
         self.next_id += 1;
         let id = self.next_id;
         let stop = StopFlag::new();
-        let sent = worker.send(Request::Think {
-            id,
-            game: Box::new(self.game().clone()),
-            limits: self.limits,
-            stop: stop.clone(),
-        });
+        let sent = if purpose == Purpose::Opening {
+            worker.send(Request::Opening {
+                id,
+                table: Box::new(self.table.clone()),
+                limits: self.limits,
+                stop: stop.clone(),
+            })
+        } else {
+            worker.send(Request::Think {
+                id,
+                game: Box::new(self.game().clone()),
+                limits: self.limits,
+                stop: stop.clone(),
+            })
+        };
         if !sent {
             return Some(self.failed(seat, color, "the engine thread has ended".to_string()));
         }
@@ -821,6 +885,18 @@ impl Session {
                 let job = self.job.as_ref().filter(|j| j.id == id)?;
                 self.info = Some((job.color, info));
                 None
+            }
+            Reply::Opening { id, result } => {
+                if self.job.as_ref().is_none_or(|j| j.id != id) {
+                    return None;
+                }
+                let job = self.job.take()?;
+                let (seat, color) = (job.seat, job.color);
+                let action = match result {
+                    Ok(a) => a,
+                    Err(e) => return Some(self.failed(seat, color, e.to_string())),
+                };
+                self.opening_acted(seat, color, action, now)
             }
             Reply::Done { id, result } => {
                 if self.job.as_ref().is_none_or(|j| j.id != id) {
@@ -875,6 +951,53 @@ impl Session {
                 })
             }
         }
+    }
+
+    /// Carries out a computer's action in a renju opening.
+    fn opening_acted(
+        &mut self,
+        seat: Seat,
+        color: Color,
+        action: OpeningAction,
+        now: Instant,
+    ) -> Option<SessionEvent> {
+        let name = self.player(seat).name();
+        let size = self.rules.size;
+        let (pos, what) = match action {
+            OpeningAction::Choose(choice) => {
+                if let Err(e) = self.table.choose(Actor::Seat(seat), choice) {
+                    return Some(self.failed(seat, color, e.to_string()));
+                }
+                self.notice = Some(format!("the {seat} player ({name}) chose {choice}"));
+                return Some(SessionEvent::ComputerChose { seat, choice });
+            }
+            OpeningAction::Offer(pos) => (pos, "offered the 5th move"),
+            OpeningAction::Pick(pos) => (pos, "picked the offered 5th move"),
+            OpeningAction::Place(pos) => (pos, "placed"),
+        };
+        let ending = match self.table.play(Actor::Seat(seat), pos) {
+            Ok(e) => e,
+            Err(e) => return Some(self.failed(seat, color, format!("illegal move: {e}"))),
+        };
+        self.notice = Some(format!(
+            "the {seat} player ({name}) {what} {}",
+            caro_core::notation::format_pos(pos, size)
+        ));
+        self.cursor = pos;
+        self.settle();
+        if !self.has_human() && !self.computer_delay.is_zero() {
+            self.not_before = Some(now + self.computer_delay);
+        }
+        if matches!(action, OpeningAction::Offer(_)) {
+            return Some(SessionEvent::ComputerOffered { seat, pos });
+        }
+        Some(SessionEvent::ComputerMoved {
+            seat,
+            color,
+            pos,
+            info: None,
+            ending,
+        })
     }
 
     /// Lets computers move without blocking: takes the engines' answers in

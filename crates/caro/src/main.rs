@@ -5,6 +5,7 @@ mod bench;
 #[cfg(test)]
 mod cli_docs;
 mod db;
+mod match_opening;
 mod matchcmd;
 mod movelists;
 mod out;

@@ -6,6 +6,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use caro_core::notation::format_move_list;
+use caro_core::opening::Opening;
 use caro_core::psq::{write_psq, PsqRecord};
 use caro_core::{BoardSize, Color, Game, Pos, Rules};
 use caro_engine::arena::{play_game, GameSettings, PlayedGame, Tally};
@@ -17,6 +18,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 
+use crate::match_opening;
 use crate::movelists::read_move_lists;
 use crate::out::say;
 use crate::players::{parse_player_with, EngineOptions};
@@ -69,6 +71,14 @@ pub struct MatchArgs {
     /// black wins most games between strong players).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// Opening rule of every game: free (the default: the --openings move
+    /// lists or random ones), or one of renju's tournament openings,
+    /// soosorv8 (soosorvN, N from 1 to 16) or taraguchi10, played by the
+    /// two players through every phase (caro's players only: a pbrain
+    /// engine cannot take part; --rule renju). The player who opens
+    /// alternates.
+    #[arg(long, value_name = "NAME", default_value = "free")]
+    opening: String,
     /// Plies of each random opening, near the centre, when no --openings
     /// file is given (default 2, or 0 on boards smaller than 9).
     #[arg(long, value_name = "N")]
@@ -264,6 +274,17 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     }
     let rules = args.rules.rules()?;
     let (size, k, rule) = (rules.size, rules.k, rules.rule);
+    let opening_rule: Opening = args
+        .opening
+        .parse()
+        .map_err(|e: caro_core::opening::OpeningError| UsageError(e.to_string()))?;
+    match_opening::check(opening_rule, &args.a, &args.b, rules)?;
+    if opening_rule.is_renju() && (args.openings.is_some() || args.opening_plies.is_some()) {
+        return Err(UsageError(format!(
+            "--opening {opening_rule} plays its own opening stones: leave out --openings and \
+             --opening-plies"
+        )));
+    }
     if args.games == 0 {
         return Err(UsageError("--games must be at least 1".to_string()));
     }
@@ -282,6 +303,8 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         .transpose()?
         .unwrap_or([None; 2]);
     let openings: Vec<Vec<Pos>> = match &args.openings {
+        // One entry: every game's stones come from its renju opening.
+        _ if opening_rule.is_renju() => vec![Vec::new()],
         Some(path) => read_move_lists(path, size, "openings")?
             .into_iter()
             .map(|(_, moves)| moves)
@@ -323,7 +346,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = mpsc::channel::<Result<(usize, bool, PlayedGame), String>>();
+    let (tx, rx) = mpsc::channel::<Result<(usize, bool, PlayedGame, String), String>>();
     let jobs = args.jobs.clamp(1, 64);
     let openings = Arc::new(openings);
     let mut handles = Vec::new();
@@ -361,6 +384,34 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                     break;
                 }
             };
+            // A renju opening: the game's opener (A in even games) plays
+            // it with the other, and the colours come out of it.
+            let (a_is_black, record) = if opening_rule.is_renju() {
+                let opened = if n % 2 == 0 {
+                    match_opening::play(opening_rule, rules, a.as_mut(), b.as_mut(), limits)
+                        .map(|o| (o.opener_is_black, o))
+                } else {
+                    match_opening::play(opening_rule, rules, b.as_mut(), a.as_mut(), limits)
+                        .map(|o| (!o.opener_is_black, o))
+                };
+                match opened {
+                    Ok((a_black, o)) => {
+                        settings.opening = o.moves;
+                        (a_black, o.record)
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(format!("game {}: opening: {e}", n + 1)));
+                        break;
+                    }
+                }
+            } else {
+                (a_is_black, String::new())
+            };
+            settings.threads = if a_is_black {
+                threads
+            } else {
+                [threads[1], threads[0]]
+            };
             let played = if a_is_black {
                 play_game(a.as_mut(), b.as_mut(), &settings)
             } else {
@@ -368,7 +419,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             };
             match played {
                 Ok(g) => {
-                    if tx.send(Ok((n, a_is_black, g))).is_err() {
+                    if tx.send(Ok((n, a_is_black, g, record))).is_err() {
                         break;
                     }
                 }
@@ -384,7 +435,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     // every so many pairs instead, for a log file.
     let quiet_bar = bar.is_hidden();
     for message in rx {
-        let (n, a_is_black, g) = match message {
+        let (n, a_is_black, g, record) = match message {
             Ok(m) => m,
             Err(e) => {
                 // A player could not be built: finish what runs, then stop.
@@ -408,7 +459,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             } else {
                 (&args.b, &args.a)
             };
-            save_psq(dir, n, &g, black, white)?;
+            save_psq(dir, n, &g, black, white, &record)?;
         }
         let line = series.live_line(sprt.as_ref());
         if quiet_bar && pair_done && series.pairs.pairs() % LOG_EVERY_PAIRS == 0 {
@@ -720,6 +771,7 @@ fn save_psq(
     g: &PlayedGame,
     black: &str,
     white: &str,
+    opening: &str,
 ) -> Result<(), UsageError> {
     let mut record = PsqRecord::from_game(&g.game).map_err(|e| UsageError(e.to_string()))?;
     record.times_ms.clone_from(&g.times_ms);
@@ -729,6 +781,10 @@ fn save_psq(
         g.ending.describe().replace(' ', "_"),
         format_move_list(g.game.moves(), g.game.size()).replace(' ', ",")
     ));
+    if !opening.is_empty() {
+        text.push_str(opening);
+        text.push('\n');
+    }
     let path = dir.join(format!("game-{:04}.psq", n + 1));
     std::fs::write(&path, text)
         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))

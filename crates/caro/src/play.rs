@@ -19,7 +19,9 @@ pub const EXAMPLES: &str = "\
 Full screen: the arrow keys or h j k l move the cursor; Enter, space or a \
 click places a stone; u undo, r redo, n new game, R resign, p pause the \
 computers, q quit (y to confirm); in a swap opening b, w or t take black, \
-take white or place two more. With --match N the players take turns to open \
+take white or place two more; in a renju opening (soosorv8, taraguchi10) a \
+digit 1 to 9 (0 for 10) declares the number of 5th moves, f places the 5th \
+stone and o offers ten, and offers and the pick are points. With --match N the players take turns to open \
 (play black) and the score is shown; n starts the next game (line mode and \
 two computers go on by themselves). Line mode reads a point such as h8 (on 3x3 also 1 to 9) \
 or undo, redo, new, board, resign, help, quit. docs/terminal.md has more.
@@ -28,6 +30,7 @@ Examples:
   caro play                                      # you (black) against caro:5, 15x15 freestyle
   caro play --size 3 --white minimax:4           # tic-tac-toe against a perfect player
   caro play --rule renju --opening swap2 --black caro:7 --white human
+  caro play --rule renju --opening soosorv8 --white caro:7   # you open renju's Soosõrv-8
   caro play --size 20 --rule caro --black caro:10 --white scoremap   # watch two computers
   caro play --match 5 --white caro:4             # a match: first to 5 wins, colours alternate
   printf 'h8\\ni9\\n' | caro play --plain --white human               # line mode, moves piped in";
@@ -37,8 +40,10 @@ Examples:
 pub struct PlayArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Opening: free, swap1 or swap2 (with a swap opening --black names
-    /// the first player, who opens, and --white the second, who chooses).
+    /// Opening: free, swap1, swap2, or with --rule renju soosorv8
+    /// (soosorvN, N from 1 to 16) or taraguchi10 (with an opening other
+    /// than free --black names the first player, who opens as the
+    /// tentative black, and --white the second).
     #[arg(long, default_value = "free")]
     opening: String,
     /// Who plays black (moves first): human, or a computer player: random,

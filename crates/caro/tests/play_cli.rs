@@ -321,3 +321,78 @@ fn a_match_length_out_of_range_is_refused() {
     assert!(refused(&["--match", "0"]).contains("0"));
     assert!(refused(&["--match", "11"]).contains("11"));
 }
+
+#[test]
+fn soosorv8_with_the_person_opening_against_the_computer() {
+    let out = stdout_of(
+        &[
+            "--rule",
+            "renju",
+            "--opening",
+            "soosorv8",
+            "--white",
+            "caro:3",
+            "--time",
+            "50ms",
+            "--depth",
+            "2",
+            "--seed",
+            "1",
+        ],
+        "a1\nh8\nj8\ni8\nj8\nblack\n2\nh10\n",
+    );
+    for expected in [
+        "soosorv8 opening",
+        "the first player places a black stone (X) at the centre> a1",
+        "a1 is outside the central 1×1 square this opening stone must go in: the centre, h8",
+        "j8 is outside the central 3×3 square this opening stone must go in",
+        "the first player places a black stone (X) in the central 5×5 square> j8",
+        "the second player (caro:3) chooses take-",
+        "the first player (black) declares how many 5th moves it will offer: 1 to 8> 2",
+        "the first player chose offers-2",
+    ] {
+        assert!(out.contains(expected), "{expected:?} missing from\n{out}");
+    }
+}
+
+#[test]
+fn soosorv8_with_the_person_as_tentative_white() {
+    let out = stdout_of(
+        &[
+            "--rule",
+            "renju",
+            "--opening",
+            "soosorv8",
+            "--black",
+            "caro:3",
+            "--white",
+            "human",
+            "--time",
+            "50ms",
+            "--depth",
+            "2",
+            "--seed",
+            "1",
+        ],
+        "take-white\nh7\n",
+    );
+    for expected in [
+        "black (X, caro:3, first player) plays h8",
+        "the second player chose take-white",
+        "the second player places a white stone (O)> h7",
+        "the first player (caro:3) chooses take-",
+    ] {
+        assert!(out.contains(expected), "{expected:?} missing from\n{out}");
+    }
+}
+
+#[test]
+fn a_renju_opening_needs_the_renju_rule() {
+    let err = refused(&["--opening", "soosorv8"]);
+    assert!(
+        err.contains("the soosorv8 opening is a renju opening"),
+        "{err}"
+    );
+    let err = refused(&["--rule", "renju", "--opening", "soosorv20"]);
+    assert!(err.contains("soosorvN needs N from 1 to 16"), "{err}");
+}

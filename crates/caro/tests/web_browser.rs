@@ -4,7 +4,9 @@
 //! and with the keyboard, the computer answering with its engine panel,
 //! undo and redo, resigning with a confirmation, renju fouls, reloads, a
 //! 60×60 board zoomed with the wheel, Swap2 openings where the person
-//! chooses and where the person opens, a first-to-2 match against
+//! chooses and where the person opens, Soosõrv-8 through every phase
+//! with the person as the tentative black and as the tentative white
+//! against caro:1, a first-to-2 match against
 //! `random` with its end announced and a new match, a drawn match (in
 //! English and Vietnamese) ended by its last game, a finished game that
 //! undo does not reopen, a result worded for the person, two browsers playing online (presence, takeback and draw
@@ -1048,6 +1050,155 @@ async fn swap2_the_person_opens(c: &Client, base: &str) -> TestResult {
     .await
 }
 
+/// Plays the person's part of a Soosõrv-8 game on the page until the 6th
+/// move, whatever the computer does: a colour or a number by the first
+/// button of the opening's box, a stone or an offer by clicking points out
+/// from the centre until one is taken, the pick by clicking the first
+/// marked point. Checks the page words each phase and draws the offers.
+async fn soosorv8_through_every_phase(c: &Client, mode: &str) -> TestResult {
+    let person = if mode == "hc" { 0 } else { 1 };
+    let started = Instant::now();
+    let mut phases = std::collections::BTreeSet::new();
+    loop {
+        if started.elapsed() > Duration::from_secs(120) {
+            return Err(format!("the opening did not end; phases seen: {phases:?}").into());
+        }
+        let v = view(c).await?;
+        if v["ply"].as_u64().unwrap_or(0) >= 6 {
+            break;
+        }
+        let seat = v["turn"]["seat"].as_str().unwrap_or("");
+        if seat != ["first", "second"][person] {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        }
+        let kind = v["turn"]["kind"].as_str().unwrap_or("").to_string();
+        let status = text(c, "status").await?;
+        let expected = match kind.as_str() {
+            "choose" => "",
+            "offer" => "Offer a 5th move: click a point",
+            "pick" => "Pick black's 5th move",
+            _ if v["seats"][0]["color"].is_null() => "Opening: place stone",
+            _ => "",
+        };
+        if !status.starts_with(expected) {
+            return Err(format!("{kind}: the status says {status:?}").into());
+        }
+        phases.insert(kind.clone());
+        let before = js(
+            c,
+            "return JSON.stringify([window.caroView().version, window.caroView().turn])",
+        )
+        .await?;
+        let changed = format!(
+            "return JSON.stringify([window.caroView().version, window.caroView().turn]) !== {}",
+            serde_json::to_string(&before)?
+        );
+        match kind.as_str() {
+            "choose" => {
+                until(
+                    c,
+                    "the opening's choices",
+                    "return !document.getElementById('swap').hidden",
+                )
+                .await?;
+                click(c, "#swap-choices button").await?;
+                until(c, "the choice taken", &changed).await?;
+            }
+            "pick" => {
+                let marks = js(c, "return window.caroView().fifth_offers.length").await?;
+                if marks.as_u64().unwrap_or(0) == 0 {
+                    return Err("no offers to pick from".into());
+                }
+                let p = &v["fifth_offers"][0];
+                let (x, y) = (
+                    p[0].as_u64().unwrap_or(0) as u8,
+                    p[1].as_u64().unwrap_or(0) as u8,
+                );
+                click_point(c, x, y).await?;
+                until(c, "the pick", &changed).await?;
+            }
+            _ => {
+                let mut taken = false;
+                'points: for r in 0..5u8 {
+                    for y in 7 - r..=7 + r {
+                        for x in 7 - r..=7 + r {
+                            let empty = !v["moves"]
+                                .as_array()
+                                .is_some_and(|m| m.contains(&json!([x, y])))
+                                && !v["fifth_offers"]
+                                    .as_array()
+                                    .is_some_and(|m| m.contains(&json!([x, y])));
+                            if !empty {
+                                continue;
+                            }
+                            click_point(c, x, y).await?;
+                            tokio::time::sleep(Duration::from_millis(150)).await;
+                            if js(c, &changed).await? == json!(true) {
+                                taken = true;
+                                break 'points;
+                            }
+                        }
+                    }
+                }
+                if !taken {
+                    return Err(format!("no point taken for {kind}").into());
+                }
+            }
+        }
+    }
+    let v = view(c).await?;
+    if v["fifth_offers"].as_array().is_none_or(|o| o.is_empty()) {
+        return Err(format!("no offers recorded: {v}").into());
+    }
+    if !v["seats"][0]["color"].is_string() {
+        return Err("the colours are not set".into());
+    }
+    Ok(())
+}
+
+/// Soosõrv-8 with the person as the tentative black against caro:1.
+async fn soosorv8_the_person_opens(c: &Client, base: &str) -> TestResult {
+    start_custom(
+        c,
+        base,
+        "hc",
+        &[
+            ("#white-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+            ("#rule", "renju"),
+            ("#opening", "soosorv8"),
+        ],
+    )
+    .await?;
+    until_status(
+        c,
+        "the first stone's instruction",
+        "Opening: place stone 1 (Black) at the centre",
+    )
+    .await?;
+    soosorv8_through_every_phase(c, "hc").await
+}
+
+/// Soosõrv-8 with caro:1 opening and the person as the tentative white.
+async fn soosorv8_the_person_is_tentative_white(c: &Client, base: &str) -> TestResult {
+    start_custom(
+        c,
+        base,
+        "ch",
+        &[
+            ("#black-player", "caro:1"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+            ("#rule", "renju"),
+            ("#opening", "soosorv8"),
+        ],
+    )
+    .await?;
+    soosorv8_through_every_phase(c, "ch").await
+}
+
 /// The page's own pages for a game that does not exist and an unknown
 /// address: no board, no live buttons, a way home.
 async fn missing_game_and_unknown_path(c: &Client, base: &str) -> TestResult {
@@ -1421,6 +1572,8 @@ async fn the_web_app_in_a_real_browser() {
     scenarios.run(a_result_is_worded_for_the_person).await;
     scenarios.run(swap2_the_person_chooses).await;
     scenarios.run(swap2_the_person_opens).await;
+    scenarios.run(soosorv8_the_person_opens).await;
+    scenarios.run(soosorv8_the_person_is_tentative_white).await;
     scenarios.run(two_windows_play_a_friend_online).await;
     scenarios.run_alone(phone_layout).await;
     scenarios.finish().await;

@@ -231,7 +231,10 @@ impl LiveGame {
         if generation != self.generation {
             return Ok(false);
         }
-        let Turn::Move { seat, .. } = self.table.turn() else {
+        // A move, or in a renju opening an offered 5th move or the pick.
+        let (Turn::Move { seat, .. } | Turn::Offer { seat, .. } | Turn::Pick { seat }) =
+            self.table.turn()
+        else {
             return Ok(false);
         };
         if let Err(e) = self.table.play(Actor::Seat(seat), pos) {
@@ -259,6 +262,27 @@ impl LiveGame {
             return false;
         };
         if self.table.choose(Actor::Seat(seat), choice).is_err() {
+            return false;
+        }
+        self.search = None;
+        self.evaluation = self.thinking.take();
+        self.touch();
+        true
+    }
+
+    /// A computer's decision in a renju opening, made by its opening
+    /// player ([`caro_engine::renju_opening`]). Returns whether it was
+    /// made (false for an answer to an old position or a refused choice).
+    pub fn choose_computer_as(&mut self, generation: u64, choice: Choice) -> bool {
+        if generation != self.generation {
+            return false;
+        }
+        let Turn::Choose { seat, .. } = self.table.turn() else {
+            return false;
+        };
+        if let Err(e) = self.table.choose(Actor::Seat(seat), choice) {
+            let name = self.table.sitter(seat).name().to_string();
+            self.fail(format!("{name} made a choice the opening refuses: {e}"));
             return false;
         }
         self.search = None;

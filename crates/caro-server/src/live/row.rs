@@ -77,13 +77,7 @@ impl LiveGame {
             owner,
             clock,
             opening: self.table.opening().opening().name().to_string(),
-            choices: self
-                .table
-                .choices()
-                .iter()
-                .map(|c| c.name())
-                .collect::<Vec<_>>()
-                .join(" "),
+            choices: write_choices(&self.table),
             match_id: self.series.as_ref().map_or(0, |m| m.id),
             game_no: self.series.as_ref().map_or(0, |m| m.game_no),
             hints: self.hints,
@@ -136,15 +130,10 @@ impl LiveGame {
             .opening
             .parse()
             .map_err(|_| damaged(format!("opening {:?}", row.opening)))?;
-        let choices = row
-            .choices
-            .split_whitespace()
-            .map(str::parse::<Choice>)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| damaged(e.to_string()))?;
+        let (choices, offers) = read_choices(&row.choices).map_err(damaged)?;
         // The redo line is replayed too, then taken back, so redo works
         // after a restart.
-        let mut table = Table::replay(
+        let mut table = Table::replay_with_offers(
             rules,
             first,
             opening,
@@ -152,6 +141,7 @@ impl LiveGame {
             &moves,
             &redo,
             &choices,
+            &offers,
         )
         .map_err(|e| damaged(e.to_string()))?;
         let ended = if let Some(reason) = row.ending.strip_prefix("failed: ") {
@@ -220,6 +210,32 @@ impl LiveGame {
         live.search_until = row.search_until;
         Ok(live)
     }
+}
+
+/// The `choices` column: the opening's decisions by name, then a renju
+/// opening's offered 5th moves as `at-X-Y` (0-based, y from the top).
+fn write_choices(table: &Table) -> String {
+    let mut words: Vec<String> = table.choices().iter().map(ToString::to_string).collect();
+    words.extend(table.offers().iter().map(|p| format!("at-{}-{}", p.x, p.y)));
+    words.join(" ")
+}
+
+/// Reads the `choices` column ([`write_choices`]).
+fn read_choices(text: &str) -> Result<(Vec<Choice>, Vec<Pos>), String> {
+    let mut choices = Vec::new();
+    let mut offers = Vec::new();
+    for word in text.split_whitespace() {
+        if let Some(point) = word.strip_prefix("at-") {
+            let (x, y) = point
+                .split_once('-')
+                .and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)))
+                .ok_or_else(|| format!("offered point {word:?}"))?;
+            offers.push(Pos::new(x, y));
+        } else {
+            choices.push(word.parse::<Choice>().map_err(|e| e.to_string())?);
+        }
+    }
+    Ok((choices, offers))
 }
 
 #[cfg(test)]

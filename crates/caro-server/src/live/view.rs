@@ -95,6 +95,20 @@ pub enum TurnView {
         /// `take-black`, `take-white`, `place-two`.
         options: Vec<&'static str>,
     },
+    /// `seat` offers a 5th move (renju openings).
+    Offer {
+        /// `first` or `second`.
+        seat: &'static str,
+        /// Offered so far.
+        made: u8,
+        /// To offer in all.
+        total: u8,
+    },
+    /// `seat` picks one of the offered 5th moves (renju openings).
+    Pick {
+        /// `first` or `second`.
+        seat: &'static str,
+    },
     /// The game is over.
     Over,
 }
@@ -154,7 +168,7 @@ pub struct GameView {
     /// The players' names (black, white) of an imported game, when its
     /// file names them.
     pub names: Option<[String; 2]>,
-    /// `free`, `swap1` or `swap2`.
+    /// `free`, `swap1`, `swap2`, `soosorv8` (`soosorvN`) or `taraguchi10`.
     pub opening: &'static str,
     /// The first seat (who opens) and the second.
     pub seats: [SeatView; 2],
@@ -162,6 +176,9 @@ pub struct GameView {
     pub turn: TurnView,
     /// Stones placed by the opening: undo never goes below them.
     pub opening_stones: usize,
+    /// The 5th moves black offered in a renju opening (`soosorvN`,
+    /// `taraguchi10`), in order: points to draw and, at a pick, to click.
+    pub fifth_offers: Vec<[u8; 2]>,
     /// The match, if the game is part of one.
     #[serde(rename = "match")]
     pub series: Option<MatchView>,
@@ -282,6 +299,12 @@ impl LiveGame {
                 seat: seat.name(),
                 options: options.iter().map(|c| c.name()).collect(),
             },
+            Turn::Offer { seat, made, total } => TurnView::Offer {
+                seat: seat.name(),
+                made,
+                total,
+            },
+            Turn::Pick { seat } => TurnView::Pick { seat: seat.name() },
             Turn::Over => TurnView::Over,
         }
     }
@@ -351,6 +374,7 @@ impl LiveGame {
             seats: [seat_view(Seat::First), seat_view(Seat::Second)],
             turn: self.turn_view(),
             opening_stones: self.table.opening_stones(),
+            fifth_offers: self.table.offers().iter().copied().map(xy).collect(),
             series: self.match_view(),
             hints: self.hints,
             time_ms: self.time_ms,

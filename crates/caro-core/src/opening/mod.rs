@@ -1,4 +1,5 @@
-//! Openings — `free`, `swap1` and `swap2` — as a state machine.
+//! Openings — `free`, `swap1`, `swap2` and renju's tournament openings
+//! `soosorvN` and `taraguchi10` — as a state machine.
 //!
 //! An opening decides the first stones and who plays which colour. The
 //! state machine only keeps track of whose turn it is in the opening and
@@ -17,6 +18,28 @@
 //! - `swap2`: the first seat places black, white, black; the second seat
 //!   takes black, takes white, or places two more stones (white, then
 //!   black), after which the first seat takes black or takes white.
+//!
+//! - `soosorvN` (Soosõrv-N, the RIF rule; `soosorv8` is the world
+//!   championships' standard): the first seat (tentative black) places
+//!   black at the centre, white in the central 3×3 and black in the central
+//!   5×5 (one of the 26 canonical openings); the tentative white may swap;
+//!   white places the 4th stone anywhere; black may swap; black declares
+//!   how many 5th moves it will offer (1 to N); white may swap; black
+//!   offers that many 5th moves, no two symmetric to each other; white
+//!   picks one of them as the 5th move and plays the 6th.
+//! - `taraguchi10` (Taraguchi-10, the RIF rule): black at the centre, then
+//!   white in the central 3×3, black in the 5×5 and white in the 7×7, the
+//!   other player may swap after each; then black either places the 5th
+//!   stone in the central 9×9 (the other player may swap once more) or
+//!   offers ten 5th moves, no two symmetric to each other, of which white
+//!   picks one.
+//!
+//! In the renju openings the player who holds a colour places its stones
+//! and a swap exchanges the colours: [`OpeningState::holder`] says who
+//! holds black for now. The points a stone may go on are given by
+//! [`OpeningState::zone`] and checked with [`OpeningState::check_place`];
+//! offers are checked against the position with [`OpeningState::offer`]
+//! (fouls and occupied points are the caller's business, as for stones).
 //!
 //! Once the opening is [done](OpeningStep::Done) the game goes on normally
 //! and the side to move follows from the stones on the board: with `free`
@@ -39,7 +62,16 @@
 
 use std::fmt;
 
-use crate::pos::Color;
+use crate::board::Board;
+use crate::notation::format_pos;
+use crate::pos::{BoardSize, Color, Pos};
+
+pub mod renju;
+pub mod symmetry;
+
+/// The most 5th moves a renju opening may offer (the largest `N` of
+/// `soosorvN`).
+pub const MAX_OFFERS: u8 = 16;
 
 /// How a game opens.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -52,20 +84,105 @@ pub enum Opening {
     /// The first seat places three stones; the second takes a colour or
     /// places two more and lets the first choose.
     Swap2,
+    /// Soosõrv-N, renju's tournament opening (RIF rule): three canonical
+    /// stones, a fourth, then up to N offered 5th moves. `N` is from 1 to
+    /// [`MAX_OFFERS`]; 8 is the standard.
+    Soosorv(u8),
+    /// Taraguchi-10, renju's other tournament opening (RIF rule): stones in
+    /// growing central squares with a swap after each, then a 5th stone in
+    /// the central 9×9 or ten offered 5th moves.
+    Taraguchi10,
 }
 
-impl Opening {
-    /// Every opening: free, swap1, swap2.
-    pub const ALL: [Opening; 3] = [Opening::Free, Opening::Swap1, Opening::Swap2];
+/// `soosorv1` … `soosorv16`.
+const SOOSORV_NAMES: [&str; MAX_OFFERS as usize] = [
+    "soosorv1",
+    "soosorv2",
+    "soosorv3",
+    "soosorv4",
+    "soosorv5",
+    "soosorv6",
+    "soosorv7",
+    "soosorv8",
+    "soosorv9",
+    "soosorv10",
+    "soosorv11",
+    "soosorv12",
+    "soosorv13",
+    "soosorv14",
+    "soosorv15",
+    "soosorv16",
+];
 
-    /// `"free"`, `"swap1"` or `"swap2"`: the name used in the CLI, API, UI
-    /// and files.
+/// The standard Soosõrv opening, Soosõrv-8.
+pub const SOOSORV8: Opening = Opening::Soosorv(8);
+
+/// How many 5th moves Taraguchi-10 offers.
+pub const TARAGUCHI_OFFERS: u8 = 10;
+
+impl Opening {
+    /// The usual openings: free, swap1, swap2, soosorv8 and taraguchi10
+    /// (`soosorvN` takes any other `N` too).
+    pub const ALL: [Opening; 5] = [
+        Opening::Free,
+        Opening::Swap1,
+        Opening::Swap2,
+        SOOSORV8,
+        Opening::Taraguchi10,
+    ];
+
+    /// `"free"`, `"swap1"`, `"swap2"`, `"soosorv8"` (`"soosorvN"`) or
+    /// `"taraguchi10"`: the name used in the CLI, API, UI and files.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Opening::Free => "free",
             Opening::Swap1 => "swap1",
             Opening::Swap2 => "swap2",
+            Opening::Soosorv(n) => SOOSORV_NAMES[Opening::clamp(n) as usize - 1],
+            Opening::Taraguchi10 => "taraguchi10",
+        }
+    }
+
+    /// Soosõrv-`n`.
+    ///
+    /// # Errors
+    /// [`OpeningError::BadOfferCount`] unless `n` is from 1 to
+    /// [`MAX_OFFERS`].
+    pub fn soosorv(n: u8) -> Result<Opening, OpeningError> {
+        if (1..=MAX_OFFERS).contains(&n) {
+            Ok(Opening::Soosorv(n))
+        } else {
+            Err(OpeningError::BadOfferCount(n.to_string()))
+        }
+    }
+
+    const fn clamp(n: u8) -> u8 {
+        if n == 0 {
+            1
+        } else if n > MAX_OFFERS {
+            MAX_OFFERS
+        } else {
+            n
+        }
+    }
+
+    /// Whether this is one of renju's tournament openings (`soosorvN`,
+    /// `taraguchi10`): played under the renju rule only, with zones,
+    /// offered 5th moves and undo through its phases.
+    #[must_use]
+    pub const fn is_renju(self) -> bool {
+        matches!(self, Opening::Soosorv(_) | Opening::Taraguchi10)
+    }
+
+    /// The most 5th moves black may offer: `N` for Soosõrv-N, 10 for
+    /// Taraguchi-10, 0 for the others.
+    #[must_use]
+    pub const fn max_offers(self) -> u8 {
+        match self {
+            Opening::Soosorv(n) => Opening::clamp(n),
+            Opening::Taraguchi10 => TARAGUCHI_OFFERS,
+            Opening::Free | Opening::Swap1 | Opening::Swap2 => 0,
         }
     }
 }
@@ -79,12 +196,24 @@ impl fmt::Display for Opening {
 impl std::str::FromStr for Opening {
     type Err = OpeningError;
 
-    /// An opening by name, ignoring case and surrounding spaces.
+    /// An opening by name, ignoring case and surrounding spaces; a `-`
+    /// may stand between the name and the number (`soosorv-8`,
+    /// `taraguchi-10`), and `soosõrv` is read as `soosorv`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let wanted = s.trim();
+        let wanted = s.trim().to_lowercase().replace('õ', "o");
+        if let Some(n) = wanted.strip_prefix("soosorv") {
+            let n = n.strip_prefix('-').unwrap_or(n);
+            return match n.parse::<u8>() {
+                Ok(n) => Opening::soosorv(n),
+                Err(_) => Err(OpeningError::BadOfferCount(n.chars().take(20).collect())),
+            };
+        }
+        if wanted == "taraguchi-10" {
+            return Ok(Opening::Taraguchi10);
+        }
         Opening::ALL
             .into_iter()
-            .find(|o| o.name().eq_ignore_ascii_case(wanted))
+            .find(|o| o.name() == wanted)
             .ok_or_else(|| OpeningError::UnknownOpening(s.to_string()))
     }
 }
@@ -145,19 +274,76 @@ pub enum Choice {
     /// The chooser places two more stones (white, then black) and the
     /// other player chooses the colour (`swap2` only).
     PlaceTwo,
+    /// Black places the 5th stone in the central 9×9 (`taraguchi10`).
+    PlaceFifth,
+    /// Black offers ten 5th moves for white to pick from (`taraguchi10`).
+    OfferFifths,
+    /// Black declares it will offer this many 5th moves (`soosorvN`, from 1
+    /// to N).
+    Offers(u8),
 }
 
-impl Choice {
-    /// Every choice.
-    pub const ALL: [Choice; 3] = [Choice::TakeBlack, Choice::TakeWhite, Choice::PlaceTwo];
+/// `offers-1` … `offers-16`.
+const OFFERS_NAMES: [&str; MAX_OFFERS as usize] = [
+    "offers-1",
+    "offers-2",
+    "offers-3",
+    "offers-4",
+    "offers-5",
+    "offers-6",
+    "offers-7",
+    "offers-8",
+    "offers-9",
+    "offers-10",
+    "offers-11",
+    "offers-12",
+    "offers-13",
+    "offers-14",
+    "offers-15",
+    "offers-16",
+];
 
-    /// `"take-black"`, `"take-white"` or `"place-two"`.
+/// The declarations of Soosõrv: `offers-1` … `offers-16`, cut to `N`.
+const OFFER_COUNTS: [Choice; MAX_OFFERS as usize] = [
+    Choice::Offers(1),
+    Choice::Offers(2),
+    Choice::Offers(3),
+    Choice::Offers(4),
+    Choice::Offers(5),
+    Choice::Offers(6),
+    Choice::Offers(7),
+    Choice::Offers(8),
+    Choice::Offers(9),
+    Choice::Offers(10),
+    Choice::Offers(11),
+    Choice::Offers(12),
+    Choice::Offers(13),
+    Choice::Offers(14),
+    Choice::Offers(15),
+    Choice::Offers(16),
+];
+
+impl Choice {
+    /// Every choice but the declarations (`offers-N`).
+    pub const ALL: [Choice; 5] = [
+        Choice::TakeBlack,
+        Choice::TakeWhite,
+        Choice::PlaceTwo,
+        Choice::PlaceFifth,
+        Choice::OfferFifths,
+    ];
+
+    /// `"take-black"`, `"take-white"`, `"place-two"`, `"place-fifth"`,
+    /// `"offer-fifths"` or `"offers-N"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Choice::TakeBlack => "take-black",
             Choice::TakeWhite => "take-white",
             Choice::PlaceTwo => "place-two",
+            Choice::PlaceFifth => "place-fifth",
+            Choice::OfferFifths => "offer-fifths",
+            Choice::Offers(n) => OFFERS_NAMES[Opening::clamp(n) as usize - 1],
         }
     }
 }
@@ -180,7 +366,18 @@ impl std::str::FromStr for Choice {
             "take-black" | "black" => Ok(Choice::TakeBlack),
             "take-white" | "white" => Ok(Choice::TakeWhite),
             "place-two" | "two" => Ok(Choice::PlaceTwo),
-            _ => Err(OpeningError::UnknownChoice(s.to_string())),
+            "place-fifth" | "fifth" => Ok(Choice::PlaceFifth),
+            "offer-fifths" | "offer" => Ok(Choice::OfferFifths),
+            other => {
+                let n = other
+                    .strip_prefix("offers-")
+                    .or_else(|| other.strip_prefix("offer-"))
+                    .unwrap_or(other);
+                match n.parse::<u8>() {
+                    Ok(n) if (1..=MAX_OFFERS).contains(&n) => Ok(Choice::Offers(n)),
+                    _ => Err(OpeningError::UnknownChoice(s.to_string())),
+                }
+            }
         }
     }
 }
@@ -190,6 +387,8 @@ impl std::str::FromStr for Choice {
 const TAKE_COLOR: &[Choice] = &[Choice::TakeBlack, Choice::TakeWhite];
 /// The choices after the third stone of `swap2`.
 const SWAP2_CHOICES: &[Choice] = &[Choice::TakeBlack, Choice::TakeWhite, Choice::PlaceTwo];
+/// Black's choice after the 4th stone of `taraguchi10`.
+const TARAGUCHI_CHOICES: &[Choice] = &[Choice::PlaceFifth, Choice::OfferFifths];
 
 /// Stones placed by the seat that opens before the first choice of a swap
 /// opening.
@@ -217,6 +416,21 @@ pub enum OpeningStep {
         /// Its colour.
         color: Color,
     },
+    /// `seat` (black for now) offers a 5th move: a point, not a stone.
+    Offer {
+        /// Who offers.
+        seat: Seat,
+        /// How many have been offered so far.
+        made: u8,
+        /// How many will be.
+        total: u8,
+    },
+    /// `seat` (white for now) picks one of the offered 5th moves: a black
+    /// stone goes there.
+    Pick {
+        /// Who picks.
+        seat: Seat,
+    },
     /// `seat` picks one of `options`.
     Choose {
         /// Who chooses.
@@ -241,6 +455,14 @@ impl fmt::Display for OpeningStep {
             OpeningStep::Choose { seat, options } => {
                 write!(f, "the {seat} player chooses {}", list(options))
             }
+            OpeningStep::Offer { seat, made, total } => write!(
+                f,
+                "the {seat} player offers a 5th move ({} of {total})",
+                made + 1
+            ),
+            OpeningStep::Pick { seat } => {
+                write!(f, "the {seat} player picks one of the offered 5th moves")
+            }
             OpeningStep::Done { black } => {
                 write!(f, "the opening is over and the {black} player plays black")
             }
@@ -248,8 +470,14 @@ impl fmt::Display for OpeningStep {
     }
 }
 
-/// `a`, `a or b`, `a, b or c`.
+/// `a`, `a or b`, `a, b or c`; a long run of declarations as
+/// `offers-1 … offers-8`.
 pub(crate) fn list(options: &[Choice]) -> String {
+    if let [Choice::Offers(a), .., Choice::Offers(b)] = options {
+        if options.len() > 3 {
+            return format!("one of offers-{a} … offers-{b}");
+        }
+    }
     match options.split_last() {
         None => String::from("nothing"),
         Some((last, [])) => last.to_string(),
@@ -265,11 +493,70 @@ pub(crate) fn list(options: &[Choice]) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningError {
     /// Not the name of an opening.
-    #[error("unknown opening {0:?}: expected free, swap1 or swap2")]
+    #[error(
+        "unknown opening {0:?}: expected free, swap1, swap2, soosorv8 (soosorvN) or taraguchi10"
+    )]
     UnknownOpening(String),
+    /// `soosorvN` with an `N` that is not from 1 to 16.
+    #[error(
+        "soosorvN needs N from 1 to {MAX_OFFERS} 5th moves (soosorv8 is the standard), not {0:?}"
+    )]
+    BadOfferCount(String),
     /// Not the name of a choice.
-    #[error("unknown opening choice {0:?}: expected take-black, take-white or place-two")]
+    #[error(
+        "unknown opening choice {0:?}: expected take-black, take-white, place-two, \
+         place-fifth, offer-fifths or offers-N"
+    )]
     UnknownChoice(String),
+    /// A stone outside the central square the opening allows.
+    #[error("{} is outside the central {side}×{side} square this opening stone must go in{}",
+        format_pos(*.pos, *.size), centre_hint(*.side, *.size))]
+    OutsideZone {
+        /// The point.
+        pos: Pos,
+        /// The board.
+        size: BoardSize,
+        /// The side of the square (1 for the centre point).
+        side: u8,
+    },
+    /// An offer when none is due.
+    #[error("no 5th move is offered now: {0}")]
+    NotOffering(OpeningStep),
+    /// The same point offered twice.
+    #[error("{} is offered already", format_pos(*.pos, *.size))]
+    OfferedTwice {
+        /// The point.
+        pos: Pos,
+        /// The board.
+        size: BoardSize,
+    },
+    /// An offer symmetric to an earlier one.
+    #[error(
+        "{} is symmetric to the offered {} on this position: offer points that are not",
+        format_pos(*.pos, *.size), format_pos(*.other, *.size)
+    )]
+    SymmetricOffer {
+        /// The point.
+        pos: Pos,
+        /// The earlier offer it mirrors.
+        other: Pos,
+        /// The board.
+        size: BoardSize,
+    },
+    /// A pick when none is due.
+    #[error("no offered 5th move is picked now: {0}")]
+    NotPicking(OpeningStep),
+    /// A pick that is not among the offers.
+    #[error("{} is not one of the offered 5th moves: pick one of {}",
+        format_pos(*.pos, *.size), .offers)]
+    NotAnOffer {
+        /// The point.
+        pos: Pos,
+        /// The board.
+        size: BoardSize,
+        /// The offers, written out.
+        offers: String,
+    },
     /// A stone was reported when none is due.
     #[error("no opening stone is due now: {0}")]
     NotPlacing(OpeningStep),
@@ -302,6 +589,15 @@ pub enum OpeningError {
     },
 }
 
+/// `, the centre h8` for the one-point square.
+fn centre_hint(side: u8, size: BoardSize) -> String {
+    if side == 1 {
+        format!(": the centre, {}", format_pos(size.center(), size))
+    } else {
+        String::new()
+    }
+}
+
 /// Where an opening has got to: which stones have been placed and what has
 /// been chosen. See the [module documentation](self).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -310,6 +606,16 @@ pub struct OpeningState {
     stones: usize,
     placing_two: bool,
     black: Option<Seat>,
+    /// Renju openings: the step of the script reached.
+    at: u8,
+    /// Renju openings: who holds black for now.
+    holder: Seat,
+    /// `taraguchi10`: black chose to offer 5th moves.
+    offering: bool,
+    /// `soosorvN`: how many 5th moves black declared.
+    declared: u8,
+    offers: [Pos; MAX_OFFERS as usize],
+    offered: u8,
 }
 
 impl OpeningState {
@@ -323,8 +629,16 @@ impl OpeningState {
             placing_two: false,
             black: match opening {
                 Opening::Free => Some(Seat::First),
-                Opening::Swap1 | Opening::Swap2 => None,
+                Opening::Swap1 | Opening::Swap2 | Opening::Soosorv(_) | Opening::Taraguchi10 => {
+                    None
+                }
             },
+            at: 0,
+            holder: Seat::First,
+            offering: false,
+            declared: 0,
+            offers: [Pos::new(0, 0); MAX_OFFERS as usize],
+            offered: 0,
         }
     }
 
@@ -336,9 +650,12 @@ impl OpeningState {
 
     /// What must happen next.
     #[must_use]
-    pub const fn step(&self) -> OpeningStep {
+    pub fn step(&self) -> OpeningStep {
         if let Some(black) = self.black {
             return OpeningStep::Done { black };
+        }
+        if self.opening.is_renju() {
+            return self.renju_step();
         }
         if self.stones < OPENING_STONES {
             return OpeningStep::Place {
@@ -349,7 +666,9 @@ impl OpeningState {
         if !self.placing_two {
             let options = match self.opening {
                 Opening::Swap2 => SWAP2_CHOICES,
-                Opening::Free | Opening::Swap1 => TAKE_COLOR,
+                Opening::Free | Opening::Swap1 | Opening::Soosorv(_) | Opening::Taraguchi10 => {
+                    TAKE_COLOR
+                }
             };
             return OpeningStep::Choose {
                 seat: Seat::Second,
@@ -380,6 +699,9 @@ impl OpeningState {
                 color: expected, ..
             } if expected == color => {
                 self.stones += 1;
+                if self.opening.is_renju() {
+                    self.advance();
+                }
                 Ok(())
             }
             OpeningStep::Place {
@@ -412,10 +734,16 @@ impl OpeningState {
         if !options.contains(&choice) {
             return Err(OpeningError::NotOffered { choice, options });
         }
+        if self.opening.is_renju() {
+            self.renju_choose(seat, choice);
+            return Ok(());
+        }
         match choice {
             Choice::TakeBlack => self.black = Some(seat),
             Choice::TakeWhite => self.black = Some(seat.other()),
             Choice::PlaceTwo => self.placing_two = true,
+            // Not offered by swap1 and swap2 (checked above).
+            Choice::PlaceFifth | Choice::OfferFifths | Choice::Offers(_) => {}
         }
         Ok(())
     }
@@ -440,6 +768,23 @@ impl OpeningState {
             (Some(black), Color::White) => Some(black.other()),
             (None, _) => None,
         }
+    }
+
+    /// Who holds black for now: the seat that took black once the opening
+    /// is done; before, the first seat, or in a renju opening whoever holds
+    /// black after the swaps so far.
+    #[must_use]
+    pub const fn holder(&self) -> Seat {
+        match self.black {
+            Some(black) => black,
+            None => self.holder,
+        }
+    }
+
+    /// The 5th moves offered so far (renju openings).
+    #[must_use]
+    pub fn offers(&self) -> &[Pos] {
+        &self.offers[..usize::from(self.offered)]
     }
 
     /// How many opening stones have been placed so far.
@@ -487,7 +832,7 @@ mod tests {
         assert_eq!(e, OpeningError::UnknownOpening("swap3".into()));
         assert_eq!(
             e.to_string(),
-            "unknown opening \"swap3\": expected free, swap1 or swap2"
+            "unknown opening \"swap3\": expected free, swap1, swap2, soosorv8 (soosorvN) or taraguchi10"
         );
         for c in Choice::ALL {
             assert_eq!(c.to_string().parse::<Choice>(), Ok(c));
@@ -495,6 +840,30 @@ mod tests {
         assert_eq!("Place_Two".parse::<Choice>(), Ok(Choice::PlaceTwo));
         assert!("grey".parse::<Choice>().is_err());
         assert_eq!(Opening::default(), Opening::Free);
+    }
+
+    #[test]
+    fn renju_opening_names() {
+        assert_eq!("soosorv8".parse::<Opening>(), Ok(SOOSORV8));
+        assert_eq!("Soosõrv-5".parse::<Opening>(), Ok(Opening::Soosorv(5)));
+        assert_eq!("soosorv16".parse::<Opening>(), Ok(Opening::Soosorv(16)));
+        assert_eq!("TARAGUCHI-10".parse::<Opening>(), Ok(Opening::Taraguchi10));
+        assert_eq!(Opening::Soosorv(12).to_string(), "soosorv12");
+        for bad in ["soosorv0", "soosorv17", "soosorv", "soosorvx"] {
+            let e = bad.parse::<Opening>().unwrap_err();
+            assert!(matches!(e, OpeningError::BadOfferCount(_)), "{bad}: {e}");
+        }
+        assert_eq!(
+            "soosorv17".parse::<Opening>().unwrap_err().to_string(),
+            "soosorvN needs N from 1 to 16 5th moves (soosorv8 is the standard), not \"17\""
+        );
+        assert_eq!("offers-3".parse::<Choice>(), Ok(Choice::Offers(3)));
+        assert_eq!("5".parse::<Choice>(), Ok(Choice::Offers(5)));
+        assert_eq!(Choice::Offers(7).to_string(), "offers-7");
+        assert!("offers-17".parse::<Choice>().is_err());
+        assert_eq!(list(&OFFER_COUNTS[..8]), "one of offers-1 … offers-8");
+        assert_eq!(SOOSORV8.max_offers(), 8);
+        assert!(Opening::Taraguchi10.is_renju() && !Opening::Swap2.is_renju());
     }
 
     #[test]

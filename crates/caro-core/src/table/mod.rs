@@ -24,8 +24,13 @@
 //!   earlier turn there is [nothing to undo](TableError::NothingToUndo)
 //!   (the computer is not asked to play its first move again);
 //! - with two people, or two computers, one move;
-//! - never the stones of a swap opening: the opening's stones are the
-//!   floor, and while the opening goes on nothing is taken back.
+//! - never the stones of a `swap1` or `swap2` opening: the opening's
+//!   stones are the floor, and while the opening goes on nothing is taken
+//!   back;
+//! - in renju's tournament openings (`soosorvN`, `taraguchi10`), back
+//!   through the opening's phases too, one action at a time (a stone, a
+//!   swap decision, a declaration, an offer), or against a computer back
+//!   to the person's previous action.
 //!
 //! A finished game stays finished: once it has a result (five in a row, a
 //! full board, a resignation, an agreed draw, a foul, a failure or a loss
@@ -66,11 +71,14 @@ use std::fmt;
 use crate::board::Line;
 use crate::forbidden::Foul;
 use crate::game::{Game, MoveError, Outcome};
-use crate::matchplay::{Match, MatchError};
 use crate::notation::format_pos;
 use crate::opening::{Choice, Opening, OpeningError, OpeningState, OpeningStep, Seat};
 use crate::pos::{BoardSize, Color, Pos};
 use crate::rule::Rules;
+
+mod series;
+
+pub use series::{Series, SeriesError};
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -127,6 +135,22 @@ pub enum Turn {
         /// What may be chosen, in a fixed order.
         options: &'static [Choice],
     },
+    /// `seat` (black for now) offers a 5th move by naming a point (renju
+    /// openings); no stone goes there yet.
+    Offer {
+        /// Who offers.
+        seat: Seat,
+        /// How many were offered so far.
+        made: u8,
+        /// How many will be.
+        total: u8,
+    },
+    /// `seat` (white for now) picks one of the offered 5th moves by naming
+    /// its point; black's 5th stone goes there.
+    Pick {
+        /// Who picks.
+        seat: Seat,
+    },
     /// The game is over.
     Over,
 }
@@ -136,7 +160,10 @@ impl Turn {
     #[must_use]
     pub const fn seat(&self) -> Option<Seat> {
         match *self {
-            Turn::Move { seat, .. } | Turn::Choose { seat, .. } => Some(seat),
+            Turn::Move { seat, .. }
+            | Turn::Choose { seat, .. }
+            | Turn::Offer { seat, .. }
+            | Turn::Pick { seat } => Some(seat),
             Turn::Over => None,
         }
     }
@@ -152,6 +179,14 @@ impl fmt::Display for Turn {
                     "the {seat} player chooses {}",
                     crate::opening::list(options)
                 )
+            }
+            Turn::Offer { seat, made, total } => write!(
+                f,
+                "the {seat} player offers a 5th move ({} of {total})",
+                made + 1
+            ),
+            Turn::Pick { seat } => {
+                write!(f, "the {seat} player picks one of the offered 5th moves")
             }
             Turn::Over => f.write_str("the game is over"),
         }
@@ -226,6 +261,10 @@ pub enum TableError {
     /// Resigning needs a person in the seat.
     #[error("only a person can resign; in a computer game start a new game")]
     NobodyToResign,
+    /// A renju opening refuses the point: outside the central square, an
+    /// offer symmetric to an earlier one, a pick that was not offered.
+    #[error(transparent)]
+    Opening(OpeningError),
     /// The table cannot be set up this way.
     #[error("bad table: {0}")]
     Setup(String),
@@ -235,9 +274,9 @@ impl TableError {
     /// A short stable code: `not_your_turn`, `must_choose`, `no_choice`,
     /// `not_your_choice`, `occupied`, `forbidden`, `off_board`,
     /// `game_over`, `nothing_to_undo`, `nothing_to_redo`,
-    /// `nobody_to_resign` or `bad_setup`. A choice that is not offered is
-    /// `no_choice`; the opening's stones that cannot be taken back are
-    /// `nothing_to_undo`.
+    /// `nobody_to_resign`, `outside_zone`, `bad_offer`, `not_an_offer` or
+    /// `bad_setup`. A choice that is not offered is `no_choice`; the
+    /// opening's stones that cannot be taken back are `nothing_to_undo`.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
@@ -252,7 +291,12 @@ impl TableError {
             TableError::NothingToUndo | TableError::OpeningUndo => "nothing_to_undo",
             TableError::NothingToRedo => "nothing_to_redo",
             TableError::NobodyToResign => "nobody_to_resign",
-            TableError::Setup(_) => "bad_setup",
+            TableError::Opening(OpeningError::OutsideZone { .. }) => "outside_zone",
+            TableError::Opening(
+                OpeningError::SymmetricOffer { .. } | OpeningError::OfferedTwice { .. },
+            ) => "bad_offer",
+            TableError::Opening(OpeningError::NotAnOffer { .. }) => "not_an_offer",
+            TableError::Opening(_) | TableError::Setup(_) => "bad_setup",
         }
     }
 }
@@ -437,6 +481,14 @@ pub fn decide_swap(options: &[Choice], to_move: Color, at_least_even: bool) -> C
 /// black stones, which must not win before the colours are chosen.
 pub const MIN_SWAP_K: u8 = 4;
 
+/// Where a renju opening stood before one of its actions, for undo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Snapshot {
+    opening: OpeningState,
+    moves: usize,
+    choices: usize,
+}
+
 /// A seated game. See the [module documentation](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
@@ -446,6 +498,8 @@ pub struct Table {
     choices: Vec<Choice>,
     /// An ending the board does not know: time, agreed, failed.
     stopped: Option<Ending>,
+    /// Renju openings: the state before each opening action, for undo.
+    history: Vec<Snapshot>,
 }
 
 impl Table {
@@ -456,7 +510,9 @@ impl Table {
     /// # Errors
     /// [`TableError::Setup`] when the rules refuse `first` (renju), a swap
     /// opening does not start with black, or a swap opening is asked for
-    /// with fewer than [`MIN_SWAP_K`] in a row to win.
+    /// with fewer than [`MIN_SWAP_K`] in a row to win; a renju opening
+    /// under another rule than renju or on a board too small for its
+    /// central squares.
     pub fn new(
         rules: Rules,
         first: Color,
@@ -475,6 +531,25 @@ impl Table {
                 rules.k
             )));
         }
+        if opening.is_renju() {
+            if rules.rule != crate::rule::Rule::Renju {
+                return Err(TableError::Setup(format!(
+                    "the {opening} opening is a renju opening: play it under the renju rule, \
+                     not {}",
+                    rules.rule
+                )));
+            }
+            let side = match opening {
+                Opening::Taraguchi10 => 9,
+                _ => 5,
+            };
+            if rules.size.width < side || rules.size.height < side {
+                return Err(TableError::Setup(format!(
+                    "the {opening} opening needs a board of at least {side}×{side}, not {}",
+                    rules.size
+                )));
+            }
+        }
         let game = Game::new(rules, first).map_err(|e| TableError::Setup(e.to_string()))?;
         Ok(Table {
             game,
@@ -482,6 +557,7 @@ impl Table {
             sitters,
             choices: Vec::new(),
             stopped: None,
+            history: Vec::new(),
         })
     }
 
@@ -502,30 +578,80 @@ impl Table {
         redo: &[Pos],
         choices: &[Choice],
     ) -> Result<Table, TableError> {
+        Table::replay_with_offers(rules, first, opening, sitters, moves, redo, choices, &[])
+    }
+
+    /// [`Table::replay`] for a renju opening whose black offered 5th
+    /// moves: `offers` are made as they fall due (the pick is the 5th of
+    /// `moves`).
+    ///
+    /// # Errors
+    /// As [`Table::replay`]; also when an offer is missing, refused or left
+    /// over.
+    #[allow(clippy::too_many_arguments)]
+    pub fn replay_with_offers(
+        rules: Rules,
+        first: Color,
+        opening: Opening,
+        sitters: [Sitter; 2],
+        moves: &[Pos],
+        redo: &[Pos],
+        choices: &[Choice],
+        offers: &[Pos],
+    ) -> Result<Table, TableError> {
         let mut table = Table::new(rules, first, opening, sitters)?;
         let mut choices = choices.iter().copied();
+        let mut offers = offers.iter().copied();
         let bad = |what: String| TableError::Setup(what);
         for (n, &pos) in moves.iter().chain(redo).enumerate() {
-            if let Turn::Choose { seat, .. } = table.turn() {
-                let choice = choices
-                    .next()
-                    .ok_or_else(|| bad(format!("no choice recorded before move {}", n + 1)))?;
-                table
-                    .choose(Actor::Seat(seat), choice)
-                    .map_err(|e| bad(e.to_string()))?;
+            loop {
+                match table.turn() {
+                    Turn::Choose { seat, .. } => {
+                        let choice = choices.next().ok_or_else(|| {
+                            bad(format!("no choice recorded before move {}", n + 1))
+                        })?;
+                        table
+                            .choose(Actor::Seat(seat), choice)
+                            .map_err(|e| bad(e.to_string()))?;
+                    }
+                    Turn::Offer { seat, .. } => {
+                        let offer = offers.next().ok_or_else(|| {
+                            bad(format!("no offer recorded before move {}", n + 1))
+                        })?;
+                        table
+                            .play(Actor::Seat(seat), offer)
+                            .map_err(|e| bad(format!("offer: {e}")))?;
+                    }
+                    _ => break,
+                }
             }
             let seat = table.turn().seat().unwrap_or(Seat::First);
             table
                 .play(Actor::Seat(seat), pos)
                 .map_err(|e| bad(format!("move {}: {e}", n + 1)))?;
         }
-        if let (Turn::Choose { seat, .. }, Some(choice)) = (table.turn(), choices.next()) {
-            table
-                .choose(Actor::Seat(seat), choice)
-                .map_err(|e| bad(e.to_string()))?;
+        loop {
+            match table.turn() {
+                Turn::Choose { seat, .. } => {
+                    let Some(choice) = choices.next() else { break };
+                    table
+                        .choose(Actor::Seat(seat), choice)
+                        .map_err(|e| bad(e.to_string()))?;
+                }
+                Turn::Offer { seat, .. } => {
+                    let Some(offer) = offers.next() else { break };
+                    table
+                        .play(Actor::Seat(seat), offer)
+                        .map_err(|e| bad(format!("offer: {e}")))?;
+                }
+                _ => break,
+            }
         }
         if choices.next().is_some() {
             return Err(bad("more choices recorded than the opening asks".into()));
+        }
+        if offers.next().is_some() {
+            return Err(bad("more offers recorded than the opening asks".into()));
         }
         if !redo.is_empty() && moves.len() < table.opening.stones_placed() {
             return Err(bad("redo moves reach into the opening".into()));
@@ -555,6 +681,13 @@ impl Table {
         &self.choices
     }
 
+    /// The 5th moves black offered in a renju opening, in order (for
+    /// storing the game; see [`Table::replay_with_offers`]).
+    #[must_use]
+    pub fn offers(&self) -> &[Pos] {
+        self.opening.offers()
+    }
+
     /// Stones placed by the opening: undo never goes below them.
     #[must_use]
     pub fn opening_stones(&self) -> usize {
@@ -577,10 +710,11 @@ impl Table {
     /// seat that took it; before, the first seat for black.
     #[must_use]
     pub fn seat_of(&self, color: Color) -> Seat {
-        self.opening.seat_of(color).unwrap_or(match color {
-            Color::Black => Seat::First,
-            Color::White => Seat::Second,
-        })
+        let black = self.opening.holder();
+        match color {
+            Color::Black => black,
+            Color::White => black.other(),
+        }
     }
 
     /// The colour `seat` plays (see [`Table::seat_of`]).
@@ -663,6 +797,8 @@ impl Table {
         match self.opening.step() {
             OpeningStep::Place { seat, color } => Turn::Move { seat, color },
             OpeningStep::Choose { seat, options } => Turn::Choose { seat, options },
+            OpeningStep::Offer { seat, made, total } => Turn::Offer { seat, made, total },
+            OpeningStep::Pick { seat } => Turn::Pick { seat },
             OpeningStep::Done { .. } => {
                 let color = self.game.to_move();
                 Turn::Move {
@@ -706,14 +842,17 @@ impl Table {
     }
 
     /// `by` places a stone at `pos` for the seat whose turn it is: an
-    /// opening stone or a move. Returns the ending if the move ended the
-    /// game.
+    /// opening stone or a move; in a renju opening, offers `pos` as a 5th
+    /// move or picks the offered `pos`. Returns the ending if the move
+    /// ended the game.
     ///
     /// # Errors
     /// [`TableError::GameOver`]; [`TableError::MustChoose`] when `by` must
     /// make a swap decision instead; [`TableError::NotYourTurn`] when
     /// another seat must act; [`TableError::Move`] when the rules refuse the
-    /// point. The table is unchanged.
+    /// point; [`TableError::Opening`] when the opening does (outside its
+    /// central square, a symmetric offer, a pick not offered). The table is
+    /// unchanged.
     pub fn play(&mut self, by: Actor, pos: Pos) -> Result<Option<Ending>, TableError> {
         let (seat, color) = match self.turn() {
             Turn::Over => return Err(TableError::GameOver),
@@ -721,6 +860,33 @@ impl Table {
                 return Err(TableError::MustChoose { seat, options })
             }
             Turn::Choose { .. } => return Err(self.not_your_turn()),
+            Turn::Offer { seat, .. } => {
+                if !self.may_act(by, seat) {
+                    return Err(self.not_your_turn());
+                }
+                self.game.check(pos)?;
+                let before = self.snapshot();
+                self.opening
+                    .offer(self.game.board(), pos)
+                    .map_err(TableError::Opening)?;
+                self.history.push(before);
+                return Ok(None);
+            }
+            Turn::Pick { seat } => {
+                if !self.may_act(by, seat) {
+                    return Err(self.not_your_turn());
+                }
+                let size = self.game.size();
+                self.opening
+                    .check_pick(size, pos)
+                    .map_err(TableError::Opening)?;
+                let before = self.snapshot();
+                self.game.try_play(pos)?;
+                let picked = self.opening.picked(size, pos);
+                debug_assert!(picked.is_ok(), "{picked:?}");
+                self.history.push(before);
+                return Ok(self.ending());
+            }
             Turn::Move { seat, color } => (seat, color),
         };
         if !self.may_act(by, seat) {
@@ -732,13 +898,35 @@ impl Table {
                 self.game.to_move()
             )));
         }
+        if !self.opening.is_done() {
+            self.opening
+                .check_place(self.game.size(), pos)
+                .map_err(TableError::Opening)?;
+        }
+        let before = self.snapshot();
         self.game.try_play(pos)?;
         if !self.opening.is_done() {
             // The colour was checked above: the opening takes the stone.
             let placed: Result<(), OpeningError> = self.opening.stone_placed(color);
             debug_assert!(placed.is_ok(), "{placed:?}");
+            self.remember(before);
         }
         Ok(self.ending())
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            opening: self.opening,
+            moves: self.game.moves().len(),
+            choices: self.choices.len(),
+        }
+    }
+
+    /// Keeps the state before an opening action, for undo (renju openings).
+    fn remember(&mut self, before: Snapshot) {
+        if self.opening.opening().is_renju() {
+            self.history.push(before);
+        }
     }
 
     /// `by` makes the swap decision due now.
@@ -751,7 +939,9 @@ impl Table {
     pub fn choose(&mut self, by: Actor, choice: Choice) -> Result<(), TableError> {
         let (seat, options) = match self.turn() {
             Turn::Over => return Err(TableError::GameOver),
-            Turn::Move { .. } => return Err(TableError::NoChoice),
+            Turn::Move { .. } | Turn::Offer { .. } | Turn::Pick { .. } => {
+                return Err(TableError::NoChoice)
+            }
             Turn::Choose { seat, options } => (seat, options),
         };
         if !self.may_act(by, seat) {
@@ -763,10 +953,12 @@ impl Table {
         if !options.contains(&choice) {
             return Err(TableError::NotOffered { choice, options });
         }
+        let before = self.snapshot();
         self.opening
             .choose(seat, choice)
             .map_err(|e| TableError::Setup(e.to_string()))?;
         self.choices.push(choice);
+        self.remember(before);
         Ok(())
     }
 
@@ -797,10 +989,15 @@ impl Table {
             return Err(TableError::GameOver);
         }
         let mixed = self.person_against_computer();
+        let floor = self.opening.stones_placed();
+        if self.opening.opening().is_renju()
+            && (!self.opening.is_done() || self.game.moves().len() <= floor)
+        {
+            return self.undo_opening(mixed);
+        }
         if !self.opening.is_done() {
             return Err(TableError::OpeningUndo);
         }
-        let floor = self.opening.stones_placed();
         if self.game.moves().len() <= floor {
             return Err(TableError::NothingToUndo);
         }
@@ -819,6 +1016,26 @@ impl Table {
         for _ in 0..n {
             self.game.redo();
         }
+        Err(TableError::NothingToUndo)
+    }
+
+    /// Takes back renju opening actions: one, or against a computer back to
+    /// the person's previous action.
+    fn undo_opening(&mut self, mixed: bool) -> Result<usize, TableError> {
+        let saved = (self.game.clone(), self.opening, self.choices.clone());
+        let saved_history = self.history.clone();
+        let mut n = 0;
+        while let Some(before) = self.history.pop() {
+            while self.game.moves().len() > before.moves && self.game.undo().is_some() {}
+            self.opening = before.opening;
+            self.choices.truncate(before.choices);
+            n += 1;
+            if !mixed || self.person_to_act() {
+                return Ok(n);
+            }
+        }
+        (self.game, self.opening, self.choices) = saved;
+        self.history = saved_history;
         Err(TableError::NothingToUndo)
     }
 
@@ -941,229 +1158,8 @@ impl Table {
             sitters: self.sitters.clone(),
             choices: Vec::new(),
             stopped: None,
+            history: Vec::new(),
         }
-    }
-}
-
-/// Why a series refused to go on. The series is unchanged.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SeriesError {
-    /// The match cannot be set up (first to 0).
-    #[error(transparent)]
-    Match(#[from] MatchError),
-    /// The match is over: no more games.
-    #[error("the match is over")]
-    Over,
-    /// The game recorded has not ended.
-    #[error("the game is not over yet")]
-    GameNotOver,
-    /// A recorded winner is not player 0 or 1.
-    #[error("no player {0}: a match has players 0 and 1")]
-    NoSuchPlayer(usize),
-    /// A table for the next game could not be made.
-    #[error(transparent)]
-    Table(#[from] TableError),
-}
-
-impl SeriesError {
-    /// A short stable code: `bad_match`, `match_over`, `game_not_over`, or
-    /// the table's code.
-    #[must_use]
-    pub fn code(&self) -> &'static str {
-        match self {
-            SeriesError::Match(MatchError::Over) | SeriesError::Over => "match_over",
-            SeriesError::Match(_) | SeriesError::NoSuchPlayer(_) => "bad_match",
-            SeriesError::GameNotOver => "game_not_over",
-            SeriesError::Table(e) => e.code(),
-        }
-    }
-}
-
-/// A match between two players A (index 0) and B (index 1), first to `N`
-/// wins (see [`crate::matchplay`]): who opens each game, the score, and
-/// each game's table.
-///
-/// Colours alternate game by game: player A opens game 1 (sits in the
-/// first seat, which plays black in a `free` opening), B game 2, and so
-/// on. Under a swap opening the opener places the first stones and the
-/// swap decides the colours; a game's result is counted by player, from
-/// the colours the seats ended up with.
-///
-/// ```
-/// use caro_core::opening::Opening;
-/// use caro_core::table::{Series, Sitter};
-/// use caro_core::{BoardSize, Color, Rule, Rules};
-///
-/// let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
-/// let mut series = Series::new(2, [Sitter::Human, Sitter::Computer("random".into())]).unwrap();
-/// let mut table = series.table(rules, Opening::Free).unwrap();
-/// assert_eq!(series.opener(), Some(0));
-/// table.resign(None).unwrap(); // the person (A, black) resigns game 1
-/// assert_eq!(series.record(&table).unwrap(), Some(1));
-/// assert_eq!(series.score(), [0, 1]);
-/// assert_eq!(series.opener(), Some(1)); // B opens game 2
-/// let table = series.table(rules, Opening::Free).unwrap();
-/// assert_eq!(table.seat_of(Color::Black), caro_core::opening::Seat::First);
-/// assert_eq!(table.sitters()[0], Sitter::Computer("random".into()));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Series {
-    players: [Sitter; 2],
-    record: Match,
-}
-
-impl Series {
-    /// A match of `players` (A, B), first to `first_to` wins.
-    ///
-    /// # Errors
-    /// [`SeriesError::Match`] when `first_to` is 0 or too large.
-    pub fn new(first_to: u32, players: [Sitter; 2]) -> Result<Series, SeriesError> {
-        Ok(Series {
-            players,
-            record: Match::new(first_to)?,
-        })
-    }
-
-    /// A match already under way: `results` are the games' winners in order
-    /// (player index, `None` for a draw).
-    ///
-    /// # Errors
-    /// [`SeriesError::Match`] when `first_to` is 0 or the results go past
-    /// the end of the match, or a winner index is not 0 or 1.
-    pub fn resume(
-        first_to: u32,
-        players: [Sitter; 2],
-        results: &[Option<usize>],
-    ) -> Result<Series, SeriesError> {
-        let mut series = Series::new(first_to, players)?;
-        for &r in results {
-            let seat = match r {
-                None => None,
-                Some(0) => Some(Seat::First),
-                Some(1) => Some(Seat::Second),
-                Some(n) => return Err(SeriesError::NoSuchPlayer(n)),
-            };
-            series.record.record(seat)?;
-        }
-        Ok(series)
-    }
-
-    /// The players, A then B.
-    #[must_use]
-    pub fn players(&self) -> &[Sitter; 2] {
-        &self.players
-    }
-
-    /// Wins needed to take the match.
-    #[must_use]
-    pub fn first_to(&self) -> u32 {
-        self.record.first_to()
-    }
-
-    /// The most games the match can last.
-    #[must_use]
-    pub fn max_games(&self) -> usize {
-        self.record.max_games()
-    }
-
-    /// Games finished, draws included.
-    #[must_use]
-    pub fn games_played(&self) -> usize {
-        self.record.games_played()
-    }
-
-    /// The player (0 = A, 1 = B) who opens game `n` (0-based): A in even
-    /// games, B in odd ones.
-    #[must_use]
-    pub fn opener_of_game(n: usize) -> usize {
-        Match::black_in_game(n).index()
-    }
-
-    /// The player who opens the next game, or `None` once the match is over.
-    #[must_use]
-    pub fn opener(&self) -> Option<usize> {
-        self.record.next_black().map(Seat::index)
-    }
-
-    /// The table for the next game: the opener in the first seat.
-    ///
-    /// # Errors
-    /// [`SeriesError::Over`] once the match is over, [`SeriesError::Table`]
-    /// when the rules refuse the table.
-    pub fn table(&self, rules: Rules, opening: Opening) -> Result<Table, SeriesError> {
-        let opener = self.opener().ok_or(SeriesError::Over)?;
-        let sitters = [
-            self.players[opener].clone(),
-            self.players[1 - opener].clone(),
-        ];
-        Ok(Table::new(rules, Color::Black, opening, sitters)?)
-    }
-
-    /// The player (0 or 1) sitting in `seat` of the next game's table (of
-    /// the game being played).
-    #[must_use]
-    pub fn player_in(&self, seat: Seat) -> Option<usize> {
-        self.opener().map(|o| match seat {
-            Seat::First => o,
-            Seat::Second => 1 - o,
-        })
-    }
-
-    /// Records the finished game played on `table` (the table
-    /// [`Series::table`] made for it). Returns its winner (player index),
-    /// or `None` for a draw.
-    ///
-    /// # Errors
-    /// [`SeriesError::GameNotOver`] when the game goes on,
-    /// [`SeriesError::Over`] when the match has already ended.
-    pub fn record(&mut self, table: &Table) -> Result<Option<usize>, SeriesError> {
-        let opener = self.opener().ok_or(SeriesError::Over)?;
-        let ending = table.ending().ok_or(SeriesError::GameNotOver)?;
-        let winner = ending.winner().map(|color| match table.seat_of(color) {
-            Seat::First => opener,
-            Seat::Second => 1 - opener,
-        });
-        let seat = winner.map(|p| if p == 0 { Seat::First } else { Seat::Second });
-        self.record.record(seat)?;
-        Ok(winner)
-    }
-
-    /// Games won by each player, A then B.
-    #[must_use]
-    pub fn score(&self) -> [u32; 2] {
-        [
-            self.record.wins(Seat::First),
-            self.record.wins(Seat::Second),
-        ]
-    }
-
-    /// Games drawn.
-    #[must_use]
-    pub fn draws(&self) -> u32 {
-        self.record.draws()
-    }
-
-    /// Whether the match has ended.
-    #[must_use]
-    pub fn is_over(&self) -> bool {
-        self.record.is_over()
-    }
-
-    /// The match's winner (0 or 1) once it is over; `None` while it goes on
-    /// or for a drawn match.
-    #[must_use]
-    pub fn winner(&self) -> Option<usize> {
-        self.record.winner().map(Seat::index)
-    }
-
-    /// Each game's winner in order (player index, `None` for a draw).
-    #[must_use]
-    pub fn results(&self) -> Vec<Option<usize>> {
-        self.record
-            .results()
-            .iter()
-            .map(|r| r.map(Seat::index))
-            .collect()
     }
 }
 
