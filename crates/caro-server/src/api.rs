@@ -29,7 +29,7 @@ use crate::live::{
 };
 use crate::pool::Busy;
 use crate::store::{MatchRow, StoreError};
-use crate::{analysis, assets, online, App, Entry};
+use crate::{analysis_socket, assets, online_socket, App, Entry};
 
 mod guard;
 mod hint;
@@ -60,7 +60,7 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .route("/game/{id}", get(assets::index))
         .route("/p/{code}", get(assets::index))
         .merge(assets::files())
-        .merge(analysis::routes())
+        .merge(analysis_socket::routes())
         .route("/api/players", get(players))
         .route(
             "/api/games",
@@ -70,9 +70,13 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .route("/api/games/{id}", get(get_game))
         .route(
             "/api/online",
-            post(online::create.layer(online_games).layer(games.clone())),
+            post(
+                online_socket::create
+                    .layer(online_games)
+                    .layer(games.clone()),
+            ),
         )
-        .route("/api/games/{id}/ws", get(online::socket))
+        .route("/api/games/{id}/ws", get(online_socket::socket))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/psq", get(export_psq))
         .route("/api/games/{id}/move", post(play_move))

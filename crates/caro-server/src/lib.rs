@@ -15,7 +15,7 @@
 
 #![deny(missing_docs)]
 
-mod analysis;
+mod analysis_socket;
 mod api;
 mod app;
 mod assets;
@@ -23,7 +23,7 @@ mod catalog;
 pub mod cluster;
 pub mod listen;
 pub mod live;
-pub mod online;
+pub mod online_socket;
 pub mod pool;
 mod socket;
 pub mod store;
@@ -67,7 +67,7 @@ pub struct Config {
     /// busy.
     pub queue_limit: usize,
     /// Most unfinished online games one client address may have open
-    /// (default [`online::MAX_OPEN_GAMES`]).
+    /// (default [`online_socket::MAX_OPEN_GAMES`]).
     pub max_online_per_client: usize,
     /// Caps and timeouts of client connections.
     pub connections: listen::ConnectionLimits,
