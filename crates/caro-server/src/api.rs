@@ -649,6 +649,28 @@ async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
+/// [`App::change`] with a request for a ply this instance has not read yet
+/// (another instance stored it a moment ago): the game is read again and
+/// the change made once more. Any other refusal is the answer.
+///
+/// # Errors
+/// `f`'s, or the store's.
+pub(crate) async fn change_caught_up<T>(
+    app: &Arc<App>,
+    entry: &Arc<Entry>,
+    mut f: impl FnMut(&mut LiveGame) -> Result<T, ApiError>,
+) -> ApiResult<(T, Option<Busy>)> {
+    match app.change(entry, &mut f).await {
+        Err(ApiError::Action(ActionError::Stale { sent, now }))
+            if sent > now && app.is_shared() =>
+        {
+            app.refresh(entry).await?;
+            app.change(entry, &mut f).await
+        }
+        other => other,
+    }
+}
+
 /// Applies an intent to a game ([`App::change`]: stored before anyone
 /// sees it, or not made at all), and answers with the new view.
 async fn act(
@@ -657,17 +679,7 @@ async fn act(
     mut f: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
 ) -> ApiResult<Response> {
     let entry = entry(app, id).await?;
-    let ((), busy) = match app.change(&entry, &mut f).await {
-        // A request for a ply this instance has not read yet (another
-        // instance stored it a moment ago): read the game, then try again.
-        Err(ApiError::Action(ActionError::Stale { sent, now }))
-            if sent > now && app.is_shared() =>
-        {
-            app.refresh(&entry).await?;
-            app.change(&entry, &mut f).await?
-        }
-        other => other?,
-    };
+    let ((), busy) = change_caught_up(app, &entry, &mut f).await?;
     let g = entry.lock();
     let mut view = serde_json::to_value(entry.view(&g)).unwrap_or_default();
     if let Some(busy) = busy {

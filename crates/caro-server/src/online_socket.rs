@@ -32,7 +32,9 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::api::{build_table, entry, first_to, new_match, ApiError, ApiResult, GameId, NewGame};
+use crate::api::{
+    build_table, change_caught_up, entry, first_to, new_match, ApiError, ApiResult, GameId, NewGame,
+};
 use crate::listen::ConnectionSlot;
 use crate::live::{ActionError, Clock, LiveGame, Online, Sitter, DEFAULT_TIME_MS};
 use crate::socket::{self, close_with, ping, Beat, Heartbeat, Incoming, Reader};
@@ -399,7 +401,7 @@ async fn apply(
         Command::Rematch => return rematch(app, entry, seat).await,
         command => command,
     };
-    let mut command_on = |g: &mut LiveGame| {
+    let command_on = |g: &mut LiveGame| {
         match &command {
             &Command::Move { ply, x, y } => g.online_move(seat, ply, Pos::new(x, y))?,
             Command::Resign => g.online_resign(seat)?,
@@ -421,18 +423,7 @@ async fn apply(
         }
         Ok::<_, ApiError>(())
     };
-    match app.change(entry, &mut command_on).await {
-        // For a ply this instance has not read yet: read, then try again.
-        Err(ApiError::Action(ActionError::Stale { sent, now }))
-            if sent > now && app.is_shared() =>
-        {
-            app.refresh(entry).await?;
-            app.change(entry, &mut command_on).await?;
-        }
-        other => {
-            other?;
-        }
-    }
+    change_caught_up(app, entry, command_on).await?;
     Ok(())
 }
 
