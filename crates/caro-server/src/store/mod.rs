@@ -6,6 +6,7 @@
 //! they open.
 
 mod postgres;
+mod sql;
 mod sqlite;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testdb;
@@ -388,10 +389,6 @@ pub struct AnalysisRow {
     /// Unix seconds when it was stored.
     pub created: i64,
 }
-
-/// The columns of `games`, in [`GameRow`]'s order.
-const COLUMNS: &str =
-    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names, version, offers, paused, delay_ms, computer_turn, search_until, next_id";
 
 /// The games database. Every call blocks, so the server makes them on
 /// blocking threads (or engine threads), never on its async workers.

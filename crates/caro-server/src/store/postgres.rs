@@ -12,7 +12,8 @@ use deadpool_postgres::{
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, GenericClient, NoTls, Row};
 
-use super::{hide_password, not_empty, AnalysisRow, GameRow, MatchRow, StoreError, COLUMNS};
+use super::sql::{self, COLUMNS};
+use super::{hide_password, not_empty, AnalysisRow, GameRow, MatchRow, StoreError};
 
 mod embedded {
     refinery::embed_migrations!("migrations/postgres");
@@ -241,10 +242,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let row = c
-                .query_opt(
-                    "SELECT id, first_to, player_a, player_b, created FROM matches WHERE id = $1",
-                    &[&id],
-                )
+                .query_opt(sql::GET_MATCH, &[&id])
                 .await
                 .map_err(|e| self.err(e))?;
             row.as_ref().map(read_match).transpose()
@@ -252,12 +250,7 @@ impl PgStore {
     }
 
     pub(super) fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        self.games(
-            &format!(
-                "SELECT {COLUMNS} FROM games WHERE match_id = $1 AND match_id <> 0 ORDER BY game_no, id"
-            ),
-            &[&match_id],
-        )
+        self.games(sql::MATCH_GAMES, &[&match_id])
     }
 
     /// The games a query selects (its columns: [`COLUMNS`]).
@@ -338,9 +331,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
-                .prepare_cached(
-                    "UPDATE games SET search_until = $4 WHERE id = $1 AND version = $2 AND search_until < $3",
-                )
+                .prepare_cached(sql::CLAIM_SEARCH)
                 .await
                 .map_err(|e| self.err(e))?;
             let n = c
@@ -360,7 +351,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
-                .prepare_cached("UPDATE games SET search_until = $3 WHERE id = $1 AND version = $2")
+                .prepare_cached(sql::HOLD_SEARCH)
                 .await
                 .map_err(|e| self.err(e))?;
             let n = c
@@ -379,10 +370,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let row = c
-                .query_one(
-                    "SELECT COUNT(*) FROM instances WHERE id <> $1 AND seen > $2",
-                    &[&except, &alive_after_ms],
-                )
+                .query_one(sql::LIVE_INSTANCES, &[&except, &alive_after_ms])
                 .await
                 .map_err(|e| self.err(e))?;
             let n: i64 = row.get(0);
@@ -392,17 +380,14 @@ impl PgStore {
 
     pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.ids(
-            "SELECT id FROM games WHERE computer_turn = 1 AND result = '' AND search_until < $1 ORDER BY updated, id LIMIT $2",
-            &[&now_ms, &limit],
-        )
+        self.ids(sql::SEARCHES_DUE, &[&now_ms, &limit])
     }
 
     pub(super) fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
-                .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
+                .prepare_cached(sql::GET_GAME)
                 .await
                 .map_err(|e| self.err(e))?;
             let row = c.query_opt(&stmt, &[&id]).await.map_err(|e| self.err(e))?;
@@ -414,10 +399,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let row = c
-                .query_one(
-                    "SELECT COUNT(*) FROM games WHERE owner = $1 AND black_token <> '' AND result = ''",
-                    &[&owner],
-                )
+                .query_one(sql::OPEN_ONLINE_GAMES, &[&owner])
                 .await
                 .map_err(|e| self.err(e))?;
             Ok(row.get::<_, i64>(0).max(0) as usize)
@@ -425,10 +407,7 @@ impl PgStore {
     }
 
     pub(super) fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
-        self.ids(
-            "SELECT id FROM games WHERE black_token <> '' AND result = '' AND clock <> '' AND moves <> '' ORDER BY id",
-            &[],
-        )
+        self.ids(sql::RUNNING_CLOCKS, &[])
     }
 
     pub(super) fn list(
@@ -437,14 +416,7 @@ impl PgStore {
         abandoned_before: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.games(
-            &format!(
-                "SELECT {COLUMNS} FROM games
-                 WHERE NOT (moves = '' AND redo = '' AND result = '' AND updated < $2)
-                 ORDER BY updated DESC, id DESC LIMIT $1"
-            ),
-            &[&limit, &abandoned_before],
-        )
+        self.games(sql::LIST_GAMES, &[&limit, &abandoned_before])
     }
 
     pub(super) fn analysis(
@@ -455,10 +427,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let row = c
-                .query_opt(
-                    "SELECT position, data FROM analyses WHERE game_id = $1 AND engine = $2",
-                    &[&game_id, &engine],
-                )
+                .query_opt(sql::GET_ANALYSIS, &[&game_id, &engine])
                 .await
                 .map_err(|e| self.err(e))?;
             Ok(row.map(|r| (r.get(0), r.get(1))))
@@ -577,9 +546,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
-                .prepare_cached(
-                    "INSERT INTO instances (id, seen) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen",
-                )
+                .prepare_cached(sql::HEARTBEAT)
                 .await
                 .map_err(|e| self.err(e))?;
             c.execute(&stmt, &[&instance, &now_ms])
@@ -607,17 +574,14 @@ impl PgStore {
     }
 
     pub(super) fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
-        self.games(&format!("SELECT {COLUMNS} FROM games ORDER BY id"), &[])
+        self.games(sql::ALL_GAMES, &[])
     }
 
     pub(super) fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let rows = c
-                .query(
-                    "SELECT id, first_to, player_a, player_b, created FROM matches ORDER BY id",
-                    &[],
-                )
+                .query(sql::ALL_MATCHES, &[])
                 .await
                 .map_err(|e| self.err(e))?;
             rows.iter().map(read_match).collect()
@@ -628,10 +592,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let rows = c
-                .query(
-                    "SELECT game_id, position, engine, data, created FROM analyses ORDER BY game_id",
-                    &[],
-                )
+                .query(sql::ALL_ANALYSES, &[])
                 .await
                 .map_err(|e| self.err(e))?;
             Ok(rows
@@ -664,23 +625,23 @@ impl PgStore {
             if have != (0, 0, 0) {
                 return Err(not_empty(&self.describe, have));
             }
-            let stmt = tx
-                .prepare("INSERT INTO matches (id, first_to, player_a, player_b, created) VALUES ($1, $2, $3, $4, $5)")
-                .await
-                .map_err(|e| self.err(e))?;
+            let stmt = tx.prepare(sql::COPY_MATCH).await.map_err(|e| self.err(e))?;
             for m in matches {
                 tx.execute(
                     &stmt,
-                    &[&m.id, &i64::from(m.first_to), &m.player_a, &m.player_b, &m.created],
+                    &[
+                        &m.id,
+                        &i64::from(m.first_to),
+                        &m.player_a,
+                        &m.player_b,
+                        &m.created,
+                    ],
                 )
                 .await
                 .map_err(|e| self.err(e))?;
             }
             let stmt = tx
-                .prepare(&format!(
-                    "INSERT INTO games ({COLUMNS}) VALUES ({})",
-                    placeholders(1, 32)
-                ))
+                .prepare(sql::INSERT_GAME)
                 .await
                 .map_err(|e| self.err(e))?;
             for g in games {
@@ -690,7 +651,7 @@ impl PgStore {
                     .map_err(|e| self.err(e))?;
             }
             let stmt = tx
-                .prepare("INSERT INTO analyses (game_id, position, engine, data, created) VALUES ($1, $2, $3, $4, $5)")
+                .prepare(sql::COPY_ANALYSIS)
                 .await
                 .map_err(|e| self.err(e))?;
             for a in analyses {
