@@ -12,6 +12,7 @@ use deadpool_postgres::{
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, GenericClient, NoTls, Row};
 
+use super::backend::Backend;
 use super::sql::{self, COLUMNS};
 use super::{hide_password, not_empty, AnalysisRow, GameRow, MatchRow, StoreError};
 
@@ -185,11 +186,37 @@ impl PgStore {
         })
     }
 
-    pub(super) fn describe(&self) -> String {
+    /// The games a query selects (its columns: [`COLUMNS`]).
+    fn games(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<GameRow>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
+            let rows = c.query(&stmt, params).await.map_err(|e| self.err(e))?;
+            rows.iter().map(read_row).collect()
+        })
+    }
+
+    /// The ids a query selects.
+    fn ids(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<i64>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
+            let rows = c.query(&stmt, params).await.map_err(|e| self.err(e))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+}
+
+impl Backend for PgStore {
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    fn describe(&self) -> String {
         self.describe.clone()
     }
 
-    pub(super) fn schema_version(&self) -> Result<i64, StoreError> {
+    fn schema_version(&self) -> Result<i64, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
@@ -203,7 +230,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+    fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let v = Converted::of(row);
@@ -224,7 +251,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+    fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
@@ -238,7 +265,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+    fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
@@ -249,31 +276,11 @@ impl PgStore {
         })
     }
 
-    pub(super) fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+    fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
         self.games(sql::MATCH_GAMES, &[&match_id])
     }
 
-    /// The games a query selects (its columns: [`COLUMNS`]).
-    fn games(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<GameRow>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
-            let rows = c.query(&stmt, params).await.map_err(|e| self.err(e))?;
-            rows.iter().map(read_row).collect()
-        })
-    }
-
-    /// The ids a query selects.
-    fn ids(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<i64>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
-            let rows = c.query(&stmt, params).await.map_err(|e| self.err(e))?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
-    }
-
-    pub(super) fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+    fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
         self.run(async {
             let c = self.client().await?;
             // One statement, so one transaction: the notification goes
@@ -321,7 +328,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn claim_search(
+    fn claim_search(
         &self,
         id: i64,
         version: i64,
@@ -342,12 +349,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn hold_search(
-        &self,
-        id: i64,
-        version: i64,
-        until_ms: i64,
-    ) -> Result<bool, StoreError> {
+    fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
@@ -362,11 +364,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn live_instances(
-        &self,
-        except: &str,
-        alive_after_ms: i64,
-    ) -> Result<usize, StoreError> {
+    fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
@@ -378,12 +376,12 @@ impl PgStore {
         })
     }
 
-    pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+    fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.ids(sql::SEARCHES_DUE, &[&now_ms, &limit])
     }
 
-    pub(super) fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+    fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
@@ -395,7 +393,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+    fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
@@ -406,24 +404,16 @@ impl PgStore {
         })
     }
 
-    pub(super) fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+    fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
         self.ids(sql::RUNNING_CLOCKS, &[])
     }
 
-    pub(super) fn list(
-        &self,
-        limit: usize,
-        abandoned_before: i64,
-    ) -> Result<Vec<GameRow>, StoreError> {
+    fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.games(sql::LIST_GAMES, &[&limit, &abandoned_before])
     }
 
-    pub(super) fn analysis(
-        &self,
-        game_id: i64,
-        engine: &str,
-    ) -> Result<Option<(String, String)>, StoreError> {
+    fn analysis(&self, game_id: i64, engine: &str) -> Result<Option<(String, String)>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
@@ -434,7 +424,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn put_analysis(
+    fn put_analysis(
         &self,
         game_id: i64,
         position: &str,
@@ -456,7 +446,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn notify(&self, payload: &str) -> Result<(), StoreError> {
+    fn notify(&self, payload: &str) -> Result<(), StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
@@ -470,7 +460,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn set_presence(
+    fn set_presence(
         &self,
         instance: &str,
         game_id: i64,
@@ -511,7 +501,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn presence(
+    fn presence(
         &self,
         game_id: i64,
         except_instance: &str,
@@ -542,7 +532,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
+    fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
@@ -556,7 +546,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+    fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
         self.ids(
             "WITH dead AS (DELETE FROM instances WHERE seen < $1 RETURNING id),
                   gone AS (DELETE FROM presence WHERE instance IN (SELECT id FROM dead) RETURNING game_id),
@@ -566,18 +556,18 @@ impl PgStore {
         )
     }
 
-    pub(super) fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+    fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
         self.run(async {
             let c = self.client().await?;
             counts(&**c).await.map_err(|e| self.err(e))
         })
     }
 
-    pub(super) fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+    fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
         self.games(sql::ALL_GAMES, &[])
     }
 
-    pub(super) fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+    fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let rows = c
@@ -588,7 +578,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
+    fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let rows = c
@@ -608,7 +598,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn import(
+    fn import(
         &self,
         games: &[GameRow],
         matches: &[MatchRow],

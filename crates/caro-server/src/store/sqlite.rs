@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
+use super::backend::Backend;
 use super::{not_empty, sql, AnalysisRow, GameRow, MatchRow, StoreError};
 
 mod embedded {
@@ -160,12 +161,18 @@ impl SqliteStore {
     fn reader(&self) -> MutexGuard<'_, Connection> {
         self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
 
-    pub(super) fn describe(&self) -> String {
+impl Backend for SqliteStore {
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    fn describe(&self) -> String {
         format!("sqlite:{}", self.path.display())
     }
 
-    pub(super) fn schema_version(&self) -> Result<i64, StoreError> {
+    fn schema_version(&self) -> Result<i64, StoreError> {
         let v: Option<i64> = self.reader().query_row(
             "SELECT MAX(version) FROM refinery_schema_history",
             [],
@@ -174,13 +181,13 @@ impl SqliteStore {
         Ok(v.unwrap_or(0))
     }
 
-    pub(super) fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+    fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
         let conn = self.conn();
         insert_game(&conn, row, false)?;
         Ok(conn.last_insert_rowid())
     }
 
-    pub(super) fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+    fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO matches (first_to, player_a, player_b, created) VALUES (?1, ?2, ?3, ?4)",
@@ -189,7 +196,7 @@ impl SqliteStore {
         Ok(conn.last_insert_rowid())
     }
 
-    pub(super) fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+    fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
         let row = self
             .reader()
             .query_row(&sql::sqlite(sql::GET_MATCH), [id], read_match)
@@ -197,14 +204,14 @@ impl SqliteStore {
         Ok(row)
     }
 
-    pub(super) fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+    fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare(&sql::sqlite(sql::MATCH_GAMES))?;
         let rows = stmt.query_map([match_id], read_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+    fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
         // Written after every move: the statement is parsed once.
         let n = self
             .conn()
@@ -234,7 +241,7 @@ impl SqliteStore {
         Ok(n == 1)
     }
 
-    pub(super) fn claim_search(
+    fn claim_search(
         &self,
         id: i64,
         version: i64,
@@ -248,12 +255,7 @@ impl SqliteStore {
         Ok(n == 1)
     }
 
-    pub(super) fn hold_search(
-        &self,
-        id: i64,
-        version: i64,
-        until_ms: i64,
-    ) -> Result<bool, StoreError> {
+    fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
         let n = self.conn().execute(
             &sql::sqlite(sql::HOLD_SEARCH),
             params![id, version, until_ms],
@@ -261,11 +263,7 @@ impl SqliteStore {
         Ok(n == 1)
     }
 
-    pub(super) fn live_instances(
-        &self,
-        except: &str,
-        alive_after_ms: i64,
-    ) -> Result<usize, StoreError> {
+    fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
         let n: i64 = self.reader().query_row(
             &sql::sqlite(sql::LIVE_INSTANCES),
             params![except, alive_after_ms],
@@ -274,49 +272,41 @@ impl SqliteStore {
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
-    pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+    fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(&sql::sqlite(sql::SEARCHES_DUE))?;
         let ids = stmt.query_map(params![now_ms, limit as i64], |r| r.get(0))?;
         Ok(ids.collect::<Result<Vec<i64>, _>>()?)
     }
 
-    pub(super) fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+    fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(&sql::sqlite(sql::GET_GAME))?;
         Ok(stmt.query_row([id], read_row).optional()?)
     }
 
-    pub(super) fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+    fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
         let n: i64 =
             self.reader()
                 .query_row(&sql::sqlite(sql::OPEN_ONLINE_GAMES), [owner], |r| r.get(0))?;
         Ok(n.max(0) as usize)
     }
 
-    pub(super) fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+    fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare(sql::RUNNING_CLOCKS)?;
         let ids = stmt.query_map([], |r| r.get(0))?;
         Ok(ids.collect::<Result<Vec<i64>, _>>()?)
     }
 
-    pub(super) fn list(
-        &self,
-        limit: usize,
-        abandoned_before: i64,
-    ) -> Result<Vec<GameRow>, StoreError> {
+    fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare(&sql::sqlite(sql::LIST_GAMES))?;
         let rows = stmt.query_map(params![limit as i64, abandoned_before], read_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn analysis(
-        &self,
-        game_id: i64,
-        engine: &str,
-    ) -> Result<Option<(String, String)>, StoreError> {
+    fn analysis(&self, game_id: i64, engine: &str) -> Result<Option<(String, String)>, StoreError> {
         let row = self
             .reader()
             .query_row(
@@ -328,7 +318,7 @@ impl SqliteStore {
         Ok(row)
     }
 
-    pub(super) fn put_analysis(
+    fn put_analysis(
         &self,
         game_id: i64,
         position: &str,
@@ -345,11 +335,11 @@ impl SqliteStore {
     }
 
     /// One instance has an SQLite file: nobody to tell.
-    pub(super) fn notify(&self, _payload: &str) -> Result<(), StoreError> {
+    fn notify(&self, _payload: &str) -> Result<(), StoreError> {
         Ok(())
     }
 
-    pub(super) fn set_presence(
+    fn set_presence(
         &self,
         instance: &str,
         game_id: i64,
@@ -372,7 +362,7 @@ impl SqliteStore {
         Ok(())
     }
 
-    pub(super) fn presence(
+    fn presence(
         &self,
         game_id: i64,
         except_instance: &str,
@@ -396,13 +386,13 @@ impl SqliteStore {
         Ok(out)
     }
 
-    pub(super) fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
+    fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
         self.conn()
             .execute(&sql::sqlite(sql::HEARTBEAT), params![instance, now_ms])?;
         Ok(())
     }
 
-    pub(super) fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+    fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let games = {
@@ -422,25 +412,25 @@ impl SqliteStore {
         Ok(games)
     }
 
-    pub(super) fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+    fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
         counts(&self.reader())
     }
 
-    pub(super) fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+    fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare(sql::ALL_GAMES)?;
         let rows = stmt.query_map([], read_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+    fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare(sql::ALL_MATCHES)?;
         let rows = stmt.query_map([], read_match)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
+    fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare(sql::ALL_ANALYSES)?;
         let rows = stmt.query_map([], |r| {
@@ -455,7 +445,7 @@ impl SqliteStore {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn import(
+    fn import(
         &self,
         games: &[GameRow],
         matches: &[MatchRow],
