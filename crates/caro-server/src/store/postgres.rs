@@ -1,6 +1,8 @@
-//! The PostgreSQL backend: a pool of connections driven by a small tokio
-//! runtime of its own, so the store's calls stay synchronous (they are
-//! made on blocking threads and engine threads).
+//! The PostgreSQL backend: a pool of connections driven by the server's
+//! own tokio runtime (a small runtime of its own when opened outside a
+//! multi-threaded one: the command line, tests), while the store's calls
+//! stay synchronous: they are made on blocking threads and engine
+//! threads, never on the runtime's workers.
 
 use std::future::Future;
 use std::str::FromStr;
@@ -37,14 +39,53 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub(super) struct PgStore {
     describe: String,
     pool: Pool,
-    /// Taken (and shut down) on drop.
-    runtime: Option<tokio::runtime::Runtime>,
+    /// The runtime the connections run on.
+    driver: Driver,
 }
 
-impl Drop for PgStore {
+/// The runtime a [`PgStore`]'s connections run on.
+enum Driver {
+    /// The server's: the store was opened on one of its blocking threads.
+    Server(tokio::runtime::Handle),
+    /// A runtime of the store's own, taken (and shut down) on drop.
+    Own(Option<tokio::runtime::Runtime>),
+}
+
+impl Driver {
+    /// The runtime the store was opened within, if it is multi-threaded
+    /// (its workers then drive the connections while a blocking thread
+    /// waits); otherwise a small runtime of the store's own.
+    fn new() -> Result<Driver, StoreError> {
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
+                return Ok(Driver::Server(handle));
+            }
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("caro-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Thread(e.to_string()))?;
+        Ok(Driver::Own(Some(runtime)))
+    }
+
+    /// Runs `f` to its end on the runtime, blocking the calling thread.
+    fn block_on<T>(&self, f: impl Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
+        match self {
+            Driver::Server(handle) => handle.block_on(f),
+            Driver::Own(Some(rt)) => rt.block_on(f),
+            Driver::Own(None) => Err(StoreError::Thread("the store is closed".into())),
+        }
+    }
+}
+
+impl Drop for Driver {
     fn drop(&mut self) {
-        if let Some(rt) = self.runtime.take() {
-            rt.shutdown_background();
+        if let Driver::Own(runtime) = self {
+            if let Some(rt) = runtime.take() {
+                rt.shutdown_background();
+            }
         }
     }
 }
@@ -132,13 +173,8 @@ impl PgStore {
         if config.get_application_name().is_none() {
             config.application_name("caro");
         }
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("caro-postgres")
-            .enable_all()
-            .build()
-            .map_err(|e| StoreError::Thread(e.to_string()))?;
-        runtime.block_on(migrate(&config, &describe))?;
+        let driver = Driver::new()?;
+        driver.block_on(migrate(&config, &describe))?;
         let manager = Manager::from_config(
             config,
             NoTls,
@@ -157,16 +193,13 @@ impl PgStore {
         Ok(PgStore {
             describe,
             pool,
-            runtime: Some(runtime),
+            driver,
         })
     }
 
     /// Runs `f` to its end on the store's runtime.
     fn run<T>(&self, f: impl Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
-        match &self.runtime {
-            Some(rt) => rt.block_on(f),
-            None => Err(StoreError::Thread("the store is closed".into())),
-        }
+        self.driver.block_on(f)
     }
 
     fn err(&self, e: tokio_postgres::Error) -> StoreError {
