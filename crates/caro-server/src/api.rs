@@ -29,7 +29,7 @@ use crate::live::{
 };
 use crate::pool::Busy;
 use crate::store::{MatchRow, StoreError};
-use crate::{analysis, assets, online, App, Entry};
+use crate::{analysis_socket, assets, online_socket, App, Entry};
 
 mod guard;
 mod hint;
@@ -60,7 +60,7 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .route("/game/{id}", get(assets::index))
         .route("/p/{code}", get(assets::index))
         .merge(assets::files())
-        .merge(analysis::routes())
+        .merge(analysis_socket::routes())
         .route("/api/players", get(players))
         .route(
             "/api/games",
@@ -70,9 +70,13 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .route("/api/games/{id}", get(get_game))
         .route(
             "/api/online",
-            post(online::create.layer(online_games).layer(games.clone())),
+            post(
+                online_socket::create
+                    .layer(online_games)
+                    .layer(games.clone()),
+            ),
         )
-        .route("/api/games/{id}/ws", get(online::socket))
+        .route("/api/games/{id}/ws", get(online_socket::socket))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/psq", get(export_psq))
         .route("/api/games/{id}/move", post(play_move))
@@ -650,6 +654,28 @@ async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
+/// [`App::change`] with a request for a ply this instance has not read yet
+/// (another instance stored it a moment ago): the game is read again and
+/// the change made once more. Any other refusal is the answer.
+///
+/// # Errors
+/// `f`'s, or the store's.
+pub(crate) async fn change_caught_up<T>(
+    app: &Arc<App>,
+    entry: &Arc<Entry>,
+    mut f: impl FnMut(&mut LiveGame) -> Result<T, ApiError>,
+) -> ApiResult<(T, Option<Busy>)> {
+    match app.change(entry, &mut f).await {
+        Err(ApiError::Action(ActionError::Stale { sent, now }))
+            if sent > now && app.is_shared() =>
+        {
+            app.refresh(entry).await?;
+            app.change(entry, &mut f).await
+        }
+        other => other,
+    }
+}
+
 /// Applies an intent to a game ([`App::change`]: stored before anyone
 /// sees it, or not made at all), and answers with the new view.
 async fn act(
@@ -658,17 +684,7 @@ async fn act(
     mut f: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
 ) -> ApiResult<Response> {
     let entry = entry(app, id).await?;
-    let ((), busy) = match app.change(&entry, &mut f).await {
-        // A request for a ply this instance has not read yet (another
-        // instance stored it a moment ago): read the game, then try again.
-        Err(ApiError::Action(ActionError::Stale { sent, now }))
-            if sent > now && app.is_shared() =>
-        {
-            app.refresh(&entry).await?;
-            app.change(&entry, &mut f).await?
-        }
-        other => other?,
-    };
+    let ((), busy) = change_caught_up(app, &entry, &mut f).await?;
     let g = entry.lock();
     let mut view = serde_json::to_value(entry.view(&g)).unwrap_or_default();
     if let Some(busy) = busy {

@@ -67,7 +67,7 @@ impl Default for ConnectionLimits {
             max_per_client: 256,
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(15),
-            ws_ping: crate::online::PING_INTERVAL,
+            ws_ping: crate::online_socket::PING_INTERVAL,
         }
     }
 }

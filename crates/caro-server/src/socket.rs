@@ -1,5 +1,5 @@
-//! What the game socket ([`crate::online`]) and the live analysis socket
-//! ([`crate::analysis`]) share: the frame limits, the close codes for a
+//! What the game socket ([`crate::online_socket`]) and the live analysis socket
+//! ([`crate::analysis_socket`]) share: the frame limits, the close codes for a
 //! frame too large (1009), not UTF-8 (1007) or binary (1003), the count of
 //! messages a second (1008), the close handshake, and the pings.
 

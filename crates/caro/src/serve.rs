@@ -57,7 +57,7 @@ pub struct ServeArgs {
     pub queue: usize,
     /// Most unfinished online games one client address may open (raise it
     /// behind a reverse proxy, where every player shares one address).
-    #[arg(long, value_name = "N", default_value_t = caro_server::online::MAX_OPEN_GAMES)]
+    #[arg(long, value_name = "N", default_value_t = caro_server::online_socket::MAX_OPEN_GAMES)]
     pub max_online_per_client: usize,
     /// Most connections open at once, from all clients (WebSockets
     /// included); past it a new connection is answered 503 and closed.
@@ -170,12 +170,12 @@ impl ServeArgs {
             engines: Vec::new(),
             threads: None,
             queue: 64,
-            max_online_per_client: caro_server::online::MAX_OPEN_GAMES,
+            max_online_per_client: caro_server::online_socket::MAX_OPEN_GAMES,
             max_connections: 10_000,
             max_connections_per_client: 256,
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(15),
-            ws_ping: caro_server::online::PING_INTERVAL,
+            ws_ping: caro_server::online_socket::PING_INTERVAL,
             games_per_minute: caro_server::GAMES_PER_MINUTE,
             online_games_per_hour: caro_server::ONLINE_GAMES_PER_HOUR,
             log_format: LogFormat::Text,

@@ -1,11 +1,14 @@
 //! Saved games: every move is written when it is played, so a killed
 //! server loses nothing. Two backends behind one synchronous [`Store`]:
 //! an embedded SQLite file (the default, one server) and PostgreSQL
-//! (several `caro serve` instances on one database). Both apply the same
-//! versioned migrations (`migrations/sqlite`, `migrations/postgres`) when
-//! they open.
+//! (several `caro serve` instances on one database). Each implements one
+//! interface (`backend.rs`), and the SQL they share is written once
+//! (`sql.rs`). Both apply the same versioned migrations
+//! (`migrations/sqlite`, `migrations/postgres`) when they open.
 
+mod backend;
 mod postgres;
+mod sql;
 mod sqlite;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testdb;
@@ -14,6 +17,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use self::backend::Backend;
 use self::postgres::PgStore;
 use self::sqlite::SqliteStore;
 
@@ -389,29 +393,10 @@ pub struct AnalysisRow {
     pub created: i64,
 }
 
-/// The columns of `games`, in [`GameRow`]'s order.
-const COLUMNS: &str =
-    "id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names, version, offers, paused, delay_ms, computer_turn, search_until, next_id";
-
 /// The games database. Every call blocks, so the server makes them on
 /// blocking threads (or engine threads), never on its async workers.
 pub struct Store {
-    backend: Backend,
-}
-
-enum Backend {
-    Sqlite(SqliteStore),
-    Postgres(PgStore),
-}
-
-/// Calls the same method on whichever backend the store has.
-macro_rules! on_backend {
-    ($self:ident, $s:ident => $e:expr) => {
-        match &$self.backend {
-            Backend::Sqlite($s) => $e,
-            Backend::Postgres($s) => $e,
-        }
-    };
+    backend: Box<dyn Backend>,
 }
 
 /// Unix seconds now.
@@ -439,9 +424,9 @@ impl Store {
     /// [`StoreError::Unreachable`] when PostgreSQL does not answer,
     /// [`StoreError::Migration`], or the database's own error.
     pub fn open(db: &Database, pool_size: usize) -> Result<Store, StoreError> {
-        let backend = match db {
-            Database::Sqlite(path) => Backend::Sqlite(SqliteStore::open(path)?),
-            Database::Postgres(url) => Backend::Postgres(PgStore::open(url, pool_size)?),
+        let backend: Box<dyn Backend> = match db {
+            Database::Sqlite(path) => Box::new(SqliteStore::open(path)?),
+            Database::Postgres(url) => Box::new(PgStore::open(url, pool_size)?),
         };
         Ok(Store { backend })
     }
@@ -457,12 +442,12 @@ impl Store {
 
     /// Whether several instances may share this database (PostgreSQL).
     pub fn is_shared(&self) -> bool {
-        matches!(self.backend, Backend::Postgres(_))
+        self.backend.is_shared()
     }
 
     /// `sqlite:/path` or `postgres://user@host/db` (no password).
     pub fn describe(&self) -> String {
-        on_backend!(self, s => s.describe())
+        self.backend.describe()
     }
 
     /// The version of the last migration applied.
@@ -470,7 +455,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
-        on_backend!(self, s => s.schema_version())
+        self.backend.schema_version()
     }
 
     /// Stores a new game (at `row.version`) and returns its id.
@@ -479,7 +464,7 @@ impl Store {
     /// The database's error; a second game with the same match and game
     /// number is refused.
     pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
-        on_backend!(self, s => s.insert(row))
+        self.backend.insert(row)
     }
 
     /// Stores a new match and returns its id.
@@ -487,7 +472,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
-        on_backend!(self, s => s.insert_match(m))
+        self.backend.insert_match(m)
     }
 
     /// Reads one match.
@@ -495,7 +480,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
-        on_backend!(self, s => s.get_match(id))
+        self.backend.get_match(id)
     }
 
     /// A match's games, in order.
@@ -503,7 +488,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        on_backend!(self, s => s.match_games(match_id))
+        self.backend.match_games(match_id)
     }
 
     /// Writes a game's changed state if it is still at `row.version`,
@@ -514,7 +499,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
-        on_backend!(self, s => s.update(row))
+        self.backend.update(row)
     }
 
     /// Takes the computer's search of game `id` at `version` until
@@ -530,7 +515,7 @@ impl Store {
         now_ms: i64,
         until_ms: i64,
     ) -> Result<bool, StoreError> {
-        on_backend!(self, s => s.claim_search(id, version, now_ms, until_ms))
+        self.backend.claim_search(id, version, now_ms, until_ms)
     }
 
     /// Sets how long the instance holding game `id`'s search at `version`
@@ -540,7 +525,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
-        on_backend!(self, s => s.hold_search(id, version, until_ms))
+        self.backend.hold_search(id, version, until_ms)
     }
 
     /// How many instances other than `except` were seen after
@@ -549,7 +534,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
-        on_backend!(self, s => s.live_instances(except, alive_after_ms))
+        self.backend.live_instances(except, alive_after_ms)
     }
 
     /// Unfinished games with a computer to move whose search nobody holds
@@ -558,7 +543,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
-        on_backend!(self, s => s.searches_due(now_ms, limit))
+        self.backend.searches_due(now_ms, limit)
     }
 
     /// Reads one game.
@@ -566,7 +551,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        on_backend!(self, s => s.get(id))
+        self.backend.get(id)
     }
 
     /// Online games created by `owner` that have not ended.
@@ -574,7 +559,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
-        on_backend!(self, s => s.open_online_games(owner))
+        self.backend.open_online_games(owner)
     }
 
     /// Online games whose clock runs: unfinished, with a clock and at
@@ -583,7 +568,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
-        on_backend!(self, s => s.running_clocks())
+        self.backend.running_clocks()
     }
 
     /// The most recently changed games, newest first, without the empty
@@ -594,7 +579,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
-        on_backend!(self, s => s.list(limit, abandoned_before))
+        self.backend.list(limit, abandoned_before)
     }
 
     /// Sends `payload` on the `caro_games` channel (PostgreSQL; nothing on
@@ -603,7 +588,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn notify(&self, payload: &str) -> Result<(), StoreError> {
-        on_backend!(self, s => s.notify(payload))
+        self.backend.notify(payload)
     }
 
     /// Records that `instance` holds `sockets` sockets on `seat` (0 or 1)
@@ -619,7 +604,7 @@ impl Store {
         seat: u8,
         sockets: u32,
     ) -> Result<(), StoreError> {
-        on_backend!(self, s => s.set_presence(instance, game_id, seat, sockets))
+        self.backend.set_presence(instance, game_id, seat, sockets)
     }
 
     /// Sockets per seat on game `game_id` held by the other instances
@@ -633,7 +618,8 @@ impl Store {
         except_instance: &str,
         alive_after_ms: i64,
     ) -> Result<[u32; 2], StoreError> {
-        on_backend!(self, s => s.presence(game_id, except_instance, alive_after_ms))
+        self.backend
+            .presence(game_id, except_instance, alive_after_ms)
     }
 
     /// Records that `instance` is alive at `now_ms`.
@@ -641,7 +627,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
-        on_backend!(self, s => s.heartbeat(instance, now_ms))
+        self.backend.heartbeat(instance, now_ms)
     }
 
     /// Deletes the instances not seen since `dead_before_ms` and their
@@ -651,7 +637,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
-        on_backend!(self, s => s.sweep_instances(dead_before_ms))
+        self.backend.sweep_instances(dead_before_ms)
     }
 
     /// The stored review of game `game_id` made with `engine`: the
@@ -664,7 +650,7 @@ impl Store {
         game_id: i64,
         engine: &str,
     ) -> Result<Option<(String, String)>, StoreError> {
-        on_backend!(self, s => s.analysis(game_id, engine))
+        self.backend.analysis(game_id, engine)
     }
 
     /// Stores a game's review (replacing the one before).
@@ -678,7 +664,8 @@ impl Store {
         engine: &str,
         data: &str,
     ) -> Result<(), StoreError> {
-        on_backend!(self, s => s.put_analysis(game_id, position, engine, data, now_secs()))
+        self.backend
+            .put_analysis(game_id, position, engine, data, now_secs())
     }
 
     /// Rows in games, matches and analyses.
@@ -686,7 +673,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
-        on_backend!(self, s => s.counts())
+        self.backend.counts()
     }
 
     /// Every game, by id.
@@ -694,7 +681,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
-        on_backend!(self, s => s.all_games())
+        self.backend.all_games()
     }
 
     /// Every match, by id.
@@ -702,7 +689,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
-        on_backend!(self, s => s.all_matches())
+        self.backend.all_matches()
     }
 
     /// Every stored review, by game.
@@ -710,7 +697,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
-        on_backend!(self, s => s.all_analyses())
+        self.backend.all_analyses()
     }
 
     /// Copies rows into this (empty) database keeping their ids, in one
@@ -725,7 +712,7 @@ impl Store {
         matches: &[MatchRow],
         analyses: &[AnalysisRow],
     ) -> Result<(), StoreError> {
-        on_backend!(self, s => s.import(games, matches, analyses))
+        self.backend.import(games, matches, analyses)
     }
 }
 

@@ -1,6 +1,8 @@
-//! The PostgreSQL backend: a pool of connections driven by a small tokio
-//! runtime of its own, so the store's calls stay synchronous (they are
-//! made on blocking threads and engine threads).
+//! The PostgreSQL backend: a pool of connections driven by the server's
+//! own tokio runtime (a small runtime of its own when opened outside a
+//! multi-threaded one: the command line, tests), while the store's calls
+//! stay synchronous: they are made on blocking threads and engine
+//! threads, never on the runtime's workers.
 
 use std::future::Future;
 use std::str::FromStr;
@@ -12,7 +14,9 @@ use deadpool_postgres::{
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, GenericClient, NoTls, Row};
 
-use super::{hide_password, not_empty, AnalysisRow, GameRow, MatchRow, StoreError, COLUMNS};
+use super::backend::Backend;
+use super::sql::{self, COLUMNS};
+use super::{hide_password, not_empty, AnalysisRow, GameRow, MatchRow, StoreError};
 
 mod embedded {
     refinery::embed_migrations!("migrations/postgres");
@@ -35,14 +39,53 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub(super) struct PgStore {
     describe: String,
     pool: Pool,
-    /// Taken (and shut down) on drop.
-    runtime: Option<tokio::runtime::Runtime>,
+    /// The runtime the connections run on.
+    driver: Driver,
 }
 
-impl Drop for PgStore {
+/// The runtime a [`PgStore`]'s connections run on.
+enum Driver {
+    /// The server's: the store was opened on one of its blocking threads.
+    Server(tokio::runtime::Handle),
+    /// A runtime of the store's own, taken (and shut down) on drop.
+    Own(Option<tokio::runtime::Runtime>),
+}
+
+impl Driver {
+    /// The runtime the store was opened within, if it is multi-threaded
+    /// (its workers then drive the connections while a blocking thread
+    /// waits); otherwise a small runtime of the store's own.
+    fn new() -> Result<Driver, StoreError> {
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
+                return Ok(Driver::Server(handle));
+            }
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("caro-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Thread(e.to_string()))?;
+        Ok(Driver::Own(Some(runtime)))
+    }
+
+    /// Runs `f` to its end on the runtime, blocking the calling thread.
+    fn block_on<T>(&self, f: impl Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
+        match self {
+            Driver::Server(handle) => handle.block_on(f),
+            Driver::Own(Some(rt)) => rt.block_on(f),
+            Driver::Own(None) => Err(StoreError::Thread("the store is closed".into())),
+        }
+    }
+}
+
+impl Drop for Driver {
     fn drop(&mut self) {
-        if let Some(rt) = self.runtime.take() {
-            rt.shutdown_background();
+        if let Driver::Own(runtime) = self {
+            if let Some(rt) = runtime.take() {
+                rt.shutdown_background();
+            }
         }
     }
 }
@@ -130,13 +173,8 @@ impl PgStore {
         if config.get_application_name().is_none() {
             config.application_name("caro");
         }
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("caro-postgres")
-            .enable_all()
-            .build()
-            .map_err(|e| StoreError::Thread(e.to_string()))?;
-        runtime.block_on(migrate(&config, &describe))?;
+        let driver = Driver::new()?;
+        driver.block_on(migrate(&config, &describe))?;
         let manager = Manager::from_config(
             config,
             NoTls,
@@ -155,16 +193,13 @@ impl PgStore {
         Ok(PgStore {
             describe,
             pool,
-            runtime: Some(runtime),
+            driver,
         })
     }
 
     /// Runs `f` to its end on the store's runtime.
     fn run<T>(&self, f: impl Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
-        match &self.runtime {
-            Some(rt) => rt.block_on(f),
-            None => Err(StoreError::Thread("the store is closed".into())),
-        }
+        self.driver.block_on(f)
     }
 
     fn err(&self, e: tokio_postgres::Error) -> StoreError {
@@ -182,82 +217,6 @@ impl PgStore {
             )),
             e => StoreError::Postgres(format!("{}: {e}", self.describe)),
         })
-    }
-
-    pub(super) fn describe(&self) -> String {
-        self.describe.clone()
-    }
-
-    pub(super) fn schema_version(&self) -> Result<i64, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_one(
-                    "SELECT COALESCE(MAX(version), 0)::BIGINT FROM refinery_schema_history",
-                    &[],
-                )
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(row.get(0))
-        })
-    }
-
-    pub(super) fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let v = Converted::of(row);
-            let stmt = c
-                .prepare_cached(&format!(
-                    "INSERT INTO games ({}) VALUES ({}) RETURNING id",
-                    &COLUMNS["id, ".len()..],
-                    placeholders(1, 31)
-                ))
-                .await
-                .map_err(|e| self.err(e))?;
-            let params = game_params(row, &v);
-            let got = c
-                .query_one(&stmt, &params[1..])
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(got.get(0))
-        })
-    }
-
-    pub(super) fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_one(
-                    "INSERT INTO matches (first_to, player_a, player_b, created) VALUES ($1, $2, $3, $4) RETURNING id",
-                    &[&i64::from(m.first_to), &m.player_a, &m.player_b, &m.created],
-                )
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(row.get(0))
-        })
-    }
-
-    pub(super) fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_opt(
-                    "SELECT id, first_to, player_a, player_b, created FROM matches WHERE id = $1",
-                    &[&id],
-                )
-                .await
-                .map_err(|e| self.err(e))?;
-            row.as_ref().map(read_match).transpose()
-        })
-    }
-
-    pub(super) fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        self.games(
-            &format!(
-                "SELECT {COLUMNS} FROM games WHERE match_id = $1 AND match_id <> 0 ORDER BY game_no, id"
-            ),
-            &[&match_id],
-        )
     }
 
     /// The games a query selects (its columns: [`COLUMNS`]).
@@ -279,8 +238,82 @@ impl PgStore {
             Ok(rows.iter().map(|r| r.get(0)).collect())
         })
     }
+}
 
-    pub(super) fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+impl Backend for PgStore {
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    fn describe(&self) -> String {
+        self.describe.clone()
+    }
+
+    fn schema_version(&self) -> Result<i64, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_one(
+                    "SELECT COALESCE(MAX(version), 0)::BIGINT FROM refinery_schema_history",
+                    &[],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(row.get(0))
+        })
+    }
+
+    fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let v = Converted::of(row);
+            let stmt = c
+                .prepare_cached(&format!(
+                    "INSERT INTO games ({}) VALUES ({}) RETURNING id",
+                    &COLUMNS["id, ".len()..],
+                    placeholders(1, 31)
+                ))
+                .await
+                .map_err(|e| self.err(e))?;
+            let params = game_params(row, &v);
+            let got = c
+                .query_one(&stmt, &params[1..])
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(got.get(0))
+        })
+    }
+
+    fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_one(
+                    "INSERT INTO matches (first_to, player_a, player_b, created) VALUES ($1, $2, $3, $4) RETURNING id",
+                    &[&i64::from(m.first_to), &m.player_a, &m.player_b, &m.created],
+                )
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(row.get(0))
+        })
+    }
+
+    fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let row = c
+                .query_opt(sql::GET_MATCH, &[&id])
+                .await
+                .map_err(|e| self.err(e))?;
+            row.as_ref().map(read_match).transpose()
+        })
+    }
+
+    fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        self.games(sql::MATCH_GAMES, &[&match_id])
+    }
+
+    fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
         self.run(async {
             let c = self.client().await?;
             // One statement, so one transaction: the notification goes
@@ -328,7 +361,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn claim_search(
+    fn claim_search(
         &self,
         id: i64,
         version: i64,
@@ -338,9 +371,7 @@ impl PgStore {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
-                .prepare_cached(
-                    "UPDATE games SET search_until = $4 WHERE id = $1 AND version = $2 AND search_until < $3",
-                )
+                .prepare_cached(sql::CLAIM_SEARCH)
                 .await
                 .map_err(|e| self.err(e))?;
             let n = c
@@ -351,16 +382,11 @@ impl PgStore {
         })
     }
 
-    pub(super) fn hold_search(
-        &self,
-        id: i64,
-        version: i64,
-        until_ms: i64,
-    ) -> Result<bool, StoreError> {
+    fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
-                .prepare_cached("UPDATE games SET search_until = $3 WHERE id = $1 AND version = $2")
+                .prepare_cached(sql::HOLD_SEARCH)
                 .await
                 .map_err(|e| self.err(e))?;
             let n = c
@@ -371,18 +397,11 @@ impl PgStore {
         })
     }
 
-    pub(super) fn live_instances(
-        &self,
-        except: &str,
-        alive_after_ms: i64,
-    ) -> Result<usize, StoreError> {
+    fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
-                .query_one(
-                    "SELECT COUNT(*) FROM instances WHERE id <> $1 AND seen > $2",
-                    &[&except, &alive_after_ms],
-                )
+                .query_one(sql::LIVE_INSTANCES, &[&except, &alive_after_ms])
                 .await
                 .map_err(|e| self.err(e))?;
             let n: i64 = row.get(0);
@@ -390,19 +409,16 @@ impl PgStore {
         })
     }
 
-    pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+    fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.ids(
-            "SELECT id FROM games WHERE computer_turn = 1 AND result = '' AND search_until < $1 ORDER BY updated, id LIMIT $2",
-            &[&now_ms, &limit],
-        )
+        self.ids(sql::SEARCHES_DUE, &[&now_ms, &limit])
     }
 
-    pub(super) fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+    fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
-                .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
+                .prepare_cached(sql::GET_GAME)
                 .await
                 .map_err(|e| self.err(e))?;
             let row = c.query_opt(&stmt, &[&id]).await.map_err(|e| self.err(e))?;
@@ -410,62 +426,38 @@ impl PgStore {
         })
     }
 
-    pub(super) fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+    fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
-                .query_one(
-                    "SELECT COUNT(*) FROM games WHERE owner = $1 AND black_token <> '' AND result = ''",
-                    &[&owner],
-                )
+                .query_one(sql::OPEN_ONLINE_GAMES, &[&owner])
                 .await
                 .map_err(|e| self.err(e))?;
             Ok(row.get::<_, i64>(0).max(0) as usize)
         })
     }
 
-    pub(super) fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
-        self.ids(
-            "SELECT id FROM games WHERE black_token <> '' AND result = '' AND clock <> '' AND moves <> '' ORDER BY id",
-            &[],
-        )
+    fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+        self.ids(sql::RUNNING_CLOCKS, &[])
     }
 
-    pub(super) fn list(
-        &self,
-        limit: usize,
-        abandoned_before: i64,
-    ) -> Result<Vec<GameRow>, StoreError> {
+    fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.games(
-            &format!(
-                "SELECT {COLUMNS} FROM games
-                 WHERE NOT (moves = '' AND redo = '' AND result = '' AND updated < $2)
-                 ORDER BY updated DESC, id DESC LIMIT $1"
-            ),
-            &[&limit, &abandoned_before],
-        )
+        self.games(sql::LIST_GAMES, &[&limit, &abandoned_before])
     }
 
-    pub(super) fn analysis(
-        &self,
-        game_id: i64,
-        engine: &str,
-    ) -> Result<Option<(String, String)>, StoreError> {
+    fn analysis(&self, game_id: i64, engine: &str) -> Result<Option<(String, String)>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let row = c
-                .query_opt(
-                    "SELECT position, data FROM analyses WHERE game_id = $1 AND engine = $2",
-                    &[&game_id, &engine],
-                )
+                .query_opt(sql::GET_ANALYSIS, &[&game_id, &engine])
                 .await
                 .map_err(|e| self.err(e))?;
             Ok(row.map(|r| (r.get(0), r.get(1))))
         })
     }
 
-    pub(super) fn put_analysis(
+    fn put_analysis(
         &self,
         game_id: i64,
         position: &str,
@@ -487,7 +479,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn notify(&self, payload: &str) -> Result<(), StoreError> {
+    fn notify(&self, payload: &str) -> Result<(), StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
@@ -501,7 +493,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn set_presence(
+    fn set_presence(
         &self,
         instance: &str,
         game_id: i64,
@@ -542,7 +534,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn presence(
+    fn presence(
         &self,
         game_id: i64,
         except_instance: &str,
@@ -573,13 +565,11 @@ impl PgStore {
         })
     }
 
-    pub(super) fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
+    fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c
-                .prepare_cached(
-                    "INSERT INTO instances (id, seen) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen",
-                )
+                .prepare_cached(sql::HEARTBEAT)
                 .await
                 .map_err(|e| self.err(e))?;
             c.execute(&stmt, &[&instance, &now_ms])
@@ -589,7 +579,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+    fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
         self.ids(
             "WITH dead AS (DELETE FROM instances WHERE seen < $1 RETURNING id),
                   gone AS (DELETE FROM presence WHERE instance IN (SELECT id FROM dead) RETURNING game_id),
@@ -599,39 +589,33 @@ impl PgStore {
         )
     }
 
-    pub(super) fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+    fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
         self.run(async {
             let c = self.client().await?;
             counts(&**c).await.map_err(|e| self.err(e))
         })
     }
 
-    pub(super) fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
-        self.games(&format!("SELECT {COLUMNS} FROM games ORDER BY id"), &[])
+    fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        self.games(sql::ALL_GAMES, &[])
     }
 
-    pub(super) fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+    fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let rows = c
-                .query(
-                    "SELECT id, first_to, player_a, player_b, created FROM matches ORDER BY id",
-                    &[],
-                )
+                .query(sql::ALL_MATCHES, &[])
                 .await
                 .map_err(|e| self.err(e))?;
             rows.iter().map(read_match).collect()
         })
     }
 
-    pub(super) fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
+    fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let rows = c
-                .query(
-                    "SELECT game_id, position, engine, data, created FROM analyses ORDER BY game_id",
-                    &[],
-                )
+                .query(sql::ALL_ANALYSES, &[])
                 .await
                 .map_err(|e| self.err(e))?;
             Ok(rows
@@ -647,7 +631,7 @@ impl PgStore {
         })
     }
 
-    pub(super) fn import(
+    fn import(
         &self,
         games: &[GameRow],
         matches: &[MatchRow],
@@ -664,23 +648,23 @@ impl PgStore {
             if have != (0, 0, 0) {
                 return Err(not_empty(&self.describe, have));
             }
-            let stmt = tx
-                .prepare("INSERT INTO matches (id, first_to, player_a, player_b, created) VALUES ($1, $2, $3, $4, $5)")
-                .await
-                .map_err(|e| self.err(e))?;
+            let stmt = tx.prepare(sql::COPY_MATCH).await.map_err(|e| self.err(e))?;
             for m in matches {
                 tx.execute(
                     &stmt,
-                    &[&m.id, &i64::from(m.first_to), &m.player_a, &m.player_b, &m.created],
+                    &[
+                        &m.id,
+                        &i64::from(m.first_to),
+                        &m.player_a,
+                        &m.player_b,
+                        &m.created,
+                    ],
                 )
                 .await
                 .map_err(|e| self.err(e))?;
             }
             let stmt = tx
-                .prepare(&format!(
-                    "INSERT INTO games ({COLUMNS}) VALUES ({})",
-                    placeholders(1, 32)
-                ))
+                .prepare(sql::INSERT_GAME)
                 .await
                 .map_err(|e| self.err(e))?;
             for g in games {
@@ -690,7 +674,7 @@ impl PgStore {
                     .map_err(|e| self.err(e))?;
             }
             let stmt = tx
-                .prepare("INSERT INTO analyses (game_id, position, engine, data, created) VALUES ($1, $2, $3, $4, $5)")
+                .prepare(sql::COPY_ANALYSIS)
                 .await
                 .map_err(|e| self.err(e))?;
             for a in analyses {

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
-use super::{not_empty, AnalysisRow, GameRow, MatchRow, StoreError, COLUMNS};
+use super::backend::Backend;
+use super::{not_empty, sql, AnalysisRow, GameRow, MatchRow, StoreError};
 
 mod embedded {
     refinery::embed_migrations!("migrations/sqlite");
@@ -160,12 +161,18 @@ impl SqliteStore {
     fn reader(&self) -> MutexGuard<'_, Connection> {
         self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
 
-    pub(super) fn describe(&self) -> String {
+impl Backend for SqliteStore {
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    fn describe(&self) -> String {
         format!("sqlite:{}", self.path.display())
     }
 
-    pub(super) fn schema_version(&self) -> Result<i64, StoreError> {
+    fn schema_version(&self) -> Result<i64, StoreError> {
         let v: Option<i64> = self.reader().query_row(
             "SELECT MAX(version) FROM refinery_schema_history",
             [],
@@ -174,13 +181,13 @@ impl SqliteStore {
         Ok(v.unwrap_or(0))
     }
 
-    pub(super) fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+    fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
         let conn = self.conn();
         insert_game(&conn, row, false)?;
         Ok(conn.last_insert_rowid())
     }
 
-    pub(super) fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+    fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO matches (first_to, player_a, player_b, created) VALUES (?1, ?2, ?3, ?4)",
@@ -189,28 +196,22 @@ impl SqliteStore {
         Ok(conn.last_insert_rowid())
     }
 
-    pub(super) fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+    fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
         let row = self
             .reader()
-            .query_row(
-                "SELECT id, first_to, player_a, player_b, created FROM matches WHERE id = ?1",
-                [id],
-                read_match,
-            )
+            .query_row(&sql::sqlite(sql::GET_MATCH), [id], read_match)
             .optional()?;
         Ok(row)
     }
 
-    pub(super) fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+    fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM games WHERE match_id = ?1 AND match_id <> 0 ORDER BY game_no, id"
-        ))?;
+        let mut stmt = conn.prepare(&sql::sqlite(sql::MATCH_GAMES))?;
         let rows = stmt.query_map([match_id], read_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+    fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
         // Written after every move: the statement is parsed once.
         let n = self
             .conn()
@@ -240,7 +241,7 @@ impl SqliteStore {
         Ok(n == 1)
     }
 
-    pub(super) fn claim_search(
+    fn claim_search(
         &self,
         id: i64,
         version: i64,
@@ -248,96 +249,68 @@ impl SqliteStore {
         until_ms: i64,
     ) -> Result<bool, StoreError> {
         let n = self.conn().execute(
-            "UPDATE games SET search_until = ?4 WHERE id = ?1 AND version = ?2 AND search_until < ?3",
+            &sql::sqlite(sql::CLAIM_SEARCH),
             params![id, version, now_ms, until_ms],
         )?;
         Ok(n == 1)
     }
 
-    pub(super) fn hold_search(
-        &self,
-        id: i64,
-        version: i64,
-        until_ms: i64,
-    ) -> Result<bool, StoreError> {
+    fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
         let n = self.conn().execute(
-            "UPDATE games SET search_until = ?3 WHERE id = ?1 AND version = ?2",
+            &sql::sqlite(sql::HOLD_SEARCH),
             params![id, version, until_ms],
         )?;
         Ok(n == 1)
     }
 
-    pub(super) fn live_instances(
-        &self,
-        except: &str,
-        alive_after_ms: i64,
-    ) -> Result<usize, StoreError> {
+    fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
         let n: i64 = self.reader().query_row(
-            "SELECT COUNT(*) FROM instances WHERE id <> ?1 AND seen > ?2",
+            &sql::sqlite(sql::LIVE_INSTANCES),
             params![except, alive_after_ms],
             |r| r.get(0),
         )?;
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
-    pub(super) fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+    fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare_cached(
-            "SELECT id FROM games WHERE computer_turn = 1 AND result = '' AND search_until < ?1 ORDER BY updated, id LIMIT ?2",
-        )?;
+        let mut stmt = conn.prepare_cached(&sql::sqlite(sql::SEARCHES_DUE))?;
         let ids = stmt.query_map(params![now_ms, limit as i64], |r| r.get(0))?;
         Ok(ids.collect::<Result<Vec<i64>, _>>()?)
     }
 
-    pub(super) fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+    fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         let conn = self.reader();
-        let mut stmt =
-            conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?;
+        let mut stmt = conn.prepare_cached(&sql::sqlite(sql::GET_GAME))?;
         Ok(stmt.query_row([id], read_row).optional()?)
     }
 
-    pub(super) fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
-        let n: i64 = self.reader().query_row(
-            "SELECT COUNT(*) FROM games WHERE owner = ?1 AND black_token <> '' AND result = ''",
-            [owner],
-            |r| r.get(0),
-        )?;
+    fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+        let n: i64 =
+            self.reader()
+                .query_row(&sql::sqlite(sql::OPEN_ONLINE_GAMES), [owner], |r| r.get(0))?;
         Ok(n.max(0) as usize)
     }
 
-    pub(super) fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+    fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare(
-            "SELECT id FROM games WHERE black_token <> '' AND result = '' AND clock <> '' AND moves <> '' ORDER BY id",
-        )?;
+        let mut stmt = conn.prepare(sql::RUNNING_CLOCKS)?;
         let ids = stmt.query_map([], |r| r.get(0))?;
         Ok(ids.collect::<Result<Vec<i64>, _>>()?)
     }
 
-    pub(super) fn list(
-        &self,
-        limit: usize,
-        abandoned_before: i64,
-    ) -> Result<Vec<GameRow>, StoreError> {
+    fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM games
-             WHERE NOT (moves = '' AND redo = '' AND result = '' AND updated < ?2)
-             ORDER BY updated DESC, id DESC LIMIT ?1"
-        ))?;
+        let mut stmt = conn.prepare(&sql::sqlite(sql::LIST_GAMES))?;
         let rows = stmt.query_map(params![limit as i64, abandoned_before], read_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn analysis(
-        &self,
-        game_id: i64,
-        engine: &str,
-    ) -> Result<Option<(String, String)>, StoreError> {
+    fn analysis(&self, game_id: i64, engine: &str) -> Result<Option<(String, String)>, StoreError> {
         let row = self
             .reader()
             .query_row(
-                "SELECT position, data FROM analyses WHERE game_id = ?1 AND engine = ?2",
+                &sql::sqlite(sql::GET_ANALYSIS),
                 params![game_id, engine],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
@@ -345,7 +318,7 @@ impl SqliteStore {
         Ok(row)
     }
 
-    pub(super) fn put_analysis(
+    fn put_analysis(
         &self,
         game_id: i64,
         position: &str,
@@ -362,11 +335,11 @@ impl SqliteStore {
     }
 
     /// One instance has an SQLite file: nobody to tell.
-    pub(super) fn notify(&self, _payload: &str) -> Result<(), StoreError> {
+    fn notify(&self, _payload: &str) -> Result<(), StoreError> {
         Ok(())
     }
 
-    pub(super) fn set_presence(
+    fn set_presence(
         &self,
         instance: &str,
         game_id: i64,
@@ -389,7 +362,7 @@ impl SqliteStore {
         Ok(())
     }
 
-    pub(super) fn presence(
+    fn presence(
         &self,
         game_id: i64,
         except_instance: &str,
@@ -413,16 +386,13 @@ impl SqliteStore {
         Ok(out)
     }
 
-    pub(super) fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO instances (id, seen) VALUES (?1, ?2)
-             ON CONFLICT (id) DO UPDATE SET seen = excluded.seen",
-            params![instance, now_ms],
-        )?;
+    fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.conn()
+            .execute(&sql::sqlite(sql::HEARTBEAT), params![instance, now_ms])?;
         Ok(())
     }
 
-    pub(super) fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+    fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let games = {
@@ -442,30 +412,27 @@ impl SqliteStore {
         Ok(games)
     }
 
-    pub(super) fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+    fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
         counts(&self.reader())
     }
 
-    pub(super) fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+    fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM games ORDER BY id"))?;
+        let mut stmt = conn.prepare(sql::ALL_GAMES)?;
         let rows = stmt.query_map([], read_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+    fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn
-            .prepare("SELECT id, first_to, player_a, player_b, created FROM matches ORDER BY id")?;
+        let mut stmt = conn.prepare(sql::ALL_MATCHES)?;
         let rows = stmt.query_map([], read_match)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
+    fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare(
-            "SELECT game_id, position, engine, data, created FROM analyses ORDER BY game_id",
-        )?;
+        let mut stmt = conn.prepare(sql::ALL_ANALYSES)?;
         let rows = stmt.query_map([], |r| {
             Ok(AnalysisRow {
                 game_id: r.get(0)?,
@@ -478,7 +445,7 @@ impl SqliteStore {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    pub(super) fn import(
+    fn import(
         &self,
         games: &[GameRow],
         matches: &[MatchRow],
@@ -492,7 +459,7 @@ impl SqliteStore {
         }
         for m in matches {
             tx.execute(
-                "INSERT INTO matches (id, first_to, player_a, player_b, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+                &sql::sqlite(sql::COPY_MATCH),
                 params![m.id, m.first_to, m.player_a, m.player_b, m.created],
             )?;
         }
@@ -501,7 +468,7 @@ impl SqliteStore {
         }
         for a in analyses {
             tx.execute(
-                "INSERT INTO analyses (game_id, position, engine, data, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+                &sql::sqlite(sql::COPY_ANALYSIS),
                 params![a.game_id, a.position, a.engine, a.data, a.created],
             )?;
         }
@@ -522,44 +489,41 @@ fn counts(conn: &Connection) -> Result<(usize, usize, usize), StoreError> {
 /// Inserts a game, with its id when `with_id` (a copy), else a new one.
 fn insert_game(conn: &Connection, row: &GameRow, with_id: bool) -> Result<(), StoreError> {
     let id: Option<i64> = with_id.then_some(row.id);
-    conn.prepare_cached(
-        "INSERT INTO games (id, created, updated, black, white, width, height, k, rule, first, time_ms, moves, redo, result, ending, black_token, white_token, owner, clock, opening, choices, match_id, game_no, hints, names, version, offers, paused, delay_ms, computer_turn, search_until, next_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)",
-    )?
-    .execute(params![
-        id,
-        row.created,
-        row.updated,
-        row.black,
-        row.white,
-        row.width,
-        row.height,
-        row.k,
-        row.rule,
-        row.first,
-        row.time_ms as i64,
-        row.moves,
-        row.redo,
-        row.result,
-        row.ending,
-        row.black_token,
-        row.white_token,
-        row.owner,
-        row.clock,
-        row.opening,
-        row.choices,
-        row.match_id,
-        row.game_no,
-        row.hints,
-        row.names,
-        row.version,
-        row.offers,
-        row.paused,
-        row.delay_ms as i64,
-        row.computer_turn,
-        row.search_until,
-        row.next_id
-    ])?;
+    conn.prepare_cached(&sql::sqlite(sql::INSERT_GAME))?
+        .execute(params![
+            id,
+            row.created,
+            row.updated,
+            row.black,
+            row.white,
+            row.width,
+            row.height,
+            row.k,
+            row.rule,
+            row.first,
+            row.time_ms as i64,
+            row.moves,
+            row.redo,
+            row.result,
+            row.ending,
+            row.black_token,
+            row.white_token,
+            row.owner,
+            row.clock,
+            row.opening,
+            row.choices,
+            row.match_id,
+            row.game_no,
+            row.hints,
+            row.names,
+            row.version,
+            row.offers,
+            row.paused,
+            row.delay_ms as i64,
+            row.computer_turn,
+            row.search_until,
+            row.next_id
+        ])?;
     Ok(())
 }
 

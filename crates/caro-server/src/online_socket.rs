@@ -32,7 +32,9 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::api::{build_table, entry, first_to, new_match, ApiError, ApiResult, GameId, NewGame};
+use crate::api::{
+    build_table, change_caught_up, entry, first_to, new_match, ApiError, ApiResult, GameId, NewGame,
+};
 use crate::listen::ConnectionSlot;
 use crate::live::{ActionError, Clock, LiveGame, Online, Sitter, DEFAULT_TIME_MS};
 use crate::socket::{self, close_with, ping, Beat, Heartbeat, Incoming, Reader};
@@ -399,7 +401,7 @@ async fn apply(
         Command::Rematch => return rematch(app, entry, seat).await,
         command => command,
     };
-    let mut command_on = |g: &mut LiveGame| {
+    let command_on = |g: &mut LiveGame| {
         match &command {
             &Command::Move { ply, x, y } => g.online_move(seat, ply, Pos::new(x, y))?,
             Command::Resign => g.online_resign(seat)?,
@@ -421,18 +423,7 @@ async fn apply(
         }
         Ok::<_, ApiError>(())
     };
-    match app.change(entry, &mut command_on).await {
-        // For a ply this instance has not read yet: read, then try again.
-        Err(ApiError::Action(ActionError::Stale { sent, now }))
-            if sent > now && app.is_shared() =>
-        {
-            app.refresh(entry).await?;
-            app.change(entry, &mut command_on).await?;
-        }
-        other => {
-            other?;
-        }
-    }
+    change_caught_up(app, entry, command_on).await?;
     Ok(())
 }
 
@@ -517,52 +508,4 @@ fn next_game(entry: &Arc<Entry>) -> Result<LiveGame, ApiError> {
         ..Online::default()
     });
     Ok(live)
-}
-
-/// How soon a flag that could not be stored is tried again.
-const FLAG_RETRY: Duration = Duration::from_secs(1);
-
-/// While a clock runs, wakes when the side to move would run out of time
-/// and ends the game then, unless something happened in between.
-pub(crate) fn arm_clock(app: &Arc<App>, entry: &Arc<Entry>, g: &LiveGame) {
-    let Some(wait) = g.time_to_flag(Instant::now()) else {
-        return;
-    };
-    let generation = g.generation;
-    let app = Arc::clone(app);
-    let entry = Arc::clone(entry);
-    tokio::spawn(async move {
-        tokio::time::sleep(wait + Duration::from_millis(5)).await;
-        if entry.lock().generation != generation {
-            return;
-        }
-        let stored = app
-            .change(&entry, |g| {
-                // Changed meanwhile: that change armed the clock again.
-                if g.generation == generation {
-                    flag(g)?;
-                }
-                Ok::<_, ApiError>(())
-            })
-            .await;
-        if stored.is_ok() {
-            let g = entry.lock();
-            // Not quite out yet (the timer woke early): wait again.
-            if g.generation == generation {
-                arm_clock(&app, &entry, &g);
-            }
-        }
-        if let Err(e) = stored {
-            // The game stays as stored; the flag is tried again shortly.
-            tracing::error!(
-                "game {}: the flag could not be stored: {e}",
-                entry.lock().id
-            );
-            tokio::time::sleep(FLAG_RETRY).await;
-            let g = entry.lock();
-            if g.generation == generation {
-                arm_clock(&app, &entry, &g);
-            }
-        }
-    });
 }

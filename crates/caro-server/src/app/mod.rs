@@ -1,0 +1,130 @@
+//! The server's state, [`App`], shared by every request and search, and
+//! its concerns, one module each: the games in memory ([`cache`]), their
+//! changes ([`change`]), other instances' changes ([`refresh`]), the
+//! computer's searches ([`schedule`]) and the online clocks ([`clock`]).
+
+mod cache;
+mod change;
+mod clock;
+mod refresh;
+mod schedule;
+
+pub(crate) use cache::{link_next, Entry};
+pub(crate) use schedule::search_lease_ms;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::pool::EnginePool;
+use crate::store::{Store, StoreError};
+use crate::{cluster, live, store, Catalog, Config, ServerError};
+
+/// The server's state, shared by every request and search.
+pub struct App {
+    pub(crate) store: Arc<Store>,
+    pub(crate) catalog: Catalog,
+    pub(crate) pool: EnginePool,
+    pub(crate) games: Mutex<HashMap<i64, Arc<Entry>>>,
+    pub(crate) max_online_per_client: usize,
+    /// How often a game's WebSocket is pinged.
+    pub(crate) ws_ping: std::time::Duration,
+    /// Set when the database is shared with other instances.
+    pub(crate) cluster: Option<Arc<cluster::Cluster>>,
+    /// See [`App::charges_clocks`].
+    pub(crate) charge_clocks: AtomicBool,
+}
+
+impl App {
+    /// Opens the database in `config.data_dir`.
+    ///
+    /// # Errors
+    /// [`ServerError`] when the folder or database cannot be set up.
+    pub fn open(config: &Config) -> Result<Arc<App>, ServerError> {
+        let database = match &config.database {
+            Some(database) => database.clone(),
+            None => {
+                std::fs::create_dir_all(&config.data_dir).map_err(|source| {
+                    ServerError::DataDir {
+                        path: config.data_dir.clone(),
+                        source,
+                    }
+                })?;
+                check_writable(&config.data_dir).map_err(|source| ServerError::ReadOnly {
+                    path: config.data_dir.clone(),
+                    source,
+                })?;
+                store::Database::Sqlite(config.data_dir.join("caro.sqlite3"))
+            }
+        };
+        let store = Store::open(&database, config.db_pool)?;
+        let cluster = match &database {
+            store::Database::Postgres(url) => Some(Arc::new(cluster::Cluster::new(
+                url.clone(),
+                &config
+                    .instance
+                    .clone()
+                    .unwrap_or_else(cluster::default_instance_name),
+            ))),
+            store::Database::Sqlite(_) => None,
+        };
+        // Another instance running: the games' clocks ran on meanwhile.
+        let charge_clocks = match &cluster {
+            Some(c) => {
+                store.live_instances(&c.instance, live::now_ms() - cluster::DEAD_AFTER_MS)? > 0
+            }
+            None => false,
+        };
+        Ok(Arc::new(App {
+            charge_clocks: AtomicBool::new(charge_clocks),
+            cluster,
+            store: Arc::new(store),
+            catalog: Catalog::new(config.engines.clone()),
+            pool: EnginePool::new(config.search_threads, config.queue_limit),
+            max_online_per_client: config.max_online_per_client,
+            ws_ping: config.connections.ws_ping,
+            games: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    /// Runs `f` on the store on a blocking thread: the database's I/O never
+    /// holds up the async workers (nor any lock but the store's own).
+    ///
+    /// # Errors
+    /// `f`'s, or [`StoreError::Thread`] if it panicked.
+    pub(crate) async fn store<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(|e| StoreError::Thread(e.to_string()))?
+    }
+
+    /// Whether other instances may share the database.
+    pub(crate) fn is_shared(&self) -> bool {
+        self.cluster.is_some()
+    }
+
+    /// Whether a game read from the store has its running clock charged
+    /// for the time since it was stored: with other instances running
+    /// ([`cluster`]), except while the first instance back after an outage
+    /// arms the clocks (downtime is not charged).
+    pub(crate) fn charges_clocks(&self) -> bool {
+        self.cluster.is_some() && self.charge_clocks.load(Ordering::SeqCst)
+    }
+}
+
+/// Writes, syncs and removes a small file in `dir`: fails on a folder that
+/// is read-only (or on a full disk) before the server starts.
+fn check_writable(dir: &std::path::Path) -> std::io::Result<()> {
+    use std::io::Write;
+    let probe = dir.join(format!(".caro-write-check-{}", std::process::id()));
+    let written = std::fs::File::create(&probe).and_then(|mut f| {
+        f.write_all(b"caro")?;
+        f.sync_all()
+    });
+    let _ = std::fs::remove_file(&probe);
+    written
+}
