@@ -24,16 +24,9 @@
 // stones and marks through board.set({ ghosts, marks }).
 
 import { api, pointName, other } from "/api.js";
+import { boardStyle } from "/prefs.js";
 
 const STYLE_HREF = "/analysis.css";
-
-// Whether the page draws this game as X and O (its board style, or 3×3
-// unless another style was chosen), as game.js decides.
-function xoBoard(v) {
-  let style = "";
-  try { style = localStorage.getItem("caro.style") || ""; } catch (_) { /* none */ }
-  return style === "xo" || (!style && v.width === 3 && v.height === 3);
-}
 
 /** Every word this module shows, in English and Tiếng Việt. */
 export const TEXT = {
@@ -173,7 +166,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   // Black and White otherwise.
   const colorName = (c) => {
     if (typeof sideName === "function") return sideName(c);
-    if (view && xoBoard(view)) return c === "white" ? "O" : "X";
+    if (view && boardStyle(view) === "xo") return c === "white" ? "O" : "X";
     return word(c === "black" ? "an_black" : "an_white");
   };
   // Every text may name black's side as {b}.

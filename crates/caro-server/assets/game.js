@@ -24,8 +24,9 @@ import { api, errorText, colorName, other, pointName, gameName, playerName, play
 import { go, show, setTitle, showMissing, getTheme, onTheme } from "/app.js";
 import { confirmDialog, resultDialog, closeDialogs } from "/dialogs.js";
 import { sound } from "/sound.js";
+import { $ } from "/dom.js";
+import { prefs, read, keep, boardStyle } from "/prefs.js";
 
-const $ = (id) => document.getElementById(id);
 
 let current = null;      // the latest view from the server
 let viewPly = null;      // browsing: the number of moves shown, or null for the live game
@@ -41,18 +42,6 @@ let board = null;
 let analysis = null;
 let wired = false;
 let loading = 0;         // counts page loads: an old load's answer is dropped
-
-const prefs = {
-  style: read("caro.style", ""),
-  numbers: read("caro.numbers", "last"),
-  sound: read("caro.sound", "on") !== "off",
-};
-function read(key, fallback) {
-  try { return localStorage.getItem(key) || fallback; } catch (_) { return fallback; }
-}
-function keep(key, value) {
-  try { localStorage.setItem(key, value); } catch (_) { /* not remembered */ }
-}
 
 // ---------------------------------------------------------------- leaving and opening
 
@@ -151,11 +140,6 @@ function ensureBoard() {
 }
 
 function shownPly() { return current ? (viewPly === null ? current.moves.length : viewPly) : 0; }
-
-function boardStyle(v) {
-  if (prefs.style === "xo" || (!prefs.style && v.width === 3 && v.height === 3)) return "xo";
-  return prefs.style === "flat" ? "flat" : "wood";
-}
 
 function drawBoard() {
   const v = current;
