@@ -33,6 +33,21 @@ const FILES: &[(&str, &str, &str)] = &[
     ("/style.css", include_str!("../assets/style.css"), CSS),
     ("/favicon.svg", include_str!("../assets/favicon.svg"), SVG),
     ("/analysis.js", include_str!("../assets/analysis.js"), JS),
+    (
+        "/analysis-graph.js",
+        include_str!("../assets/analysis-graph.js"),
+        JS,
+    ),
+    (
+        "/analysis-marks.js",
+        include_str!("../assets/analysis-marks.js"),
+        JS,
+    ),
+    (
+        "/analysis-words.js",
+        include_str!("../assets/analysis-words.js"),
+        JS,
+    ),
     ("/analysis.css", include_str!("../assets/analysis.css"), CSS),
 ];
 
