@@ -4,7 +4,7 @@
 // the mistakes marked and the better move at each), and hints in games
 // against the computer.
 //
-//   import { mountAnalysis, TEXT } from '/analysis.js';   // (it uses /api.js)
+//   import { mountAnalysis } from '/analysis.js';   // (it uses /api.js and /i18n.js's texts)
 //   const analysis = mountAnalysis({ panel, graph, board, getPosition, onJump, lang });
 //   analysis.update();        // after every change of the game or of the move shown
 //   analysis.setLang('vi');   // after a language change
@@ -22,144 +22,20 @@
 // X and O board; without it the module decides the same way).
 // The module draws into `panel` and `graph` itself; the board gets the ghost
 // stones and marks through board.set({ ghosts, marks }).
+//
+// This file holds the panel, its state and its requests (the live analysis
+// WebSocket, the game's review, hints); analysis-graph.js draws the review's
+// graph, analysis-marks.js what goes on the board, analysis-words.js the
+// percentages, letters and a score's words. The texts are in i18n.js.
 
-import { api, pointName, other } from "/api.js";
+import { api, pointName } from "/api.js";
+import { TEXT } from "/i18n.js";
+import { boardStyle } from "/prefs.js";
+import { pct, letter, moverAt, scoreWords as scoreText } from "/analysis-words.js";
+import { mountGraph } from "/analysis-graph.js";
+import { boardOverlay } from "/analysis-marks.js";
 
 const STYLE_HREF = "/analysis.css";
-
-// Whether the page draws this game as X and O (its board style, or 3×3
-// unless another style was chosen), as game.js decides.
-function xoBoard(v) {
-  let style = "";
-  try { style = localStorage.getItem("caro.style") || ""; } catch (_) { /* none */ }
-  return style === "xo" || (!style && v.width === 3 && v.height === 3);
-}
-
-/** Every word this module shows, in English and Tiếng Việt. */
-export const TEXT = {
-  en: {
-    an_title: "Analysis",
-    an_live: "Live analysis",
-    an_live_players: "Live analysis is off for the two players while the game is on.",
-    an_bar: "{b}'s win chance",
-    an_pct: "{c} {p}%",
-    an_black: "Black",
-    an_white: "White",
-    an_wins_now: "{c} wins with this move",
-    an_wins_in: "{c} wins in {n} moves",
-    an_wins: "{c} wins",
-    an_chance: "{b} {p}%",
-    an_depth: "depth {d}",
-    an_speed: "{k}k nodes/s",
-    an_nodes: "{n} nodes",
-    an_waiting: "Thinking…",
-    an_stopped: "The engine has stopped at this depth.",
-    an_over: "The game is over in this position.",
-    an_lines: "The engine's best moves",
-    an_to_move: "{c} to move: the engine's best moves",
-    an_line_label: "{i}. {m}: {s}, {b}'s win chance {p}%. Line: {l}",
-    an_game: "Analyse game",
-    an_again: "Analyse again",
-    an_progress: "Analysing: {d} of {n} positions",
-    an_graph: "{b}'s win chance over the game",
-    an_graph_at: "Move {n}: {b}'s win chance {p}%",
-    an_graph_start: "Start: {b}'s win chance {p}%",
-    an_blunder: "blunder",
-    an_mistake: "mistake",
-    an_inaccuracy: "inaccuracy",
-    an_count: "{w}: {n}",
-    an_n_blunder: "blunders",
-    an_n_mistake: "mistakes",
-    an_n_inaccuracy: "inaccuracies",
-    an_move: "Move {n}, {c} {m}",
-    an_good: "good",
-    an_lost: "win chance lost: {p} points",
-    an_better: "Better: {m}",
-    an_line: "Line: {l}",
-    an_pick: "Click the graph or step through the moves to see each one.",
-    an_prev: "Previous mistake",
-    an_next: "Next mistake",
-    an_stale: "The game has moves the analysis has not seen.",
-    an_hint: "Hint",
-    an_hint_is: "Hint: {m} ({s})",
-    an_hints: "Hints used in this game: {n}. The count is kept with the game.",
-    an_hint_wait: "Looking for a move…",
-    an_e_no_hint: "A hint is only for a person's turn in a game against the computer.",
-    an_e_busy: "The engine is busy; try again in a moment.",
-    an_e_network: "Cannot reach the server.",
-    an_e_rate_limited: "Too many requests from here; wait a little and try again.",
-    an_e_too_many_connections: "The server has too many connections; try again in a moment.",
-    an_e_not_found: "This game is not on the server.",
-    an_e_game_over: "The game is over.",
-    an_e_stale: "The game has moved on; try again.",
-    an_e_storage: "The server could not save that; try again in a moment.",
-    an_e_online_in_progress: "An online game is analysed once it is over.",
-    an_e_other: "The analysis is not available ({c}).",
-    an_closed: "Connection to the analysis lost; reconnecting…",
-  },
-  vi: {
-    an_title: "Phân tích",
-    an_live: "Phân tích trực tiếp",
-    an_live_players: "Hai người chơi không dùng được phân tích trực tiếp khi ván đang diễn ra.",
-    an_bar: "Khả năng thắng của {b}",
-    an_pct: "{c} {p}%",
-    an_black: "Đen",
-    an_white: "Trắng",
-    an_wins_now: "{c} thắng ngay với nước này",
-    an_wins_in: "{c} thắng sau {n} nước",
-    an_wins: "{c} thắng",
-    an_chance: "{b} {p}%",
-    an_depth: "độ sâu {d}",
-    an_speed: "{k} nghìn nút/giây",
-    an_nodes: "{n} nút",
-    an_waiting: "Đang tính…",
-    an_stopped: "Máy đã dừng ở độ sâu này.",
-    an_over: "Ở thế cờ này ván đã kết thúc.",
-    an_lines: "Các nước tốt nhất của máy",
-    an_to_move: "Lượt của {c}: các nước tốt nhất của máy",
-    an_line_label: "{i}. {m}: {s}, khả năng thắng của {b} {p}%. Biến: {l}",
-    an_game: "Phân tích ván cờ",
-    an_again: "Phân tích lại",
-    an_progress: "Đang phân tích: {d} / {n} thế cờ",
-    an_graph: "Khả năng thắng của {b} qua ván cờ",
-    an_graph_at: "Nước {n}: khả năng thắng của {b} {p}%",
-    an_graph_start: "Đầu ván: khả năng thắng của {b} {p}%",
-    an_blunder: "sai lầm nghiêm trọng",
-    an_mistake: "sai lầm",
-    an_inaccuracy: "thiếu chính xác",
-    an_count: "{w}: {n}",
-    an_n_blunder: "sai lầm nghiêm trọng",
-    an_n_mistake: "sai lầm",
-    an_n_inaccuracy: "thiếu chính xác",
-    an_move: "Nước {n}, {c} {m}",
-    an_good: "tốt",
-    an_lost: "khả năng thắng mất đi: {p} điểm",
-    an_better: "Nên đi: {m}",
-    an_line: "Biến: {l}",
-    an_pick: "Bấm vào biểu đồ hoặc xem lại từng nước để thấy đánh giá của mỗi nước.",
-    an_prev: "Lỗi trước",
-    an_next: "Lỗi tiếp theo",
-    an_stale: "Ván cờ có những nước mà lần phân tích chưa xem.",
-    an_hint: "Gợi ý",
-    an_hint_is: "Gợi ý: {m} ({s})",
-    an_hints: "Số lần gợi ý trong ván này: {n}. Số lần được lưu cùng ván cờ.",
-    an_hint_wait: "Đang tìm nước đi…",
-    an_e_no_hint: "Chỉ có gợi ý khi đến lượt người chơi trong ván với máy.",
-    an_e_busy: "Máy đang bận; hãy thử lại sau giây lát.",
-    an_e_network: "Không kết nối được máy chủ.",
-    an_e_rate_limited: "Có quá nhiều yêu cầu từ đây; hãy đợi một chút rồi thử lại.",
-    an_e_too_many_connections: "Máy chủ có quá nhiều kết nối; hãy thử lại sau giây lát.",
-    an_e_not_found: "Máy chủ không có ván cờ này.",
-    an_e_game_over: "Ván cờ đã kết thúc.",
-    an_e_stale: "Ván cờ đã thay đổi; hãy thử lại.",
-    an_e_storage: "Máy chủ chưa lưu được; hãy thử lại sau giây lát.",
-    an_e_online_in_progress: "Ván chơi qua mạng chỉ được phân tích khi đã kết thúc.",
-    an_e_other: "Không phân tích được ({c}).",
-    an_closed: "Mất kết nối với phần phân tích; đang kết nối lại…",
-  },
-};
-
-const pct = (f) => Math.round(Math.max(0, Math.min(1, Number(f) || 0)) * 100);
 
 /**
  * Puts the analysis into the page (see the top of this file).
@@ -173,7 +49,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   // Black and White otherwise.
   const colorName = (c) => {
     if (typeof sideName === "function") return sideName(c);
-    if (view && xoBoard(view)) return c === "white" ? "O" : "X";
+    if (view && boardStyle(view) === "xo") return c === "white" ? "O" : "X";
     return word(c === "black" ? "an_black" : "an_white");
   };
   // Every text may name black's side as {b}.
@@ -250,6 +126,16 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   let errorCode = null;     // the last error's code, translated at each render
   let preview = null;       // the live line drawn whole on the board (hovered or focused)
 
+  // The graph (analysis-graph.js). Its element outlives this panel (the
+  // page mounts one a game): its listeners go with `listening`.
+  const listening = new AbortController();
+  const drawGraph = graph
+    ? mountGraph(graph, {
+      t, lang: currentLang, jumpTo, signal: listening.signal,
+      get: () => ({ view, shown, jobState, destroyed }),
+    })
+    : () => {};
+
   function read() {
     let p = getPosition ? getPosition() : null;
     if (p && !("view" in p) && Array.isArray(p.moves)) p = { view: p, ply: p.moves.length };
@@ -258,48 +144,16 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     return { v, ply };
   }
 
-  // The engine's candidates are lettered A, B, C… on the board and in the panel.
-  const letter = (i) => String.fromCharCode(65 + i);
   const seated = (v) => !!v && v.online && (v.you === "black" || v.you === "white");
   const liveAllowed = (v) => !!v && !(seated(v) && !v.result);
   const personVsComputer = (v) => !!v && !v.online && [v.black, v.white].filter((s) => s === "human").length === 1;
-  const moverAt = (v, ply) => (ply % 2 === 0 ? v.first : other(v.first));
   const name = (m) => (view && m ? pointName(m[0], m[1], view.height) : "");
   const lineText = (pv, max = 12) => {
     const names = (pv || []).slice(0, max).map(name);
     return names.join(" ") + ((pv || []).length > max ? " …" : "");
   };
-
-  // A score's words. The engine's score is the mover's: "+W7" (wins in 7
-  // plies, the winning move counted), "-L4", "+W" or a number (hundredths,
-  // shown from black's side as +0.4 / −1.2).
-  // A forced result names its winner from black's win chance when it is
-  // given (1 or 0 then), so the words hold whichever side the score is from.
-  function scoreWords(score, mover, chance) {
-    const s = String(score ?? "");
-    const c = Number(chance);
-    if (/^[+-][WL]/.test(s) && Number.isFinite(c) && c !== 0.5) {
-      const winner = c > 0.5 ? "black" : "white";
-      mover = s[1] === "W" ? winner : other(winner);
-    }
-    let m;
-    if ((m = s.match(/^\+W(\d*)$/))) {
-      const plies = m[1] === "" ? null : Number(m[1]);
-      if (plies === null) return t("an_wins", { c: colorName(mover) });
-      const moves = Math.ceil(plies / 2);
-      return moves <= 1 ? t("an_wins_now", { c: colorName(mover) }) : t("an_wins_in", { c: colorName(mover), n: moves });
-    }
-    if ((m = s.match(/^-L(\d*)$/))) {
-      const plies = m[1] === "" ? null : Number(m[1]);
-      if (plies === null) return t("an_wins", { c: colorName(other(mover)) });
-      return t("an_wins_in", { c: colorName(other(mover)), n: Math.max(1, Math.ceil(plies / 2)) });
-    }
-    const n = Number(s);
-    if (!Number.isFinite(n)) return s;
-    const black = mover === "black" ? n : -n;
-    const text = (Math.abs(black) / 100).toFixed(1);
-    return (black > 0 ? "+" : black < 0 ? "−" : "") + text;
-  }
+  // A score's words (analysis-words.js), with this panel's texts and names.
+  const scoreWords = (score, mover, chance) => scoreText(score, mover, chance, t, colorName);
 
   // ------------------------------------------------------------ rendering
   function renderText() {
@@ -502,72 +356,6 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     detail.dataset.ply = String(m.ply);
   }
 
-  // The graph: one point per position, black's chance upwards, the 50% line,
-  // the marks as coloured dots and the position shown as a vertical line.
-  const SVG_NS = "http://www.w3.org/2000/svg";
-  const W = 600, H = 150, PAD = 6;
-  function svg(tag, attrs) {
-    const e = document.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
-    return e;
-  }
-  let graphKey = null;
-  function drawGraph(points, moves, s) {
-    if (!graph) return;
-    const key = [s, shown, currentLang()];
-    if (graphKey && key.every((k, i) => k === graphKey[i])) return;
-    graphKey = key;
-    if (!points.length || !s || s.state === "none") { graph.hidden = true; graph.innerHTML = ""; delete graph._an; return; }
-    graph.hidden = false;
-    const n = Math.max(1, (s.state === "done" ? points.length : Number(s.total) || points.length) - 1);
-    const x = (ply) => PAD + (ply / n) * (W - 2 * PAD);
-    const y = (f) => PAD + (1 - Math.max(0, Math.min(1, Number(f) || 0))) * (H - 2 * PAD);
-    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", class: "an-svg", "aria-hidden": "true" });
-    root.appendChild(svg("rect", { x: 0, y: 0, width: W, height: H, class: "an-g-white" }));
-    const sorted = points.slice().sort((a, b) => a.ply - b.ply);
-    const path = sorted.map((p, i) => (i ? "L" : "M") + x(p.ply).toFixed(1) + " " + y(p.win_chance).toFixed(1)).join(" ");
-    const last = sorted[sorted.length - 1];
-    root.appendChild(svg("path", {
-      d: `${path} L${x(last.ply).toFixed(1)} ${H} L${x(sorted[0].ply).toFixed(1)} ${H} Z`, class: "an-g-black",
-    }));
-    root.appendChild(svg("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: "an-g-half" }));
-    root.appendChild(svg("path", { d: path, class: "an-g-curve" }));
-    if (shown <= n) {
-      root.appendChild(svg("line", { x1: x(shown), x2: x(shown), y1: 0, y2: H, class: "an-g-now" }));
-    }
-    graph.innerHTML = "";
-    graph.appendChild(root);
-    // The dots are HTML over the SVG so they stay round when it stretches.
-    const dots = document.createElement("div");
-    dots.className = "an-dots";
-    const byPly = new Map(moves.map((m) => [m.ply, m]));
-    // On a long game only the marked points and the one shown get a dot.
-    const dense = sorted.length > 300;
-    for (const p of sorted) {
-      const mark = byPly.get(p.ply) && byPly.get(p.ply).mark;
-      if (dense && !mark && p.ply !== shown) continue;
-      const dot = document.createElement("span");
-      dot.className = "an-pt" + (mark ? " an-pt-" + mark : "") + (p.ply === shown ? " an-pt-now" : "");
-      dot.dataset.ply = String(p.ply);
-      dot.style.left = (x(p.ply) / W * 100) + "%";
-      dot.style.top = (y(p.win_chance) / H * 100) + "%";
-      dots.appendChild(dot);
-    }
-    graph.appendChild(dots);
-    graph.dataset.points = String(sorted.length);
-    graph.dataset.ply = String(shown);
-    graph.tabIndex = 0;
-    graph.setAttribute("role", "slider");
-    graph.setAttribute("aria-valuemin", "0");
-    graph.setAttribute("aria-valuemax", String(n));
-    graph.setAttribute("aria-valuenow", String(Math.min(shown, n)));
-    const at = sorted.find((p) => p.ply === shown);
-    graph.setAttribute("aria-valuetext", at
-      ? (shown === 0 ? t("an_graph_start", { p: pct(at.win_chance) }) : t("an_graph_at", { n: shown, p: pct(at.win_chance) }))
-      : String(shown));
-    graph._an = { n, count: sorted.length };
-  }
-
   // The moves marked blunder or mistake (or inaccuracy when there are none).
   function markedPlies() {
     const moves = jobState && jobState.state === "done" && Array.isArray(jobState.moves) ? jobState.moves : [];
@@ -587,83 +375,10 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     if (!view || !onJump) return;
     onJump(Math.max(0, Math.min(view.moves.length, ply)));
   }
-  // The graph element outlives this panel (the page mounts one a game).
-  const listening = new AbortController();
-  if (graph) {
-    graph.addEventListener("click", (ev) => {
-      const info = graph._an;
-      if (!info || destroyed) return;
-      const rect = graph.getBoundingClientRect();
-      const f = (ev.clientX - rect.left) / Math.max(1, rect.width);
-      const px = f * W;
-      const ply = Math.round(((px - PAD) / (W - 2 * PAD)) * info.n);
-      jumpTo(Math.max(0, Math.min(info.count - 1, ply)));
-    }, { signal: listening.signal });
-    graph.addEventListener("mousemove", (ev) => {
-      const info = graph._an;
-      if (!info || !jobState || destroyed) return;
-      const rect = graph.getBoundingClientRect();
-      const ply = Math.max(0, Math.min(info.count - 1,
-        Math.round(((((ev.clientX - rect.left) / Math.max(1, rect.width)) * W - PAD) / (W - 2 * PAD)) * info.n)));
-      const p = (jobState.points || []).find((q) => q.ply === ply);
-      if (p) graph.title = ply === 0 ? t("an_graph_start", { p: pct(p.win_chance) }) : t("an_graph_at", { n: ply, p: pct(p.win_chance) });
-    }, { signal: listening.signal });
-    graph.addEventListener("keydown", (ev) => {
-      const info = graph._an;
-      if (!info || !view || destroyed) return;
-      let next = null;
-      if (ev.key === "ArrowLeft" || ev.key === "ArrowDown") next = shown - 1;
-      else if (ev.key === "ArrowRight" || ev.key === "ArrowUp") next = shown + 1;
-      else if (ev.key === "Home") next = 0;
-      else if (ev.key === "End") next = info.count - 1;
-      else if (ev.key === "PageUp") next = shown + 10;
-      else if (ev.key === "PageDown") next = shown - 10;
-      if (next === null) return;
-      ev.preventDefault();
-      ev.stopPropagation();
-      jumpTo(Math.max(0, Math.min(info.count - 1, next)));
-    }, { signal: listening.signal });
-  }
-
   // ------------------------------------------------------------ the board's overlay
+  // The ghosts and marks (analysis-marks.js) for the position shown.
   function overlay() {
-    const ghosts = [];
-    const marks = [];
-    if (!view) return { ghosts, marks };
-    const taken = new Set(view.moves.slice(0, shown).map(([x, y]) => y * view.width + x));
-    // A line's moves as small lettered ghosts (a, b, c… in order), colours
-    // alternating from `color`: letters, never numbers beside the game's
-    // numbered stones.
-    const lineGhosts = (pv, color, max) => {
-      pv.slice(0, max).forEach((p, i) => {
-        if (!p || taken.has(p[1] * view.width + p[0])) return;
-        ghosts.push({ x: p[0], y: p[1], label: letter(i).toLowerCase(), color: i % 2 === 0 ? color : other(color) });
-      });
-    };
-    if (live && liveData && Array.isArray(liveData.lines) && sentPly === shown) {
-      const color = moverAt(view, shown);
-      const line = preview !== null ? liveData.lines[preview] : null;
-      if (line && Array.isArray(line.pv) && line.pv.length) lineGhosts(line.pv, color, 12);
-      else {
-        liveData.lines.slice(0, 5).forEach((l, i) => {
-          if (l.move) ghosts.push({ x: l.move[0], y: l.move[1], label: letter(i), color });
-        });
-      }
-    }
-    const moves = jobState && Array.isArray(jobState.moves) ? jobState.moves : [];
-    const m = moves.find((mv) => mv.ply === shown);
-    if (m && m.mark && shown === Number(m.ply)) {
-      marks.push({ x: m.move[0], y: m.move[1], kind: m.mark });
-      if (m.best && !(m.best[0] === m.move[0] && m.best[1] === m.move[1])) {
-        marks.push({ x: m.best[0], y: m.best[1], kind: "best" });
-        // The better line, when the live lines are not on the board.
-        if (!ghosts.length) lineGhosts(Array.isArray(m.best_line) && m.best_line.length ? m.best_line : [m.best], m.color, 6);
-      }
-    }
-    if (hint && hint.ply === view.moves.length && shown === view.moves.length && hint.move) {
-      marks.push({ x: hint.move[0], y: hint.move[1], kind: "hint" });
-    }
-    return { ghosts, marks };
+    return boardOverlay({ view, shown, live, liveData, sentPly, preview, jobState, hint });
   }
   function pushOverlay() {
     const o = overlay();

@@ -13,8 +13,8 @@ import { t, getLang, setLang, onLang, applyText } from "/i18n.js";
 import { showHome } from "/home.js";
 import { showList } from "/list.js";
 import { showGame, leaveGame, openCode } from "/game.js";
+import { $ } from "/dom.js";
 
-const $ = (id) => document.getElementById(id);
 const PAGES = ["home-page", "game-page", "games-page", "missing-page"];
 let titleKey = "site_title";
 

@@ -3,8 +3,8 @@
 // game, Rematch and Analyse.
 
 import { t } from "/i18n.js";
+import { $ } from "/dom.js";
 
-const $ = (id) => document.getElementById(id);
 let handlers = {};
 let wired = false;
 

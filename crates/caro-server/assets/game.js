@@ -24,46 +24,40 @@ import { api, errorText, colorName, other, pointName, gameName, playerName, play
 import { go, show, setTitle, showMissing, getTheme, onTheme } from "/app.js";
 import { confirmDialog, resultDialog, closeDialogs } from "/dialogs.js";
 import { sound } from "/sound.js";
+import { $ } from "/dom.js";
+import { prefs, read, keep, boardStyle } from "/prefs.js";
 
-const $ = (id) => document.getElementById(id);
 
-let current = null;      // the latest view from the server
-let viewPly = null;      // browsing: the number of moves shown, or null for the live game
-let events = null;       // a local game's server-sent events
-let socket = null;       // an online game's WebSocket
-let socketRetries = 0;   // reconnections since the socket last heard the server
-let watching = false;    // opened with ?watch: never use a stored seat
-let lastThinking = null; // { thinking, ply }: the engine's latest report, kept after its move
-let lastResultShown = null;
-let sentMove = null;     // the last move sent: a stale answer for it is no news
-let clockAt = 0;
-let board = null;
-let analysis = null;
-let wired = false;
-let loading = 0;         // counts page loads: an old load's answer is dropped
-
-const prefs = {
-  style: read("caro.style", ""),
-  numbers: read("caro.numbers", "last"),
-  sound: read("caro.sound", "on") !== "off",
+// The game page's state: one object, so every module-level value is in
+// one place.
+const page = {
+  current: null,       // the latest view from the server
+  viewPly: null,       // browsing: the number of moves shown, or null for the live game
+  events: null,        // a local game's server-sent events
+  socket: null,        // an online game's WebSocket
+  socketRetries: 0,    // reconnections since the socket last heard the server
+  watching: false,     // opened with ?watch: never use a stored seat
+  lastThinking: null,  // { thinking, ply }: the engine's latest report, kept after its move
+  lastResultShown: null, // the game whose result dialog was shown
+  sentMove: null,      // the last move sent: a stale answer for it is no news
+  clockAt: 0,          // when the clocks were last set (performance.now())
+  board: null,         // the Board (board.js), made once
+  analysis: null,      // the analysis panel (analysis.js), one a game
+  wired: false,        // the page's controls have their handlers
+  loading: 0,          // counts page loads: an old load's answer is dropped
+  offerAnswers: { yes: null, no: null }, // the offer's Yes and No handlers
 };
-function read(key, fallback) {
-  try { return localStorage.getItem(key) || fallback; } catch (_) { return fallback; }
-}
-function keep(key, value) {
-  try { localStorage.setItem(key, value); } catch (_) { /* not remembered */ }
-}
 
 // ---------------------------------------------------------------- leaving and opening
 
 /** Closes the game's connections (leaving the page or going elsewhere). */
 export function leaveGame() {
-  loading++;
-  if (events) { events.close(); events = null; }
-  if (socket) { const s = socket; socket = null; s.close(); }
-  if (analysis) { try { analysis.destroy(); } catch (_) { /* gone */ } analysis = null; }
+  page.loading++;
+  if (page.events) { page.events.close(); page.events = null; }
+  if (page.socket) { const s = page.socket; page.socket = null; s.close(); }
+  if (page.analysis) { try { page.analysis.destroy(); } catch (_) { /* gone */ } page.analysis = null; }
   closeDialogs();
-  current = null;
+  page.current = null;
 }
 
 /** Opens a position code as a new game (`/p/CODE`, or the home page's form). */
@@ -84,14 +78,14 @@ export async function openCode(code, fromAddress) {
 
 /** Shows game `id`: a live game, an online one, or a saved one to replay. */
 export async function showGame(id) {
-  if (!wired) wire();
-  const load = ++loading;
-  viewPly = null; lastThinking = null; lastResultShown = null; sentMove = null;
+  if (!page.wired) wire();
+  const load = ++page.loading;
+  page.viewPly = null; page.lastThinking = null; page.lastResultShown = null; page.sentMove = null;
   $("move-list").dataset.game = "";
   message(null);
   $("status").textContent = t("loading");
   const query = new URLSearchParams(location.search);
-  watching = query.has("watch");
+  page.watching = query.has("watch");
   if (query.get("seat")) {
     // A seat link: keep the token here, out of the address bar.
     keep("caro.seat." + id, query.get("seat"));
@@ -100,18 +94,18 @@ export async function showGame(id) {
   ensureBoard();
   let view;
   try { view = await api("GET", "/api/games/" + id); } catch (e) {
-    if (load !== loading) return;
+    if (load !== page.loading) return;
     if (e.code === "not_found" || e.status === 404) { showMissing(t("game_not_found", { id })); return; }
     message(() => errorText(e));
     return;
   }
-  if (load !== loading) return;
-  lastResultShown = view.result ? view.id : null;
+  if (load !== page.loading) return;
+  page.lastResultShown = view.result ? view.id : null;
   if (view.online) { view.you = "spectator"; accept(view, true); openSocket(id); }
   else {
     accept(view, true);
-    events = new EventSource("/api/games/" + id + "/events");
-    events.addEventListener("game", (ev) => { try { accept(JSON.parse(ev.data)); } catch (_) { /* ignore a bad frame */ } });
+    page.events = new EventSource("/api/games/" + id + "/events");
+    page.events.addEventListener("game", (ev) => { try { accept(JSON.parse(ev.data)); } catch (_) { /* ignore a bad frame */ } });
   }
   mountAnalysisPanel(load);
 }
@@ -119,23 +113,23 @@ export async function showGame(id) {
 async function mountAnalysisPanel(load) {
   let mod;
   try { mod = await import("/analysis.js"); } catch (_) { return; }
-  if (load !== loading || !mod || typeof mod.mountAnalysis !== "function" || analysis) return;
+  if (load !== page.loading || !mod || typeof mod.mountAnalysis !== "function" || page.analysis) return;
   try {
-    analysis = mod.mountAnalysis({
-      panel: $("analysis-panel"), graph: $("analysis-graph"), board,
-      getPosition: () => ({ view: current, ply: shownPly() }),
+    page.analysis = mod.mountAnalysis({
+      panel: $("analysis-panel"), graph: $("analysis-graph"), board: page.board,
+      getPosition: () => ({ view: page.current, ply: shownPly() }),
       onJump: (ply) => browse(ply),
       lang: () => getLang(),
     });
-  } catch (e) { console.warn("analysis panel", e); analysis = null; }
+  } catch (e) { console.warn("analysis panel", e); page.analysis = null; }
 }
 
 // ---------------------------------------------------------------- the board
 
-/** The board, made once (board.js). */
+/** The page.board, made once (page.board.js). */
 function ensureBoard() {
-  if (board) return;
-  board = new Board($("board"), {
+  if (page.board) return;
+  page.board = new Board($("board"), {
     onPlay: (x, y) => playAt(x, y),
     onOccupied: () => message(() => t("e_occupied")),
     onCursor: () => {},
@@ -143,29 +137,24 @@ function ensureBoard() {
   // For tests and tools: where a point is on screen, the latest view and
   // the board.
   window.caroPointCenter = (x, y) => {
-    const p = board.pointToPixel(x, y);
+    const p = page.board.pointToPixel(x, y);
     return { x: p.left, y: p.top };
   };
-  window.caroView = () => current;
-  window.caroBoard = board;
+  window.caroView = () => page.current;
+  window.caroBoard = page.board;
 }
 
-function shownPly() { return current ? (viewPly === null ? current.moves.length : viewPly) : 0; }
-
-function boardStyle(v) {
-  if (prefs.style === "xo" || (!prefs.style && v.width === 3 && v.height === 3)) return "xo";
-  return prefs.style === "flat" ? "flat" : "wood";
-}
+function shownPly() { return page.current ? (page.viewPly === null ? page.current.moves.length : page.viewPly) : 0; }
 
 function drawBoard() {
-  const v = current;
-  if (!v || !board) return;
+  const v = page.current;
+  if (!v || !page.board) return;
   const shown = shownPly();
-  const live = viewPly === null;
+  const live = page.viewPly === null;
   const style = boardStyle(v);
   $("game-page").querySelector(".game-layout").classList.toggle("xo", style === "xo");
   const humanBlack = v.online ? v.you === "black" : seatName(v, "black") === "human";
-  board.set({
+  page.board.set({
     width: v.width, height: v.height, k: v.k,
     cells: style === "xo" ? "cells" : "intersections",
     moves: v.moves.slice(0, shown),
@@ -191,7 +180,7 @@ function drawBoard() {
   $("game-page").querySelector(".game-layout").style.setProperty("--ratio", String(v.width / v.height));
   el.dataset.ply = String(shown);
   el.dataset.version = String(v.version);
-  $("reset-view").hidden = !(board.zoom > 1.001);
+  $("reset-view").hidden = !(page.board.zoom > 1.001);
 }
 
 /** Whether the person at this page may place a stone now. */
@@ -206,13 +195,13 @@ function canPlay(v) {
 function seatName(v, color) { return v[color]; }
 
 function playAt(x, y) {
-  const v = current;
+  const v = page.current;
   if (!v) return;
-  if (viewPly !== null) { browse(null); return; }
+  if (page.viewPly !== null) { browse(null); return; }
   if (v.online && v.you !== "black" && v.you !== "white") { message(() => t("e_not_a_player")); return; }
   if (v.result) { message(() => t("e_game_over")); return; }
   if (v.turn && v.turn.kind === "choose") { message(() => t("e_must_choose")); return; }
-  sentMove = { ply: v.ply, x, y };
+  page.sentMove = { ply: v.ply, x, y };
   intent("move", { ply: v.ply, x, y });
 }
 
@@ -223,14 +212,14 @@ function message(f) { say($("message"), f || null); }
 
 /** Whether a stale answer is only the page's own move, already shown. */
 function alreadyPlayed() {
-  const v = current, m = sentMove;
+  const v = page.current, m = page.sentMove;
   if (!v || !m) return false;
   const at = v.moves[m.ply];
   return !!at && at[0] === m.x && at[1] === m.y;
 }
 
 async function intent(path, body) {
-  const v = current;
+  const v = page.current;
   if (!v) return;
   if (v.online) {
     if (path === "move") send({ t: "move", ply: body.ply, x: body.x, y: body.y });
@@ -251,26 +240,26 @@ async function intent(path, body) {
 }
 
 async function refresh() {
-  if (!current) return;
-  try { accept(await api("GET", "/api/games/" + current.id)); } catch (_) { /* keep what we have */ }
+  if (!page.current) return;
+  try { accept(await api("GET", "/api/games/" + page.current.id)); } catch (_) { /* keep what we have */ }
 }
 
 // An online game: one WebSocket carries the game both ways.
 function openSocket(id) {
   let token = null;
-  if (!watching) token = read("caro.seat." + id, null);
+  if (!page.watching) token = read("caro.seat." + id, null);
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/games/" + id + "/ws" +
     (token ? "?seat=" + encodeURIComponent(token) : "");
   const ws = new WebSocket(url);
-  socket = ws;
+  page.socket = ws;
   ws.onmessage = (ev) => {
-    socketRetries = 0;
+    page.socketRetries = 0;
     let m;
     try { m = JSON.parse(ev.data); } catch (_) { return; }
     if (m.t === "game") {
-      const declined = declinedOffer(current, m);
+      const declined = declinedOffer(page.current, m);
       accept(m);
-      if (current && !current.result && $("message").dataset.keep !== "1") message(declined ? () => t(declined) : null);
+      if (page.current && !page.current.result && $("message").dataset.keep !== "1") message(declined ? () => t(declined) : null);
     }
     else if (m.t === "error") {
       if (m.code === "stale" && alreadyPlayed()) return;
@@ -281,14 +270,14 @@ function openSocket(id) {
     }
   };
   ws.onclose = (ev) => {
-    if (socket !== ws) return; // closed on purpose
-    socket = null;
+    if (page.socket !== ws) return; // closed on purpose
+    page.socket = null;
     if (ev.code === 1007 || ev.code === 1008 || ev.code === 1009) { message(() => t("closed", { r: ev.reason })); return; }
     message(() => t("reconnecting"));
     // Sooner at first, then less often, each page at its own moment: after
     // a server restarts its players do not all come back at once.
-    const wait = Math.min(10000, 500 * 2 ** Math.min(socketRetries++, 5)) * (0.75 + Math.random() / 2);
-    setTimeout(() => { if (!socket && current && current.id === id && !$("game-page").hidden) openSocket(id); }, wait);
+    const wait = Math.min(10000, 500 * 2 ** Math.min(page.socketRetries++, 5)) * (0.75 + Math.random() / 2);
+    setTimeout(() => { if (!page.socket && page.current && page.current.id === id && !$("game-page").hidden) openSocket(id); }, wait);
   };
 }
 
@@ -308,26 +297,26 @@ function declinedOffer(before, next) {
 }
 
 function send(command) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(command));
   else message(() => t("reconnecting"));
 }
 
 // ---------------------------------------------------------------- a new view
 
 function accept(view, first) {
-  if (current && view.id === current.id && view.version < current.version) return;
-  if (current && current.online && view.you === undefined) view.you = current.you;
-  clockAt = performance.now();
+  if (page.current && view.id === page.current.id && view.version < page.current.version) return;
+  if (page.current && page.current.online && view.you === undefined) view.you = page.current.you;
+  page.clockAt = performance.now();
   // The games list names the online players from the colour played here.
   if (view.online && (view.you === "black" || view.you === "white")) keep("caro.you." + view.id, view.you);
-  const before = current;
-  current = view;
-  if (view.thinking) lastThinking = { thinking: view.thinking, ply: view.ply };
-  else if (view.evaluation) lastThinking = { thinking: view.evaluation, ply: lastMoveBy(view, view.evaluation.color) };
-  else if (lastThinking && lastThinking.ply > view.moves.length) lastThinking = null;
+  const before = page.current;
+  page.current = view;
+  if (view.thinking) page.lastThinking = { thinking: view.thinking, ply: view.ply };
+  else if (view.evaluation) page.lastThinking = { thinking: view.evaluation, ply: lastMoveBy(view, view.evaluation.color) };
+  else if (page.lastThinking && page.lastThinking.ply > view.moves.length) page.lastThinking = null;
   if (!first && before && before.id === view.id && view.ply > before.ply && !view.result) sound("move", prefs.sound);
-  if (view.result && lastResultShown !== view.id) {
-    lastResultShown = view.id;
+  if (view.result && page.lastResultShown !== view.id) {
+    page.lastResultShown = view.id;
     if (!first) {
       const people = [view.black, view.white].filter((s) => s === "human").length;
       const mine = view.online ? view.you : people === 1 ? (view.black === "human" ? "black" : "white") : null;
@@ -351,7 +340,7 @@ function lastMoveBy(v, color) {
 
 /** A side's name: "Black" or "White", or X and O when the board shows them. */
 function sideName(c) {
-  if (current && boardStyle(current) === "xo") return c === "white" ? "O" : "X";
+  if (page.current && boardStyle(page.current) === "xo") return c === "white" ? "O" : "X";
   return colorName(c);
 }
 
@@ -416,7 +405,7 @@ function resultText(v) {
 }
 
 function statusText(v) {
-  if (viewPly !== null) return t("viewing", { n: viewPly, m: v.moves.length });
+  if (page.viewPly !== null) return t("viewing", { n: page.viewPly, m: v.moves.length });
   if (v.result) return resultText(v);
   const sw = swapText(v);
   if (sw) return sw;
@@ -451,7 +440,7 @@ function isRenjuOpening(v) {
   return !!v.opening && (v.opening.startsWith("soosorv") || v.opening === "taraguchi10");
 }
 
-/** The offered 5th moves as marks for the board, while offers are made or picked. */
+/** The offered 5th moves as marks for the page.board, while offers are made or picked. */
 function offerMarks(v) {
   const kind = v.turn && v.turn.kind;
   if (v.result || (kind !== "offer" && kind !== "pick")) return [];
@@ -541,7 +530,7 @@ function renderSwap(v) {
   $("swap-note").hidden = !note;
   const box = $("swap"), choices = $("swap-choices");
   const turn = v.turn;
-  const choosing = !v.result && viewPly === null && turn && turn.kind === "choose" && mySeat(v, turn.seat);
+  const choosing = !v.result && page.viewPly === null && turn && turn.kind === "choose" && mySeat(v, turn.seat);
   box.hidden = !choosing;
   choices.innerHTML = "";
   if (!choosing) return;
@@ -609,19 +598,19 @@ function friendCame(v, color, presence) {
 
 // The server keeps the time; the page only counts down between readings.
 function renderClocks() {
-  const c = current && current.online && current.clock;
+  const c = page.current && page.current.online && page.current.clock;
   for (const color of ["black", "white"]) {
     const el = $("card-" + color).querySelector(".pclock");
     el.hidden = !c;
     if (!c) continue;
-    const running = c.running === color && !current.result;
-    const ms = c[color + "_ms"] - (running ? performance.now() - clockAt : 0);
+    const running = c.running === color && !page.current.result;
+    const ms = c[color + "_ms"] - (running ? performance.now() - page.clockAt : 0);
     el.textContent = clockText(ms);
     el.classList.toggle("running", running);
     el.classList.toggle("low", ms < 20000);
   }
 }
-setInterval(() => { if (current && current.clock && current.clock.running && !current.result) renderClocks(); }, 250);
+setInterval(() => { if (page.current && page.current.clock && page.current.clock.running && !page.current.result) renderClocks(); }, 250);
 
 /** The match player (0 = A, 1 = B) the person at this page is, or null. */
 function matchMe(v) {
@@ -733,22 +722,22 @@ function thinkerName(v, th) {
 function renderEngine(v) {
   const box = $("engine");
   const anyComputer = isComputer(v, "black") || isComputer(v, "white");
-  const th = lastThinking && lastThinking.thinking;
+  const th = page.lastThinking && page.lastThinking.thinking;
   // Browsing, the panel is for the position on the board: hidden unless
   // that is the position searched.
-  const elsewhere = viewPly !== null && lastThinking && viewPly !== Math.min(lastThinking.ply + 1, v.moves.length);
+  const elsewhere = page.viewPly !== null && page.lastThinking && page.viewPly !== Math.min(page.lastThinking.ply + 1, v.moves.length);
   box.hidden = !anyComputer || !th || !!elsewhere;
   if (box.hidden) return;
   // Against the computer the game's evaluation and the engine's plan
   // would give the position away: shown only once the person opened the
   // analysis (or the game is over).
-  const opened = !!(analysis && analysis.isOpen && analysis.isOpen());
+  const opened = !!(page.analysis && page.analysis.isOpen && page.analysis.isOpen());
   const secret = !v.online && people(v) === 1 && !v.result && !opened;
   const after = !v.thinking || !v.busy;
   const undecided = Array.isArray(v.seats) && v.opening && v.opening !== "free" && !v.seats.every((st) => st.color);
   const thinker = thinkerName(v, th);
   $("engine-side").textContent = (undecided ? thinker : t("e_side", { p: thinker, c: sideName(th.color) })) +
-    (after ? " · " + t("e_after", { n: Math.min(lastThinking.ply + 1, v.moves.length) }) : "");
+    (after ? " · " + t("e_after", { n: Math.min(page.lastThinking.ply + 1, v.moves.length) }) : "");
   // Depth and speed are the analysis panel's; the play view has words.
   $("engine-eval").textContent = secret ? "" : t("e_eval") + ": " + evaluation(th);
   $("engine-eval").hidden = secret;
@@ -797,8 +786,8 @@ function renderMoves(v) {
   list.dataset.count = String(v.moves.length);
   if (fresh) { list.scrollTop = 0; return; }
   const cur = list.querySelector("button.current");
-  if (cur && viewPly !== null) keepInList(list, cur);
-  else if (viewPly === null && grew) list.scrollTop = list.scrollHeight;
+  if (cur && page.viewPly !== null) keepInList(list, cur);
+  else if (page.viewPly === null && grew) list.scrollTop = list.scrollHeight;
 }
 
 /** Scrolls `list` (not the page) so that `item` is in view. */
@@ -844,9 +833,8 @@ function renderOnline(v) {
   $("result-offer").hidden = !inDialog;
   $("offer-yes").hidden = !yes;
   $("offer-no").hidden = !no;
-  offerAnswers = { yes, no };
+  page.offerAnswers = { yes, no };
 }
-let offerAnswers = { yes: null, no: null };
 
 function title(v) {
   const name = (c) => displayName(v, c);
@@ -854,7 +842,7 @@ function title(v) {
 }
 
 function render() {
-  const v = current;
+  const v = page.current;
   if (!v) return;
   $("status").textContent = statusText(v);
   $("status").dataset.result = v.result ? v.result.winner || "draw" : "";
@@ -889,7 +877,7 @@ function render() {
   $("nav-prev").disabled = shown === 0;
   $("nav-next").disabled = shown >= n;
   $("nav-last").disabled = shown >= n;
-  $("live").hidden = viewPly === null;
+  $("live").hidden = page.viewPly === null;
   renderCards(v);
   renderMatch(v);
   renderSwap(v);
@@ -897,23 +885,23 @@ function render() {
   renderMoves(v);
   renderOnline(v);
   drawBoard();
-  if (analysis) { try { analysis.update(); } catch (e) { console.warn("analysis", e); } }
+  if (page.analysis) { try { page.analysis.update(); } catch (e) { console.warn("analysis", e); } }
 }
 
 // ---------------------------------------------------------------- browsing
 
 /** Shows the position after `ply` moves, or the live game for null. */
 function browse(ply) {
-  if (!current) return;
-  const n = current.moves.length;
-  viewPly = ply === null || ply >= n ? null : Math.max(0, ply);
+  if (!page.current) return;
+  const n = page.current.moves.length;
+  page.viewPly = ply === null || ply >= n ? null : Math.max(0, ply);
   render();
 }
 
 // ---------------------------------------------------------------- the result, match and rematch
 
 function openResult() {
-  const v = current;
+  const v = page.current;
   if (!v || !v.result) return;
   const m = v.match;
   const matchOver = !!(m && m.over);
@@ -926,16 +914,16 @@ function openResult() {
     next: !!(m && !m.over),
     newMatch: matchOver && !v.online,
     rematch: !(m && !m.over) && !(m && !v.online) && (!v.online || v.you === "black" || v.you === "white"),
-    analyse: !!analysis,
+    analyse: !!page.analysis,
     onNext: () => nextGame(),
     onNewMatch: () => newMatch(),
     onRematch: () => rematch(),
-    onAnalyse: () => { if (analysis) analysis.analyseGame(); },
+    onAnalyse: () => { if (page.analysis) page.analysis.analyseGame(); },
   });
 }
 
 async function nextGame() {
-  const v = current;
+  const v = page.current;
   if (!v) return;
   if (v.online) { send({ t: "rematch" }); return; }
   if (v.match && v.match.next) { go("/game/" + v.match.next); return; }
@@ -947,7 +935,7 @@ async function nextGame() {
 
 /** A new match with the same players and settings (player A opens game 1). */
 async function newMatch() {
-  const v = current;
+  const v = page.current;
   if (!v || !v.match) return;
   const m = v.match;
   const body = {
@@ -959,7 +947,7 @@ async function newMatch() {
 }
 
 async function rematch() {
-  const v = current;
+  const v = page.current;
   if (!v) return;
   if (v.online) { send({ t: "rematch" }); return; }
   try { const r = await api("POST", "/api/games/" + v.id + "/rematch", { swap: true }); go("/game/" + r.id); }
@@ -969,15 +957,15 @@ async function rematch() {
 // ---------------------------------------------------------------- wiring
 
 function wire() {
-  wired = true;
-  $("undo").addEventListener("click", () => { viewPly = null; intent("undo", { ply: current.ply }); });
-  $("redo").addEventListener("click", () => { viewPly = null; intent("redo", { ply: current.ply }); });
+  page.wired = true;
+  $("undo").addEventListener("click", () => { page.viewPly = null; intent("undo", { ply: page.current.ply }); });
+  $("redo").addEventListener("click", () => { page.viewPly = null; intent("redo", { ply: page.current.ply }); });
   $("resign").addEventListener("click", () => {
-    if (!current || current.result) return;
+    if (!page.current || page.current.result) return;
     confirmDialog(t("confirm_resign"), () => intent("resign", {}));
   });
   $("stop").addEventListener("click", () => intent("stop"));
-  $("pause").addEventListener("click", () => intent("pause", { paused: !current.paused }));
+  $("pause").addEventListener("click", () => intent("pause", { paused: !page.current.paused }));
   $("step").addEventListener("click", () => intent("step"));
   $("speed").addEventListener("input", () => {
     $("speed-value").textContent = t("delay_value", { s: (Number($("speed").value) / 1000).toFixed(1) });
@@ -987,18 +975,18 @@ function wire() {
   $("rematch").addEventListener("click", () => rematch());
   $("next-game").addEventListener("click", () => nextGame());
   $("new-match").addEventListener("click", () => newMatch());
-  $("takeback").addEventListener("click", () => { if (current) send({ t: "takeback", ply: current.ply }); });
+  $("takeback").addEventListener("click", () => { if (page.current) send({ t: "takeback", ply: page.current.ply }); });
   $("draw").addEventListener("click", () => send({ t: "draw-offer" }));
-  $("offer-yes").addEventListener("click", () => { if (offerAnswers.yes) send(offerAnswers.yes); });
-  $("offer-no").addEventListener("click", () => { if (offerAnswers.no) send(offerAnswers.no); });
+  $("offer-yes").addEventListener("click", () => { if (page.offerAnswers.yes) send(page.offerAnswers.yes); });
+  $("offer-no").addEventListener("click", () => { if (page.offerAnswers.no) send(page.offerAnswers.no); });
   document.querySelectorAll("button.copy").forEach((b) => b.addEventListener("click", async () => {
     const input = $(b.dataset.for);
     try { await navigator.clipboard.writeText(input.value); } catch (_) { input.select(); }
     message(() => t("copied_plain"));
   }));
   $("code-link").addEventListener("click", async () => {
-    if (!current || !current.code) return;
-    const url = location.origin + "/p/" + current.code;
+    if (!page.current || !page.current.code) return;
+    const url = location.origin + "/p/" + page.current.code;
     try { await navigator.clipboard.writeText(url); } catch (_) { /* shown anyway */ }
     message(() => t("copied", { u: url }));
   });
@@ -1011,7 +999,7 @@ function wire() {
   $("nav-next").addEventListener("click", () => browse(shownPly() + 1));
   $("nav-last").addEventListener("click", () => browse(null));
   $("live").addEventListener("click", () => browse(null));
-  $("reset-view").addEventListener("click", () => { if (board && board.resetView) board.resetView(); });
+  $("reset-view").addEventListener("click", () => { if (page.board && page.board.resetView) page.board.resetView(); });
   $("board-style").value = prefs.style || "wood";
   $("board-style").addEventListener("change", () => { prefs.style = $("board-style").value; keep("caro.style", prefs.style); drawBoard(); });
   $("numbers").value = prefs.numbers;
@@ -1019,19 +1007,19 @@ function wire() {
   $("sound").checked = prefs.sound;
   $("sound").addEventListener("change", () => { prefs.sound = $("sound").checked; keep("caro.sound", prefs.sound ? "on" : "off"); });
   onLang((l) => {
-    if (current) render();
+    if (page.current) render();
     // An open result dialog is worded again, not only its title.
-    if (current && current.result && $("result-dialog").open) openResult();
-    if (analysis && analysis.setLang) analysis.setLang(l);
+    if (page.current && page.current.result && $("result-dialog").open) openResult();
+    if (page.analysis && page.analysis.setLang) page.analysis.setLang(l);
   });
   // Opening or closing the analysis shows or hides the engine's evaluation.
-  $("analysis-panel").addEventListener("click", () => setTimeout(() => { if (current) renderEngine(current); }, 0));
+  $("analysis-panel").addEventListener("click", () => setTimeout(() => { if (page.current) renderEngine(page.current); }, 0));
   onTheme(() => drawBoard());
   document.addEventListener("keydown", onKey);
 }
 
 function onKey(ev) {
-  if ($("game-page").hidden || !current) return;
+  if ($("game-page").hidden || !page.current) return;
   if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const target = ev.target;
   if (target && (/INPUT|SELECT|TEXTAREA|BUTTON/.test(target.tagName) || target.closest("#board") || target.closest("dialog"))) {
@@ -1039,7 +1027,7 @@ function onKey(ev) {
     // A button (a step button just clicked) lets the arrows step through the moves.
     if (!(target.tagName === "BUTTON" && !target.closest("dialog") && /^(ArrowLeft|ArrowRight|Home|End|u|r|\?)$/.test(ev.key))) return;
   }
-  const n = current.moves.length;
+  const n = page.current.moves.length;
   const shown = shownPly();
   switch (ev.key) {
     case "ArrowLeft": browse(shown - 1); break;
@@ -1048,10 +1036,10 @@ function onKey(ev) {
     case "End": browse(null); break;
     case "u":
       // Online, undo is a takeback request to the opponent.
-      if (current.online) { if (!$("takeback").hidden) $("takeback").click(); }
+      if (page.current.online) { if (!$("takeback").hidden) $("takeback").click(); }
       else if (!$("undo").disabled) $("undo").click();
       break;
-    case "r": if (!current.online && !$("redo").disabled) $("redo").click(); break;
+    case "r": if (!page.current.online && !$("redo").disabled) $("redo").click(); break;
     case "?": { const d = document.querySelector("details.options"); d.open = !d.open; break; }
     default: return;
   }

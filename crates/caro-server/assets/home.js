@@ -6,8 +6,8 @@ import { t, onLang, say } from "/i18n.js";
 import { api, errorText } from "/api.js";
 import { go } from "/app.js";
 import { openCode } from "/game.js";
+import { $ } from "/dom.js";
 
-const $ = (id) => document.getElementById(id);
 let players = null;
 let wired = false;
 

@@ -5,8 +5,8 @@
 import { t, getLang, onLang } from "/i18n.js";
 import { api, errorText, gameName, playerName, resultShort, colorName } from "/api.js";
 import { go } from "/app.js";
+import { $ } from "/dom.js";
 
-const $ = (id) => document.getElementById(id);
 let last = null;
 let wired = false;
 

@@ -22,6 +22,8 @@ const FILES: &[(&str, &str, &str)] = &[
     ("/app.js", include_str!("../assets/app.js"), JS),
     ("/i18n.js", include_str!("../assets/i18n.js"), JS),
     ("/api.js", include_str!("../assets/api.js"), JS),
+    ("/dom.js", include_str!("../assets/dom.js"), JS),
+    ("/prefs.js", include_str!("../assets/prefs.js"), JS),
     ("/home.js", include_str!("../assets/home.js"), JS),
     ("/list.js", include_str!("../assets/list.js"), JS),
     ("/game.js", include_str!("../assets/game.js"), JS),
@@ -31,6 +33,21 @@ const FILES: &[(&str, &str, &str)] = &[
     ("/style.css", include_str!("../assets/style.css"), CSS),
     ("/favicon.svg", include_str!("../assets/favicon.svg"), SVG),
     ("/analysis.js", include_str!("../assets/analysis.js"), JS),
+    (
+        "/analysis-graph.js",
+        include_str!("../assets/analysis-graph.js"),
+        JS,
+    ),
+    (
+        "/analysis-marks.js",
+        include_str!("../assets/analysis-marks.js"),
+        JS,
+    ),
+    (
+        "/analysis-words.js",
+        include_str!("../assets/analysis-words.js"),
+        JS,
+    ),
     ("/analysis.css", include_str!("../assets/analysis.css"), CSS),
 ];
 
