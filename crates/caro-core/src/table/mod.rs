@@ -42,6 +42,12 @@
 //! Undo never takes back a computer's first move alone: letting it move
 //! again would give a new game, not the person's earlier turn.
 //!
+//! Front ends step through a game with [`Table::step_back`] and
+//! [`Table::step_forward`], which add the seated game's policy: with
+//! computers in both seats an undo or a redo pauses computer play (the
+//! person wants to look, not have the computers play on), and a game a
+//! match has counted is finished, so it is never stepped.
+//!
 //! ```
 //! use caro_core::opening::{Choice, Opening, Seat};
 //! use caro_core::table::{Actor, Sitter, Table, Turn};
@@ -487,6 +493,19 @@ struct Snapshot {
     opening: OpeningState,
     moves: usize,
     choices: usize,
+}
+
+/// What [`Table::step_back`] or [`Table::step_forward`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    /// How many moves (in a renju opening, opening actions) were taken
+    /// back or replayed.
+    pub moves: usize,
+    /// Whether the front end pauses computer play now: after an undo or a
+    /// redo with computers in both seats (a person stepping back or
+    /// forward wants to look at the position, not have the computers play
+    /// on from it). Resuming is the person's choice.
+    pub pause: bool,
 }
 
 /// A seated game. See the [module documentation](self).
@@ -1064,6 +1083,41 @@ impl Table {
         }
     }
 
+    /// [`Table::undo`] with the seated game's policy around it: the
+    /// [`Step`] says how many moves went back and whether computer play
+    /// pauses (with computers in both seats). A refused undo changes
+    /// nothing and pauses nothing. Front ends that run computers call this
+    /// rather than [`Table::undo`].
+    ///
+    /// A game a match has counted cannot be stepped back: a match records
+    /// only finished games ([`Series::record`]), and a finished game is
+    /// refused with [`TableError::GameOver`].
+    ///
+    /// # Errors
+    /// As [`Table::undo`].
+    pub fn step_back(&mut self) -> Result<Step, TableError> {
+        let moves = self.undo()?;
+        Ok(Step {
+            moves,
+            pause: self.computers_only(),
+        })
+    }
+
+    /// [`Table::redo`] with the seated game's policy around it: as
+    /// [`Table::step_back`], computer play pauses after a redo with
+    /// computers in both seats.
+    ///
+    /// # Errors
+    /// As [`Table::redo`] (a finished game, counted or not, has nothing to
+    /// redo).
+    pub fn step_forward(&mut self) -> Result<Step, TableError> {
+        let moves = self.redo()?;
+        Ok(Step {
+            moves,
+            pause: self.computers_only(),
+        })
+    }
+
     /// The seat that resigns: `named` if a person sits there; with no name,
     /// the person whose turn it is, else the only person at the board.
     ///
@@ -1344,6 +1398,53 @@ mod tests {
         play_all(&mut t, "i9 h9");
         assert_eq!(t.undo(), Ok(2));
         assert_eq!(t.game().moves().len(), 1);
+    }
+
+    #[test]
+    fn stepping_pauses_only_computer_games() {
+        // Two computers: undo and redo both pause, a refused step does not.
+        let mut t = table(Opening::Free, cpu("random"), cpu("caro:1"));
+        assert_eq!(t.step_back(), Err(TableError::NothingToUndo));
+        play_all(&mut t, "h8 i9");
+        assert_eq!(
+            t.step_back(),
+            Ok(Step {
+                moves: 1,
+                pause: true
+            })
+        );
+        assert_eq!(
+            t.step_forward(),
+            Ok(Step {
+                moves: 1,
+                pause: true
+            })
+        );
+        assert_eq!(t.step_forward(), Err(TableError::NothingToRedo));
+        // A person at the board: nothing pauses.
+        for sitters in [
+            [Sitter::Human, cpu("caro:1")],
+            [Sitter::Human, Sitter::Human],
+        ] {
+            let mut t = table(Opening::Free, sitters[0].clone(), sitters[1].clone());
+            play_all(&mut t, "h8 i9");
+            assert!(!t.step_back().unwrap().pause, "{sitters:?}");
+            assert!(!t.step_forward().unwrap().pause, "{sitters:?}");
+        }
+    }
+
+    #[test]
+    fn a_counted_match_game_is_not_stepped() {
+        let r = rules(15, 5, Rule::Freestyle);
+        let mut series = Series::new(2, [Sitter::Human, cpu("random")]).unwrap();
+        let mut t = series.table(r, Opening::Free).unwrap();
+        play_all(&mut t, "h8 i9");
+        t.resign(None).unwrap();
+        assert_eq!(series.record(&t), Ok(Some(1)));
+        let counted = t.clone();
+        assert_eq!(t.step_back(), Err(TableError::GameOver));
+        assert_eq!(t.step_forward(), Err(TableError::NothingToRedo));
+        assert_eq!(t, counted);
     }
 
     #[test]
