@@ -660,9 +660,6 @@ impl Session {
             _ if self.recorded => {
                 "this game counts in the match: n starts the next game".to_string()
             }
-            TableError::OpeningUndo => {
-                "the opening cannot be taken back: n starts a new game".to_string()
-            }
             TableError::GameOver => {
                 "the game is over and its result stays: n starts a new game".to_string()
             }
@@ -673,8 +670,9 @@ impl Session {
     /// Takes back moves ([`Table::step_back`]): against a computer, back to
     /// the person's previous turn (the computer's reply goes too); with two
     /// people, one move; with two computers, one move, and the game pauses.
-    /// The stones of a swap opening are not taken back (`n` starts again).
-    /// A finished game is not taken back: its result stays
+    /// In a swap opening still going on, one opening action (against a
+    /// computer, back to the person's previous one); the stones of a
+    /// decided opening stay. A finished game is not taken back: its result stays
     /// (`n` starts another). A search running now is stopped. Returns how
     /// many moves were taken back.
     pub fn undo(&mut self) -> usize {
@@ -1253,7 +1251,9 @@ mod tests {
             ),
             "{err}"
         );
-        assert_eq!(s.undo(), 0, "the opening is not taken back");
+        assert_eq!(s.undo(), 1, "the opener's last stone goes back");
+        assert_eq!(s.game().moves().len(), 2);
+        s.play(at(&s, "j10")).unwrap();
         s.choose(Choice::PlaceTwo).unwrap();
         for m in ["k11", "l12"] {
             assert!(matches!(
