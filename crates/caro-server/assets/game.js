@@ -864,7 +864,7 @@ function render() {
   $("undo").hidden = online;
   $("redo").hidden = online;
   // A finished game stays finished: its result is not taken back.
-  $("undo").disabled = over || v.moves.length <= (v.opening_stones || 0) || cc;
+  $("undo").disabled = over || !v.can_undo || cc;
   $("redo").disabled = !v.redo || v.redo.length === 0;
   $("next-game").hidden = !(over && match && !match.over);
   $("new-match").hidden = !(over && match && match.over && !online);

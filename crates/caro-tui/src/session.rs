@@ -650,71 +650,63 @@ impl Session {
         }
     }
 
-    /// Refuses to change a game the match has counted.
-    fn counted(&mut self) -> bool {
-        if self.recorded {
-            self.notice = Some(if self.match_over() {
+    /// The notice for an undo or a redo the table refused: a game the
+    /// match has counted (it is over) says how to go on in the match.
+    fn refused_step(&mut self, e: TableError) {
+        self.notice = Some(match e {
+            _ if self.recorded && self.match_over() => {
                 "the match is over: n starts a new match".to_string()
-            } else {
+            }
+            _ if self.recorded => {
                 "this game counts in the match: n starts the next game".to_string()
-            });
-        }
-        self.recorded
+            }
+            TableError::GameOver => {
+                "the game is over and its result stays: n starts a new game".to_string()
+            }
+            other => other.to_string(),
+        });
     }
 
-    /// Takes back moves (the table's rule): against a computer, back to the
-    /// person's previous turn (the computer's reply goes too); with two
+    /// Takes back moves ([`Table::step_back`]): against a computer, back to
+    /// the person's previous turn (the computer's reply goes too); with two
     /// people, one move; with two computers, one move, and the game pauses.
-    /// The stones of a swap opening are not taken back (`n` starts again).
-    /// A finished game is not taken back: its result stays (`n` starts
-    /// another). A search running now is stopped. Returns how many moves
-    /// were taken back.
+    /// In a swap opening still going on, one opening action (against a
+    /// computer, back to the person's previous one); the stones of a
+    /// decided opening stay. A finished game is not taken back: its result stays
+    /// (`n` starts another). A search running now is stopped. Returns how
+    /// many moves were taken back.
     pub fn undo(&mut self) -> usize {
-        if self.counted() {
-            return 0;
-        }
         self.cancel();
         self.not_before = None;
-        if !self.has_human() {
-            self.paused = true;
-        }
-        match self.table.undo() {
-            Ok(n) => {
-                self.after_history_change(n, "took back");
-                n
+        match self.table.step_back() {
+            Ok(step) => {
+                self.paused |= step.pause;
+                self.after_history_change(step.moves, "took back");
+                step.moves
             }
             Err(e) => {
-                self.notice = Some(match e {
-                    TableError::OpeningUndo => {
-                        "the opening cannot be taken back: n starts a new game".to_string()
-                    }
-                    TableError::GameOver => {
-                        "the game is over and its result stays: n starts a new game".to_string()
-                    }
-                    other => other.to_string(),
-                });
+                self.refused_step(e);
                 0
             }
         }
     }
 
-    /// Replays moves taken back: up to the person's next turn (or one move
-    /// with two people or two computers). A search running now is stopped.
-    /// Returns how many moves were replayed.
+    /// Replays moves taken back ([`Table::step_forward`]): up to the
+    /// person's next turn (or one move with two people or two computers;
+    /// with two computers the game pauses). A search running now is
+    /// stopped. Returns how many moves were replayed.
     pub fn redo(&mut self) -> usize {
-        if self.counted() {
-            return 0;
-        }
         self.cancel();
         self.not_before = None;
-        match self.table.redo() {
-            Ok(n) => {
-                self.after_history_change(n, "replayed");
+        match self.table.step_forward() {
+            Ok(step) => {
+                self.paused |= step.pause;
+                self.after_history_change(step.moves, "replayed");
                 self.settle();
-                n
+                step.moves
             }
             Err(e) => {
-                self.notice = Some(e.to_string());
+                self.refused_step(e);
                 0
             }
         }
@@ -1205,6 +1197,11 @@ mod tests {
         assert_eq!(s.game().moves().len(), 1);
         assert_eq!(s.undo(), 1);
         assert!(s.is_paused());
+        // Redo pauses them too, as on the web page.
+        assert!(!s.toggle_pause());
+        assert_eq!(s.redo(), 1);
+        assert!(s.is_paused(), "redo pauses the computers");
+        assert_eq!(s.undo(), 1);
         assert!(s.poll(Instant::now()).is_empty());
         assert_eq!(s.thinking(), None);
         assert!(!s.toggle_pause());
@@ -1254,7 +1251,9 @@ mod tests {
             ),
             "{err}"
         );
-        assert_eq!(s.undo(), 0, "the opening is not taken back");
+        assert_eq!(s.undo(), 1, "the opener's last stone goes back");
+        assert_eq!(s.game().moves().len(), 2);
+        s.play(at(&s, "j10")).unwrap();
         s.choose(Choice::PlaceTwo).unwrap();
         for m in ["k11", "l12"] {
             assert!(matches!(

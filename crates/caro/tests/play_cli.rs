@@ -207,14 +207,15 @@ fn a_gomocup_engine_answers_in_plain_mode() {
 fn swap2_with_the_choices_typed() {
     let out = stdout_of(
         &["--opening", "swap2", "--white", "human"],
-        "h8\ni9\nj10\nh8\nundo\ntwo\nk11\nl12\nwhite\nm13\n",
+        "h8\ni9\nj10\nh8\nundo\nj10\ntwo\nk11\nl12\nwhite\nm13\n",
     );
     for expected in [
         "swap2 opening; the first player (human) opens, the second player (human) chooses",
         "the first player places a black stone (X)> h8",
         "the second player chooses take-black, take-white, place-two (or black, white, two)> h8",
         "unknown opening choice \"h8\"",
-        "the opening cannot be taken back",
+        "took back 1 move",
+        "the first player places a black stone (X)> j10",
         "the second player chose place-two",
         "the second player places a black stone (X)> l12",
         "the first player chooses take-black, take-white (or black, white, two)> white",

@@ -351,7 +351,29 @@ async fn swap2_says_what_happened(c: &Client, base: &str) -> TestResult {
                 return Err(format!("stone 2's instruction: {status:?}").into());
             }
         }
+        if i == 0 && js(c, "return document.getElementById('undo').disabled").await? != json!(true)
+        {
+            return Err("Undo is on before any stone".into());
+        }
         play(c, x, y).await?;
+        if i == 1 {
+            // Item 4: the opening stone just placed can be taken back.
+            until(
+                c,
+                "Undo on for the opening stone just placed",
+                "return window.caroView().moves.length === 2
+                   && !document.getElementById('undo').disabled",
+            )
+            .await?;
+            click(c, "#undo").await?;
+            until(
+                c,
+                "the opening stone taken back",
+                "return window.caroView().moves.length === 1",
+            )
+            .await?;
+            play(c, x, y).await?;
+        }
     }
     until(
         c,

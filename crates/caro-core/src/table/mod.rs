@@ -24,9 +24,11 @@
 //!   earlier turn there is [nothing to undo](TableError::NothingToUndo)
 //!   (the computer is not asked to play its first move again);
 //! - with two people, or two computers, one move;
-//! - never the stones of a `swap1` or `swap2` opening: the opening's
-//!   stones are the floor, and while the opening goes on nothing is taken
-//!   back;
+//! - in a `swap1` or `swap2` opening still going on, one opening action
+//!   (a stone or a swap decision), or against a computer back to the
+//!   person's previous action (the opener taking back a stone just
+//!   placed); once the colours are decided the opening's stones are the
+//!   floor;
 //! - in renju's tournament openings (`soosorvN`, `taraguchi10`), back
 //!   through the opening's phases too, one action at a time (a stone, a
 //!   swap decision, a declaration, an offer), or against a computer back
@@ -41,6 +43,12 @@
 //!
 //! Undo never takes back a computer's first move alone: letting it move
 //! again would give a new game, not the person's earlier turn.
+//!
+//! Front ends step through a game with [`Table::step_back`] and
+//! [`Table::step_forward`], which add the seated game's policy: with
+//! computers in both seats an undo or a redo pauses computer play (the
+//! person wants to look, not have the computers play on), and a game a
+//! match has counted is finished, so it is never stepped.
 //!
 //! ```
 //! use caro_core::opening::{Choice, Opening, Seat};
@@ -252,9 +260,6 @@ pub enum TableError {
     /// Nothing can be taken back.
     #[error("nothing to undo")]
     NothingToUndo,
-    /// The stones of an opening in progress cannot be taken back.
-    #[error("the opening cannot be taken back: start a new game")]
-    OpeningUndo,
     /// Nothing can be replayed.
     #[error("nothing to redo")]
     NothingToRedo,
@@ -275,8 +280,7 @@ impl TableError {
     /// `not_your_choice`, `occupied`, `forbidden`, `off_board`,
     /// `game_over`, `nothing_to_undo`, `nothing_to_redo`,
     /// `nobody_to_resign`, `outside_zone`, `bad_offer`, `not_an_offer` or
-    /// `bad_setup`. A choice that is not offered is `no_choice`; the
-    /// opening's stones that cannot be taken back are `nothing_to_undo`.
+    /// `bad_setup`. A choice that is not offered is `no_choice`.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
@@ -288,7 +292,7 @@ impl TableError {
             TableError::Move(MoveError::Forbidden { .. }) => "forbidden",
             TableError::Move(MoveError::OffBoard { .. }) => "off_board",
             TableError::Move(MoveError::GameOver) | TableError::GameOver => "game_over",
-            TableError::NothingToUndo | TableError::OpeningUndo => "nothing_to_undo",
+            TableError::NothingToUndo => "nothing_to_undo",
             TableError::NothingToRedo => "nothing_to_redo",
             TableError::NobodyToResign => "nobody_to_resign",
             TableError::Opening(OpeningError::OutsideZone { .. }) => "outside_zone",
@@ -481,12 +485,25 @@ pub fn decide_swap(options: &[Choice], to_move: Color, at_least_even: bool) -> C
 /// black stones, which must not win before the colours are chosen.
 pub const MIN_SWAP_K: u8 = 4;
 
-/// Where a renju opening stood before one of its actions, for undo.
+/// Where an opening stood before one of its actions, for undo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Snapshot {
     opening: OpeningState,
     moves: usize,
     choices: usize,
+}
+
+/// What [`Table::step_back`] or [`Table::step_forward`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    /// How many moves (in a renju opening, opening actions) were taken
+    /// back or replayed.
+    pub moves: usize,
+    /// Whether the front end pauses computer play now: after an undo or a
+    /// redo with computers in both seats (a person stepping back or
+    /// forward wants to look at the position, not have the computers play
+    /// on from it). Resuming is the person's choice.
+    pub pause: bool,
 }
 
 /// A seated game. See the [module documentation](self).
@@ -498,7 +515,8 @@ pub struct Table {
     choices: Vec<Choice>,
     /// An ending the board does not know: time, agreed, failed.
     stopped: Option<Ending>,
-    /// Renju openings: the state before each opening action, for undo.
+    /// Swap and renju openings: the state before each opening action, for
+    /// undo.
     history: Vec<Snapshot>,
 }
 
@@ -922,9 +940,9 @@ impl Table {
         }
     }
 
-    /// Keeps the state before an opening action, for undo (renju openings).
+    /// Keeps the state before an opening action, for undo.
     fn remember(&mut self, before: Snapshot) {
-        if self.opening.opening().is_renju() {
+        if self.opening.opening() != Opening::Free {
             self.history.push(before);
         }
     }
@@ -976,12 +994,12 @@ impl Table {
 
     /// Takes moves back (see the [module documentation](self#undo-and-redo)):
     /// against a computer back to the person's previous turn, otherwise one
-    /// move, never below the opening's stones. Returns how many moves were
-    /// taken back.
+    /// move, never below a decided swap opening's stones; during an
+    /// opening, its actions. Returns how many moves (or opening actions)
+    /// were taken back.
     ///
     /// # Errors
     /// [`TableError::GameOver`] once the game has a result (it stays),
-    /// [`TableError::OpeningUndo`] while the opening goes on,
     /// [`TableError::NothingToUndo`] when nothing can be taken back. The
     /// table is then unchanged.
     pub fn undo(&mut self) -> Result<usize, TableError> {
@@ -990,13 +1008,10 @@ impl Table {
         }
         let mixed = self.person_against_computer();
         let floor = self.opening.stones_placed();
-        if self.opening.opening().is_renju()
-            && (!self.opening.is_done() || self.game.moves().len() <= floor)
+        if !self.opening.is_done()
+            || (self.opening.opening().is_renju() && self.game.moves().len() <= floor)
         {
             return self.undo_opening(mixed);
-        }
-        if !self.opening.is_done() {
-            return Err(TableError::OpeningUndo);
         }
         if self.game.moves().len() <= floor {
             return Err(TableError::NothingToUndo);
@@ -1019,14 +1034,26 @@ impl Table {
         Err(TableError::NothingToUndo)
     }
 
-    /// Takes back renju opening actions: one, or against a computer back to
-    /// the person's previous action.
+    /// Takes back opening actions: one, or against a computer back to the
+    /// person's previous action. A swap opening's stones taken back are
+    /// not kept for redo (redo waits for the opening to end, and a stone
+    /// placed again replaces them).
     fn undo_opening(&mut self, mixed: bool) -> Result<usize, TableError> {
         let saved = (self.game.clone(), self.opening, self.choices.clone());
         let saved_history = self.history.clone();
+        let renju = self.opening.opening().is_renju();
         let mut n = 0;
         while let Some(before) = self.history.pop() {
-            while self.game.moves().len() > before.moves && self.game.undo().is_some() {}
+            while self.game.moves().len() > before.moves {
+                let taken = if renju {
+                    self.game.undo()
+                } else {
+                    self.game.undo_unchecked()
+                };
+                if taken.is_none() {
+                    break;
+                }
+            }
             self.opening = before.opening;
             self.choices.truncate(before.choices);
             n += 1;
@@ -1037,6 +1064,13 @@ impl Table {
         (self.game, self.opening, self.choices) = saved;
         self.history = saved_history;
         Err(TableError::NothingToUndo)
+    }
+
+    /// Whether [`Table::undo`] would take something back now (for a
+    /// front end's Undo button).
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        self.clone().undo().is_ok()
     }
 
     /// Replays moves taken back: up to the person's next turn against a
@@ -1062,6 +1096,41 @@ impl Table {
         } else {
             Ok(n)
         }
+    }
+
+    /// [`Table::undo`] with the seated game's policy around it: the
+    /// [`Step`] says how many moves went back and whether computer play
+    /// pauses (with computers in both seats). A refused undo changes
+    /// nothing and pauses nothing. Front ends that run computers call this
+    /// rather than [`Table::undo`].
+    ///
+    /// A game a match has counted cannot be stepped back: a match records
+    /// only finished games ([`Series::record`]), and a finished game is
+    /// refused with [`TableError::GameOver`].
+    ///
+    /// # Errors
+    /// As [`Table::undo`].
+    pub fn step_back(&mut self) -> Result<Step, TableError> {
+        let moves = self.undo()?;
+        Ok(Step {
+            moves,
+            pause: self.computers_only(),
+        })
+    }
+
+    /// [`Table::redo`] with the seated game's policy around it: as
+    /// [`Table::step_back`], computer play pauses after a redo with
+    /// computers in both seats.
+    ///
+    /// # Errors
+    /// As [`Table::redo`] (a finished game, counted or not, has nothing to
+    /// redo).
+    pub fn step_forward(&mut self) -> Result<Step, TableError> {
+        let moves = self.redo()?;
+        Ok(Step {
+            moves,
+            pause: self.computers_only(),
+        })
     }
 
     /// The seat that resigns: `named` if a person sits there; with no name,
@@ -1347,6 +1416,53 @@ mod tests {
     }
 
     #[test]
+    fn stepping_pauses_only_computer_games() {
+        // Two computers: undo and redo both pause, a refused step does not.
+        let mut t = table(Opening::Free, cpu("random"), cpu("caro:1"));
+        assert_eq!(t.step_back(), Err(TableError::NothingToUndo));
+        play_all(&mut t, "h8 i9");
+        assert_eq!(
+            t.step_back(),
+            Ok(Step {
+                moves: 1,
+                pause: true
+            })
+        );
+        assert_eq!(
+            t.step_forward(),
+            Ok(Step {
+                moves: 1,
+                pause: true
+            })
+        );
+        assert_eq!(t.step_forward(), Err(TableError::NothingToRedo));
+        // A person at the board: nothing pauses.
+        for sitters in [
+            [Sitter::Human, cpu("caro:1")],
+            [Sitter::Human, Sitter::Human],
+        ] {
+            let mut t = table(Opening::Free, sitters[0].clone(), sitters[1].clone());
+            play_all(&mut t, "h8 i9");
+            assert!(!t.step_back().unwrap().pause, "{sitters:?}");
+            assert!(!t.step_forward().unwrap().pause, "{sitters:?}");
+        }
+    }
+
+    #[test]
+    fn a_counted_match_game_is_not_stepped() {
+        let r = rules(15, 5, Rule::Freestyle);
+        let mut series = Series::new(2, [Sitter::Human, cpu("random")]).unwrap();
+        let mut t = series.table(r, Opening::Free).unwrap();
+        play_all(&mut t, "h8 i9");
+        t.resign(None).unwrap();
+        assert_eq!(series.record(&t), Ok(Some(1)));
+        let counted = t.clone();
+        assert_eq!(t.step_back(), Err(TableError::GameOver));
+        assert_eq!(t.step_forward(), Err(TableError::NothingToRedo));
+        assert_eq!(t, counted);
+    }
+
+    #[test]
     fn two_computers_undo_one_move() {
         let mut t = table(Opening::Free, cpu("random"), cpu("caro:1"));
         assert!(t.computers_only() && !t.has_human());
@@ -1370,8 +1486,19 @@ mod tests {
             let pos = at(&t, m);
             t.play(Actor::Person, pos).unwrap();
         }
-        assert_eq!(t.undo(), Err(TableError::OpeningUndo));
-        assert_eq!(TableError::OpeningUndo.code(), "nothing_to_undo");
+        // Two people: the opener takes back the stone just placed, once.
+        assert!(t.can_undo());
+        assert_eq!(t.undo(), Ok(1));
+        assert_eq!(t.game().moves().len(), 2);
+        assert_eq!(
+            t.turn(),
+            Turn::Move {
+                seat: Seat::First,
+                color: B
+            }
+        );
+        assert_eq!(t.redo(), Err(TableError::NothingToRedo));
+        play_all(&mut t, "j10");
         let e = t.play(Actor::Person, at(&t, "a1")).unwrap_err();
         assert_eq!(e.code(), "must_choose");
         let e = t.play(Actor::Seat(Seat::First), at(&t, "a1")).unwrap_err();
@@ -1437,6 +1564,80 @@ mod tests {
         play_all(&mut t, "a1 a2");
         assert_eq!(t.undo(), Ok(2));
         assert_eq!(t.game().moves().len(), 4);
+    }
+
+    #[test]
+    fn swap_openers_take_back_their_own_stones() {
+        // The person opens against a computer: each stone just placed goes.
+        for opening in [Opening::Swap1, Opening::Swap2] {
+            let mut t = table(opening, Sitter::Human, cpu("caro:3"));
+            assert_eq!(t.undo(), Err(TableError::NothingToUndo));
+            assert!(!t.can_undo());
+            play_all(&mut t, "h8 i9");
+            assert!(t.can_undo());
+            assert_eq!(t.undo(), Ok(1));
+            assert_eq!(t.game().moves(), &[at(&t, "h8")]);
+            assert!(t.game().redo_moves().is_empty());
+            assert_eq!(t.redo(), Err(TableError::NothingToRedo));
+            play_all(&mut t, "j10 k11");
+            assert_eq!(t.opening_stones(), 3);
+            // The computer's decision is due: the person's last stone goes.
+            assert_eq!(t.undo(), Ok(1));
+            assert!(t.person_to_act());
+            play_all(&mut t, "k11");
+            let choice = t.computer_choice(true).unwrap();
+            t.choose(Actor::Seat(Seat::Second), choice).unwrap();
+            // Settled: the opening's stones are the floor again.
+            assert!(t.colors_decided());
+            assert_eq!(t.undo(), Err(TableError::NothingToUndo));
+            assert_eq!(t.game().moves().len(), 3);
+        }
+
+        // Swap2, the computer places two more: the person's undo at the
+        // final choice goes back past the computer's actions to the
+        // person's third stone.
+        let mut t = table(Opening::Swap2, Sitter::Human, cpu("caro:3"));
+        play_all(&mut t, "h8 i9 j10");
+        t.choose(Actor::Seat(Seat::Second), Choice::PlaceTwo)
+            .unwrap();
+        play_all(&mut t, "k11 l12");
+        assert!(matches!(
+            t.turn(),
+            Turn::Choose {
+                seat: Seat::First,
+                ..
+            }
+        ));
+        assert_eq!(t.undo(), Ok(4));
+        assert_eq!(t.game().moves().len(), 2);
+        assert!(t.choices().is_empty());
+        assert_eq!(
+            t.turn(),
+            Turn::Move {
+                seat: Seat::First,
+                color: B
+            }
+        );
+
+        // The computer opens: the person has no earlier opening action.
+        let mut t = table(Opening::Swap2, cpu("caro:3"), Sitter::Human);
+        play_all(&mut t, "h8 i9 j10");
+        let before = t.clone();
+        assert_eq!(t.undo(), Err(TableError::NothingToUndo));
+        assert_eq!(t, before);
+        // Its own two stones after place-two are the person's to take back.
+        t.choose(Actor::Person, Choice::PlaceTwo).unwrap();
+        play_all(&mut t, "k11");
+        assert_eq!(t.undo(), Ok(1));
+        assert_eq!(t.undo(), Ok(1), "the place-two decision goes back too");
+        assert!(matches!(
+            t.turn(),
+            Turn::Choose {
+                seat: Seat::Second,
+                ..
+            }
+        ));
+        assert_eq!(t.undo(), Err(TableError::NothingToUndo));
     }
 
     #[test]
@@ -1739,11 +1940,19 @@ mod tests {
                         t.choose(Actor::Seat(seat), choice).unwrap();
                     }
                     (6..=7, _) => {
+                        let in_opening = !t.opening().is_done();
+                        let could = t.can_undo();
                         let got = t.undo();
+                        prop_assert_eq!(could, got.is_ok());
                         if t.is_over() {
                             prop_assert_eq!(got, Err(TableError::GameOver));
-                        } else if !t.opening().is_done() {
-                            prop_assert_eq!(got, Err(TableError::OpeningUndo));
+                        } else if in_opening {
+                            // Opening actions go back; the stones taken
+                            // back are not kept for redo.
+                            let stones = t.game().moves().len();
+                            prop_assert!(stones <= m.moves.len());
+                            prop_assert_eq!(&m.moves[..stones], t.game().moves());
+                            m.moves.truncate(stones);
                         } else {
                             let floor = t.opening_stones();
                             let len = m.moves.len();

@@ -2,7 +2,7 @@
 //! the snapshots a change is undone with when it cannot be stored.
 
 use caro_core::opening::Choice;
-use caro_core::table::{Actor, Table, Turn};
+use caro_core::table::{Actor, Step, Table, Turn};
 use caro_core::{Color, Pos};
 
 use super::{now_secs, ActionError, LiveGame, Sitter, Snapshot, DEFAULT_DELAY_MS};
@@ -313,10 +313,10 @@ impl LiveGame {
         }
     }
 
-    /// Takes back moves ([`Table::undo`]): against the computer back to the
-    /// person's previous turn, otherwise one move, never the opening's
-    /// stones; with two computers the game pauses. Refused once the game
-    /// has a result, which stays ([`Table::undo`]).
+    /// Takes back moves ([`Table::step_back`]): against the computer back
+    /// to the person's previous turn, otherwise one move; with two
+    /// computers the game pauses. Refused once the game has a result,
+    /// which stays.
     ///
     /// # Errors
     /// [`ActionError::GameOver`], [`ActionError::NothingToUndo`], or
@@ -325,17 +325,14 @@ impl LiveGame {
         if let Some(ply) = ply {
             self.check_ply(ply)?;
         }
-        self.table.undo()?;
-        self.evaluation = None;
-        if self.computers_only() {
-            self.paused = true;
-        }
-        self.touch();
+        let step = self.table.step_back()?;
+        self.stepped(step);
         Ok(())
     }
 
-    /// Replays moves taken back (against the computer, the person's move
-    /// and the computer's reply).
+    /// Replays moves taken back ([`Table::step_forward`]: against the
+    /// computer, the person's move and the computer's reply); with two
+    /// computers the game pauses.
     ///
     /// # Errors
     /// [`ActionError::NothingToRedo`], or [`ActionError::Stale`].
@@ -343,13 +340,19 @@ impl LiveGame {
         if let Some(ply) = ply {
             self.check_ply(ply)?;
         }
-        self.table.redo()?;
+        let step = self.table.step_forward()?;
+        self.stepped(step);
+        Ok(())
+    }
+
+    /// After an undo or a redo: the evaluation was of another position,
+    /// and the table says whether computer play pauses.
+    fn stepped(&mut self, step: Step) {
         self.evaluation = None;
-        if self.computers_only() {
+        if step.pause {
             self.paused = true;
         }
         self.touch();
-        Ok(())
     }
 
     /// A person resigns: `color`, or the person to move, or the only
@@ -383,6 +386,20 @@ mod tests {
         g.undo(Some(2)).unwrap();
         assert_eq!(g.game().moves().len(), 0);
         g.redo(Some(0)).unwrap();
+        assert_eq!(g.game().moves().len(), 2);
+    }
+
+    #[test]
+    fn stepping_through_a_computer_game_pauses_it() {
+        let random = || Sitter::Computer("random".into());
+        let mut g = game(5, [random(), random()]);
+        assert!(g.play_computer(g.generation, Pos::new(0, 0)).unwrap());
+        assert!(g.play_computer(g.generation, Pos::new(1, 1)).unwrap());
+        g.undo(None).unwrap();
+        assert!(g.paused && !g.computer_turn());
+        g.paused = false;
+        g.redo(None).unwrap();
+        assert!(g.paused, "redo pauses too");
         assert_eq!(g.game().moves().len(), 2);
     }
 

@@ -174,8 +174,14 @@ pub struct GameView {
     pub seats: [SeatView; 2],
     /// Who must do what now.
     pub turn: TurnView,
-    /// Stones placed by the opening: undo never goes below them.
+    /// Stones placed by the opening: undo never goes below them once the
+    /// colours are decided.
     pub opening_stones: usize,
+    /// Whether undo would take something back now ([`Table::can_undo`]):
+    /// also an opening stone the person has just placed.
+    ///
+    /// [`Table::can_undo`]: caro_core::table::Table::can_undo
+    pub can_undo: bool,
     /// The 5th moves black offered in a renju opening (`soosorvN`,
     /// `taraguchi10`), in order: points to draw and, at a pick, to click.
     pub fifth_offers: Vec<[u8; 2]>,
@@ -374,6 +380,7 @@ impl LiveGame {
             seats: [seat_view(Seat::First), seat_view(Seat::Second)],
             turn: self.turn_view(),
             opening_stones: self.table.opening_stones(),
+            can_undo: self.table.can_undo(),
             fifth_offers: self.table.offers().iter().copied().map(xy).collect(),
             series: self.match_view(),
             hints: self.hints,
