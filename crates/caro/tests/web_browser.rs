@@ -29,36 +29,14 @@ use std::time::{Duration, Instant};
 
 use common::browser::{
     browser_or_skip, click, click_point, clicks_at, confirm, connect, doc_screenshot, find_browser,
-    in_another_browser, js, play, ply, point_center, press, select, text, until, until_seat,
-    until_status, wait_ply, wheel, Scenarios, TestResult, DESKTOP, PHONE,
+    in_another_browser, js, open_home, play, ply, point_center, press, select, text, until,
+    until_seat, until_status, wait_game_page, wait_ply, wheel, Scenarios, TestResult, DESKTOP,
+    PHONE,
 };
 use common::{agent, post, Server};
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-
-/// The home page, with its players loaded.
-async fn open_home(c: &Client, base: &str) -> TestResult {
-    c.goto(&format!("{base}/")).await?;
-    until(
-        c,
-        "the home page",
-        "return document.querySelectorAll('#levels button').length === 10 && document.getElementById('black-player').options.length > 0",
-    )
-    .await
-}
-
-/// Waits for a game page with its board drawn.
-async fn wait_game_page(c: &Client) -> TestResult {
-    until(
-        c,
-        "the game page",
-        "const b = document.getElementById('board');
-         return /^\\/game\\/\\d+$/.test(location.pathname) && !document.getElementById('game-page').hidden
-           && !!window.caroView && !!window.caroView() && b.dataset.ply !== undefined && !!b.querySelector('canvas')",
-    )
-    .await
-}
 
 /// Opens the custom form and picks the mode.
 async fn custom(c: &Client, mode: &str) -> TestResult {

@@ -33,36 +33,13 @@ mod common;
 use std::error::Error;
 
 use common::browser::{
-    browser_or_skip, click, connect, in_another_browser, js, play, ply, press, select, until,
-    until_within, wait_ply, Scenarios, TestResult, DESKTOP, PHONE,
+    browser_or_skip, click, connect, in_another_browser, js, open_home, play, ply, press, select,
+    until, until_within, wait_game_page, wait_ply, Scenarios, TestResult, DESKTOP, PHONE,
 };
 use common::{agent, post, Server};
 use fantoccini::key::Key;
 use fantoccini::Client;
 use serde_json::{json, Value};
-
-/// The home page, with its players loaded.
-async fn open_home(c: &Client, base: &str) -> TestResult {
-    c.goto(&format!("{base}/")).await?;
-    until(
-        c,
-        "the home page",
-        "return document.querySelectorAll('#levels button').length === 10 && document.getElementById('black-player').options.length > 0",
-    )
-    .await
-}
-
-/// Waits for a game page with its board drawn.
-async fn wait_game_page(c: &Client) -> TestResult {
-    until(
-        c,
-        "the game page",
-        "const b = document.getElementById('board');
-         return /^\\/game\\/\\d+$/.test(location.pathname) && !document.getElementById('game-page').hidden
-           && !!window.caroView && !!window.caroView() && b.dataset.ply !== undefined && !!b.querySelector('canvas')",
-    )
-    .await
-}
 
 /// A JavaScript string literal of `s`.
 fn lit(s: &str) -> String {

@@ -533,3 +533,26 @@ fn name_of<F>(f: &F) -> &'static str {
     let path = std::any::type_name_of_val(f);
     path.rsplit("::").next().unwrap_or(path)
 }
+
+/// The home page, with its players loaded.
+pub async fn open_home(c: &Client, base: &str) -> TestResult {
+    c.goto(&format!("{base}/")).await?;
+    until(
+        c,
+        "the home page",
+        "return document.querySelectorAll('#levels button').length === 10 && document.getElementById('black-player').options.length > 0",
+    )
+    .await
+}
+
+/// Waits for a game page with its board drawn.
+pub async fn wait_game_page(c: &Client) -> TestResult {
+    until(
+        c,
+        "the game page",
+        "const b = document.getElementById('board');
+         return /^\\/game\\/\\d+$/.test(location.pathname) && !document.getElementById('game-page').hidden
+           && !!window.caroView && !!window.caroView() && b.dataset.ply !== undefined && !!b.querySelector('canvas')",
+    )
+    .await
+}
