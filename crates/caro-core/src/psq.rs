@@ -884,10 +884,10 @@ mod tests {
             PsqError::BadOpening { line: 6, .. }
         ));
         // Read, but the table refuses: choices missing for the opening.
-        let r = record(&format!(
+        let r = record(
             "Piskvorky 15x15, 11:11, 0\n8,8\n9,8\n10,8\n1,12\n-1\n\
-             caro k=5 rule=renju first=black\nopening=soosorv8 choices= offers=\n"
-        ));
+             caro k=5 rule=renju first=black\nopening=soosorv8 choices= offers=\n",
+        );
         let err = r.to_table([Sitter::Human, Sitter::Human]).unwrap_err();
         assert!(matches!(
             err,
