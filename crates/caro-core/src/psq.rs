@@ -24,6 +24,17 @@
 //!   first=black`, so that win length, rule and first player survive a round
 //!   trip. Without it a file reads as freestyle, black first, with the usual
 //!   win length for the board ([`Rules::default_k`]).
+//! - A game that began with a swap or renju opening (`swap1`, `swap2`,
+//!   `soosorvN`, `taraguchi10`) has one more line,
+//!   `opening=soosorv8 choices=offers-2,take-white offers=h9,g7`: the
+//!   opening's name, the decisions taken during it in order
+//!   ([`Choice`] names, comma-separated, empty when none) and the 5th
+//!   moves black offered in order (coordinates as in [`crate::notation`],
+//!   comma-separated, empty when none). The opening stones themselves are
+//!   the first moves of the move list (the 5th being the offer white
+//!   picked). [`PsqRecord::to_table`] replays it all, so the table comes
+//!   back as it was. A file without the line reads as a free opening; a
+//!   line that cannot be read is [`PsqError::BadOpening`].
 //!
 //! Reading is lenient about layout (CRLF, LF or CR line ends, spaces, blank
 //! lines, a byte-order mark, anything after the moves) and strict about
@@ -32,8 +43,11 @@
 //! naming the line or the move. No input makes the reader panic.
 
 use crate::game::{Game, GameSetup, SetupError};
+use crate::notation::{format_pos, parse_pos};
+use crate::opening::{Choice, Opening};
 use crate::pos::{BoardSize, Color, Pos, SizeError};
 use crate::rule::{Rule, Rules, RulesError};
+use crate::table::{Sitter, Table, TableError};
 
 /// A game as a PSQ file holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +66,12 @@ pub struct PsqRecord {
     /// records have one per move; when writing, missing times are written
     /// as 0 and extra ones are left out.
     pub times_ms: Vec<u32>,
+    /// How the game opened ([`Opening::Free`] when the file says nothing).
+    pub opening: Opening,
+    /// The decisions taken during the opening, in order.
+    pub choices: Vec<Choice>,
+    /// The 5th moves black offered during a renju opening, in order.
+    pub offers: Vec<Pos>,
 }
 
 /// A PSQ file that could not be read, or a game that cannot be written as
@@ -146,6 +166,24 @@ pub enum PsqError {
     /// The moves do not make a legal game.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// The `opening= choices= offers=` line cannot be read.
+    #[error("line {line}: bad opening line {text:?}: {reason}")]
+    BadOpening {
+        /// 1-based line number.
+        line: usize,
+        /// The line.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The moves, choices and offers do not replay under the opening.
+    #[error("the {opening} opening does not replay: {error}")]
+    Opening {
+        /// The opening.
+        opening: Opening,
+        /// What the table refused.
+        error: TableError,
+    },
 }
 
 impl PsqRecord {
@@ -166,6 +204,46 @@ impl PsqRecord {
             first: game.first(),
             moves: game.moves().to_vec(),
             times_ms: vec![0; game.moves().len()],
+            opening: Opening::Free,
+            choices: Vec::new(),
+            offers: Vec::new(),
+        })
+    }
+
+    /// The record of a table's game, with its opening, the opening's
+    /// choices and the offered 5th moves, and all times 0.
+    ///
+    /// # Errors
+    /// As [`PsqRecord::from_game`].
+    pub fn from_table(table: &Table) -> Result<PsqRecord, PsqError> {
+        let mut record = PsqRecord::from_game(table.game())?;
+        record.opening = table.opening().opening();
+        record.choices = table.choices().to_vec();
+        record.offers = table.offers().to_vec();
+        Ok(record)
+    }
+
+    /// Replays the record onto a table: the moves in order, each opening
+    /// choice and offer as it falls due ([`Table::replay_with_offers`]).
+    ///
+    /// # Errors
+    /// [`PsqError::Rules`] for rules that do not go together,
+    /// [`PsqError::Opening`] naming what the table refused.
+    pub fn to_table(&self, sitters: [Sitter; 2]) -> Result<Table, PsqError> {
+        let rules = Rules::new(self.size, self.k, self.rule)?;
+        Table::replay_with_offers(
+            rules,
+            self.first,
+            self.opening,
+            sitters,
+            &self.moves,
+            &[],
+            &self.choices,
+            &self.offers,
+        )
+        .map_err(|error| PsqError::Opening {
+            opening: self.opening,
+            error,
         })
     }
 
@@ -257,11 +335,23 @@ pub fn read_psq(text: &str) -> Result<PsqRecord, PsqError> {
         rule: Rule::Freestyle,
         first: Color::Black,
     };
+    let mut opened: Option<Opened> = None;
+    let mut seen_caro = false;
     for (line, text) in lines {
-        if parse_metadata(line, text, &mut meta)? {
-            break;
+        if text.starts_with("opening=") {
+            if opened.is_some() {
+                return Err(PsqError::BadOpening {
+                    line,
+                    text: text.to_string(),
+                    reason: "a second opening line".into(),
+                });
+            }
+            opened = Some(parse_opening(line, text, size)?);
+        } else if !seen_caro {
+            seen_caro = parse_metadata(line, text, &mut meta)?;
         }
     }
+    let opened = opened.unwrap_or_default();
     Rules::new(size, meta.k, meta.rule)?;
     if meta.rule == Rule::Renju && meta.first != Color::Black {
         return Err(RulesError::RenjuBlackFirst.into());
@@ -273,6 +363,9 @@ pub fn read_psq(text: &str) -> Result<PsqRecord, PsqError> {
         first: meta.first,
         moves,
         times_ms,
+        opening: opened.opening,
+        choices: opened.choices,
+        offers: opened.offers,
     })
 }
 
@@ -306,7 +399,90 @@ pub fn write_psq(record: &PsqRecord) -> String {
         record.rule.name(),
         record.first.name()
     );
+    if record.opening != Opening::Free || !record.choices.is_empty() || !record.offers.is_empty() {
+        out.push_str(&opening_line(record));
+        out.push('\n');
+    }
     out
+}
+
+/// The `opening=… choices=… offers=…` line of a record (without a line
+/// end), as [`write_psq`] writes it.
+#[must_use]
+pub fn opening_line(record: &PsqRecord) -> String {
+    let choices: Vec<&str> = record.choices.iter().map(|c| c.name()).collect();
+    let offers: Vec<String> = record
+        .offers
+        .iter()
+        .map(|&p| format_pos(p, record.size))
+        .collect();
+    format!(
+        "opening={} choices={} offers={}",
+        record.opening,
+        choices.join(","),
+        offers.join(",")
+    )
+}
+
+/// The opening, choices and offers of an `opening=` line.
+#[derive(Default)]
+struct Opened {
+    opening: Opening,
+    choices: Vec<Choice>,
+    offers: Vec<Pos>,
+}
+
+/// Reads an `opening=NAME choices=A,B offers=h9,g7` line.
+fn parse_opening(line: usize, text: &str, size: BoardSize) -> Result<Opened, PsqError> {
+    let bad = |reason: String| PsqError::BadOpening {
+        line,
+        text: text.to_string(),
+        reason,
+    };
+    let mut opened = Opened::default();
+    let mut seen = [false; 3];
+    for word in text.split_whitespace() {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| bad(format!("{word:?} is not key=value")))?;
+        let slot = match key {
+            "opening" => 0,
+            "choices" => 1,
+            "offers" => 2,
+            _ => {
+                return Err(bad(format!(
+                    "unknown key {key:?}: expected opening, choices and offers"
+                )))
+            }
+        };
+        if std::mem::replace(&mut seen[slot], true) {
+            return Err(bad(format!("{key} given twice")));
+        }
+        let items = || value.split(',').filter(|v| !v.is_empty());
+        match slot {
+            0 => opened.opening = value.parse().map_err(|e| bad(format!("{e}")))?,
+            1 => {
+                opened.choices = items()
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| bad(format!("{e}")))?;
+            }
+            _ => {
+                opened.offers = items()
+                    .map(|v| parse_pos(v, size))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| bad(format!("offer {e}")))?;
+            }
+        }
+    }
+    if opened.offers.len() > usize::from(opened.opening.max_offers()) {
+        return Err(bad(format!(
+            "the {} opening cannot have {} offered 5th moves",
+            opened.opening,
+            opened.offers.len()
+        )));
+    }
+    Ok(opened)
 }
 
 /// Lines split at LF, CRLF or a lone CR.
@@ -451,6 +627,9 @@ mod tests {
             first: Color::White,
             moves: vec![Pos::new(0, 0), Pos::new(19, 29), Pos::new(19, 0)],
             times_ms: vec![1, 2, u32::MAX],
+            opening: Opening::Free,
+            choices: Vec::new(),
+            offers: Vec::new(),
         };
         let text = write_psq(&r);
         assert!(text.starts_with("Piskvorky 20x30, 11:11, 0\n1,1,1\n20,30,2\n"));
@@ -574,5 +753,151 @@ mod tests {
         setup.stones = vec![(Pos::new(0, 0), Color::Black)];
         let game = Game::from_setup(&setup).unwrap();
         assert_eq!(PsqRecord::from_game(&game), Err(PsqError::HasSetup));
+    }
+
+    fn renju_table(opening: Opening) -> Table {
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
+        Table::new(rules, Color::Black, opening, [Sitter::Human, Sitter::Human]).unwrap()
+    }
+
+    fn at(text: &str) -> Pos {
+        parse_pos(text, BoardSize::square(15)).unwrap()
+    }
+
+    /// Soosõrv-8 of two people past the pick: h8 i8 j8, white swaps, a4,
+    /// black stays, 2 offers, white stays, offers h10 and g9, g9 picked,
+    /// then h10 and a15.
+    fn soosorv8_game() -> Table {
+        use crate::table::Actor;
+        let mut t = renju_table(Opening::Soosorv(8));
+        for pos in ["h8", "i8", "j8"] {
+            t.play(Actor::Person, at(pos)).unwrap();
+        }
+        t.choose(Actor::Person, Choice::TakeBlack).unwrap();
+        t.play(Actor::Person, at("a4")).unwrap();
+        t.choose(Actor::Person, Choice::TakeBlack).unwrap();
+        t.choose(Actor::Person, Choice::Offers(2)).unwrap();
+        t.choose(Actor::Person, Choice::TakeWhite).unwrap();
+        for pos in ["h10", "g9", "g9", "h10", "a15"] {
+            t.play(Actor::Person, at(pos)).unwrap();
+        }
+        t
+    }
+
+    fn same_table(a: &Table, b: &Table) {
+        assert_eq!(a.game().moves(), b.game().moves());
+        assert_eq!(a.choices(), b.choices());
+        assert_eq!(a.offers(), b.offers());
+        assert_eq!(a.turn(), b.turn());
+        assert_eq!(a.opening().opening(), b.opening().opening());
+        assert_eq!(a.opening_stones(), b.opening_stones());
+    }
+
+    #[test]
+    fn soosorv8_round_trips_with_choices_and_offers() {
+        let t = soosorv8_game();
+        let r = PsqRecord::from_table(&t).unwrap();
+        let text = write_psq(&r);
+        assert!(text.ends_with(
+            "-1\ncaro k=5 rule=renju first=black\n\
+             opening=soosorv8 choices=take-black,take-black,offers-2,take-white offers=h10,g9\n"
+        ));
+        let back = record(&text);
+        assert_eq!(back, r);
+        same_table(&back.to_table([Sitter::Human, Sitter::Human]).unwrap(), &t);
+        // Also read with other lines between (as `caro match --psq` writes).
+        let spread = text.replace(
+            "first=black\n",
+            "first=black\nblack=a white=b result=draw\n",
+        );
+        assert_eq!(record(&spread), r);
+    }
+
+    #[test]
+    fn taraguchi10_round_trips_mid_opening() {
+        use crate::table::Actor;
+        let mut t = renju_table(Opening::Taraguchi10);
+        t.play(Actor::Person, at("h8")).unwrap();
+        t.choose(Actor::Person, Choice::TakeWhite).unwrap();
+        t.play(Actor::Person, at("i9")).unwrap();
+        t.choose(Actor::Person, Choice::TakeBlack).unwrap();
+        t.play(Actor::Person, at("j10")).unwrap();
+        t.choose(Actor::Person, Choice::TakeWhite).unwrap();
+        t.play(Actor::Person, at("k11")).unwrap();
+        t.choose(Actor::Person, Choice::TakeBlack).unwrap();
+        t.choose(Actor::Person, Choice::OfferFifths).unwrap();
+        for pos in ["a1", "b1", "c1"] {
+            t.play(Actor::Person, at(pos)).unwrap();
+        }
+        let text = write_psq(&PsqRecord::from_table(&t).unwrap());
+        assert!(text.contains("opening=taraguchi10 "));
+        let back = record(&text)
+            .to_table([Sitter::Human, Sitter::Human])
+            .unwrap();
+        same_table(&back, &t);
+        // Offered in full and picked.
+        for pos in ["d1", "e1", "f1", "g1", "h1", "i1", "j1", "h1"] {
+            t.play(Actor::Person, at(pos)).unwrap();
+        }
+        let text = write_psq(&PsqRecord::from_table(&t).unwrap());
+        let back = record(&text)
+            .to_table([Sitter::Human, Sitter::Human])
+            .unwrap();
+        same_table(&back, &t);
+        assert!(back.colors_decided());
+    }
+
+    #[test]
+    fn free_games_write_no_opening_line() {
+        let t = renju_table(Opening::Free);
+        let text = write_psq(&PsqRecord::from_table(&t).unwrap());
+        assert!(!text.contains("opening="));
+        let r = record("Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\ncaro k=5 rule=renju first=black\n");
+        assert_eq!(
+            (r.opening, r.choices.len(), r.offers.len()),
+            (Opening::Free, 0, 0)
+        );
+    }
+
+    #[test]
+    fn bad_opening_lines_are_refused() {
+        let head = "Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\ncaro k=5 rule=renju first=black\n";
+        let e = |line: &str| read_psq(&format!("{head}{line}\n")).unwrap_err();
+        for line in [
+            "opening=chess choices= offers=",
+            "opening=soosorv8 choices=jump offers=",
+            "opening=soosorv8 choices= offers=z99",
+            "opening=soosorv8 choices= offers=h9,,x",
+            "opening=soosorv2 choices= offers=a1,b1,c1",
+            "opening=free choices= offers=a1",
+            "opening=soosorv8 opening=soosorv8",
+            "opening=soosorv8 colour=black",
+            "opening=soosorv8 choices",
+        ] {
+            match e(line) {
+                PsqError::BadOpening { line: 5, text, .. } => assert_eq!(text, line),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            e("opening=soosorv8 choices= offers=\nopening=soosorv8 choices= offers="),
+            PsqError::BadOpening { line: 6, .. }
+        ));
+        // Read, but the table refuses: choices missing for the opening.
+        let r = record(
+            "Piskvorky 15x15, 11:11, 0\n8,8\n9,8\n10,8\n1,12\n-1\n\
+             caro k=5 rule=renju first=black\nopening=soosorv8 choices= offers=\n",
+        );
+        let err = r.to_table([Sitter::Human, Sitter::Human]).unwrap_err();
+        assert!(matches!(
+            err,
+            PsqError::Opening {
+                opening: Opening::Soosorv(8),
+                ..
+            }
+        ));
+        assert!(err
+            .to_string()
+            .starts_with("the soosorv8 opening does not replay: "));
     }
 }

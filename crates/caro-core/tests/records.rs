@@ -2,7 +2,9 @@
 //! games, and no input, however broken, makes a reader panic.
 
 use caro_core::code::{CodeError, PositionCode};
+use caro_core::opening::Opening;
 use caro_core::psq::{read_psq, read_psq_bytes, write_psq, PsqError, PsqRecord};
+use caro_core::table::{Actor, Sitter, Table, Turn};
 use caro_core::{BoardSize, Color, Game, MoveError, Pos, Rule, Rules, SetupError};
 use proptest::prelude::*;
 
@@ -195,8 +197,58 @@ fn check_code_text(text: &str) {
     }
 }
 
+/// A renju opening (`soosorvN` or `taraguchi10`) played at random by two
+/// people for `steps` actions on a 15×15 board: each choice among those
+/// offered, each stone, offer or pick at a random point the table takes.
+fn random_opening_table(opening: Opening, seed: u64, steps: usize) -> Table {
+    let rules = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
+    let mut t = Table::new(rules, Color::Black, opening, [Sitter::Human, Sitter::Human]).unwrap();
+    let mut rng = Rng(seed);
+    for _ in 0..steps {
+        match t.turn() {
+            Turn::Over => break,
+            Turn::Choose { options, .. } => {
+                let c = options[rng.below(options.len())];
+                t.choose(Actor::Person, c).unwrap();
+            }
+            Turn::Pick { .. } => {
+                let offers = t.offers().to_vec();
+                t.play(Actor::Person, offers[rng.below(offers.len())])
+                    .unwrap();
+            }
+            Turn::Move { .. } | Turn::Offer { .. } => {
+                // Some point is always taken; give up on this step if the
+                // random ones all miss.
+                for _ in 0..400 {
+                    let pos = Pos::new(rng.below(15) as u8, rng.below(15) as u8);
+                    if t.play(Actor::Person, pos).is_ok() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    t
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn psq_round_trips_renju_openings(n in 0u8..=16, seed in any::<u64>(), steps in 0usize..40) {
+        let opening = if n == 0 { Opening::Taraguchi10 } else { Opening::soosorv(n).unwrap() };
+        let t = random_opening_table(opening, seed, steps);
+        let record = PsqRecord::from_table(&t).unwrap();
+        let text = write_psq(&record);
+        let read = read_psq(&text).unwrap();
+        prop_assert_eq!(&read, &record);
+        let back = read.to_table([Sitter::Human, Sitter::Human]).unwrap();
+        prop_assert_eq!(back.game().moves(), t.game().moves());
+        prop_assert_eq!(back.choices(), t.choices());
+        prop_assert_eq!(back.offers(), t.offers());
+        prop_assert_eq!(back.turn(), t.turn());
+        prop_assert_eq!(back.opening_stones(), t.opening_stones());
+    }
 
     #[test]
     fn psq_round_trips_random_games(spec in game_spec(), times in prop::collection::vec(any::<u32>(), 0..200)) {

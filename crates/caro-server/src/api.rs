@@ -575,17 +575,10 @@ async fn import_psq(
     require_text(&headers)?;
     let body = body?;
     let record = read_psq(&body).map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
-    let table = Table::replay(
-        caro_core::Rules::new(record.size, record.k, record.rule)
-            .map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?,
-        record.first,
-        Opening::Free,
-        [Sitter::Human, Sitter::Human],
-        &record.moves,
-        &[],
-        &[],
-    )
-    .map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
+    // The opening, its choices and offers come back with the moves.
+    let table = record
+        .to_table([Sitter::Human, Sitter::Human])
+        .map_err(|e| ApiError::BadRequest(format!("PSQ: {e}")))?;
     let mut live = LiveGame::new(table, DEFAULT_TIME_MS);
     live.names = psq_names(&body, record.first);
     let entry = app.insert(live).await?;
@@ -608,7 +601,7 @@ async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<
 
 async fn export_psq(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
     let entry = entry(&app, id).await?;
-    let record = PsqRecord::from_game(entry.lock().game())
+    let record = PsqRecord::from_table(&entry.lock().table)
         .map_err(|e| ApiError::BadRequest(format!("cannot write PSQ: {e}")))?;
     Ok((
         [
@@ -947,6 +940,7 @@ fn psq_names(text: &str, first: Color) -> Option<[String; 2]> {
         .filter(|l| {
             l.parse::<i64>().is_err()
                 && !l.starts_with("caro ")
+                && !l.starts_with("opening=")
                 && l.len() <= 100
                 && !l.chars().any(char::is_control)
         })

@@ -2,8 +2,7 @@
 //! game's renju opening played by the two caro players through every
 //! phase before the refereed game goes on from its five stones.
 
-use caro_core::notation::format_pos;
-use caro_core::opening::{Opening, Seat};
+use caro_core::opening::{Choice, Opening, Seat};
 use caro_core::table::{Actor, Sitter, Table};
 use caro_core::{Color, Pos, Rules};
 use caro_engine::renju_opening::{opening_action, per_eval_limits, OpeningAction};
@@ -52,9 +51,11 @@ pub struct Opened {
     pub moves: Vec<Pos>,
     /// Whether the opener (the first seat) plays black.
     pub opener_is_black: bool,
-    /// One line for the game's record: the opening, the choices and the
-    /// offers in order.
-    pub record: String,
+    /// The decisions taken during the opening, in order (for the game's
+    /// PSQ record).
+    pub choices: Vec<Choice>,
+    /// The 5th moves black offered, in order (for the game's PSQ record).
+    pub offers: Vec<Pos>,
 }
 
 /// Plays `opening` with `opener` in the first seat and `other` in the
@@ -79,21 +80,11 @@ pub fn play(
     let stop = StopFlag::new();
     for _ in 0..MAX_STEPS {
         if table.colors_decided() {
-            let size = rules.size;
-            let choices: Vec<String> = table.choices().iter().map(|c| c.to_string()).collect();
-            let offers: Vec<String> = table
-                .offers()
-                .iter()
-                .map(|&p| format_pos(p, size))
-                .collect();
             return Ok(Opened {
                 moves: table.game().moves().to_vec(),
                 opener_is_black: table.seat_of(Color::Black) == Seat::First,
-                record: format!(
-                    "opening={opening} choices={} offers={}",
-                    choices.join(","),
-                    offers.join(",")
-                ),
+                choices: table.choices().to_vec(),
+                offers: table.offers().to_vec(),
             });
         }
         let seat = table

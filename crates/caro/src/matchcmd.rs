@@ -6,7 +6,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use caro_core::notation::format_move_list;
-use caro_core::opening::Opening;
+use caro_core::opening::{Choice, Opening};
 use caro_core::psq::{write_psq, PsqRecord};
 use caro_core::{BoardSize, Color, Game, Pos, Rules};
 use caro_engine::arena::{play_game, GameSettings, PlayedGame, Tally};
@@ -346,7 +346,8 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = mpsc::channel::<Result<(usize, bool, PlayedGame, String), String>>();
+    let (tx, rx) =
+        mpsc::channel::<Result<(usize, bool, PlayedGame, Option<OpeningRecord>), String>>();
     let jobs = args.jobs.clamp(1, 64);
     let openings = Arc::new(openings);
     let mut handles = Vec::new();
@@ -397,7 +398,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                 match opened {
                     Ok((a_black, o)) => {
                         settings.opening = o.moves;
-                        (a_black, o.record)
+                        (a_black, Some((opening_rule, o.choices, o.offers)))
                     }
                     Err(e) => {
                         let _ = tx.send(Err(format!("game {}: opening: {e}", n + 1)));
@@ -405,7 +406,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                     }
                 }
             } else {
-                (a_is_black, String::new())
+                (a_is_black, None)
             };
             settings.threads = if a_is_black {
                 threads
@@ -765,26 +766,31 @@ fn color_json(t: &Tally) -> serde_json::Value {
     json!({ "wins": t.wins, "losses": t.losses, "draws": t.draws })
 }
 
+/// A renju opening as played: the opening, its choices and the offered
+/// 5th moves, for the game's PSQ record.
+type OpeningRecord = (Opening, Vec<Choice>, Vec<Pos>);
+
 fn save_psq(
     dir: &std::path::Path,
     n: usize,
     g: &PlayedGame,
     black: &str,
     white: &str,
-    opening: &str,
+    opening: &Option<OpeningRecord>,
 ) -> Result<(), UsageError> {
     let mut record = PsqRecord::from_game(&g.game).map_err(|e| UsageError(e.to_string()))?;
     record.times_ms.clone_from(&g.times_ms);
+    if let Some((opening, choices, offers)) = opening {
+        record.opening = *opening;
+        record.choices.clone_from(choices);
+        record.offers.clone_from(offers);
+    }
     let mut text = write_psq(&record);
     text.push_str(&format!(
         "black={black} white={white} result={}\nmoves={}\n",
         g.ending.describe().replace(' ', "_"),
         format_move_list(g.game.moves(), g.game.size()).replace(' ', ",")
     ));
-    if !opening.is_empty() {
-        text.push_str(opening);
-        text.push('\n');
-    }
     let path = dir.join(format!("game-{:04}.psq", n + 1));
     std::fs::write(&path, text)
         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use caro_core::code::PositionCode;
 use caro_core::notation::{format_pos, parse_move_list};
 use caro_core::psq::{read_psq_bytes, PsqRecord};
+use caro_core::table::Sitter;
 use caro_core::{BoardSize, Color, Game, GameSetup, Outcome, Rule, Rules, SetupError};
 use clap::Args;
 use serde_json::{json, Value};
@@ -192,6 +193,13 @@ fn load_game(args: &PositionArgs) -> Result<Game, UsageError> {
             .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
         let record: PsqRecord =
             read_psq_bytes(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        // A game under a swap or renju opening must replay with its
+        // choices and offers.
+        if record.opening != caro_core::opening::Opening::Free {
+            record
+                .to_table([Sitter::Human, Sitter::Human])
+                .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        }
         let mut s = GameSetup::new(record.size, record.k, record.rule);
         s.first = record.first;
         s.moves = record.moves;

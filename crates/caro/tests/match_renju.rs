@@ -49,6 +49,15 @@ fn check_record(text: &str) {
             .collect()
     };
     assert_eq!(field("opening"), vec!["soosorv8"], "{text}");
+    // The file replays with its choices and offers to decided colours.
+    let record = caro_core::psq::read_psq(text).expect("reads");
+    let table = record
+        .to_table([
+            caro_core::table::Sitter::Human,
+            caro_core::table::Sitter::Human,
+        ])
+        .expect("replays");
+    assert!(table.colors_decided(), "{text}");
     let moves: Vec<Point> = field("moves").iter().map(|m| point(m)).collect();
     let offers: Vec<Point> = field("offers").iter().map(|m| point(m)).collect();
     let cheb = |(x, y): Point| (x - 7).abs().max((y - 7).abs());

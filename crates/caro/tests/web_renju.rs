@@ -9,7 +9,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{agent, get, post, Server};
+use common::{agent, get, post, post_raw, Server};
 use serde_json::{json, Value};
 
 fn url(server: &Server, id: i64, what: &str) -> String {
@@ -124,6 +124,31 @@ fn soosorv8_between_two_people_through_every_phase() {
         json!({"kind": "move", "seat": "second", "color": "white"})
     );
     assert_eq!(v["seats"][1]["color"], "white");
+
+    // Exported as PSQ and imported: the opening, its choices and the
+    // offers come back.
+    let mut res = a.get(&url(&server, id, "psq")).call().unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let psq = res.body_mut().read_to_string().unwrap();
+    assert!(
+        psq.contains(
+            "opening=soosorv8 choices=take-white,take-black,offers-2,take-white offers=i9,g7\n"
+        ),
+        "{psq}"
+    );
+    let (status, imported) = post_raw(&a, &server.url("/api/import"), "text/plain", &psq);
+    assert_eq!(status, 201, "{imported}");
+    for key in ["opening", "fifth_offers", "turn", "moves", "seats", "ply"] {
+        assert_eq!(imported[key], v[key], "{key}: {imported}");
+    }
+    // A bad opening line is refused with the line named.
+    let bad = psq.replace("offers=i9,g7", "offers=i9,zz");
+    let (status, err) = post_raw(&a, &server.url("/api/import"), "text/plain", &bad);
+    assert_eq!(status, 400, "{err}");
+    assert!(
+        err["error"].as_str().unwrap().contains("bad opening line"),
+        "{err}"
+    );
 }
 
 /// The person acts whenever it is their turn, whatever the phase: the

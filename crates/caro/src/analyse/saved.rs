@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use caro_core::psq::{read_psq, PsqRecord};
+use caro_core::table::Sitter;
 use caro_core::{Color, Game};
 
 use crate::UsageError;
@@ -89,6 +90,13 @@ pub fn read_saved_game(path: &Path, name: &str) -> Result<SavedGame, UsageError>
         PlayerResult::Lost
     };
     let record = read_psq(&text).map_err(|e| UsageError(format!("{shown}: {e}")))?;
+    // A game under a swap or renju opening must replay with its choices
+    // and offers.
+    if record.opening != caro_core::opening::Opening::Free {
+        record
+            .to_table([Sitter::Human, Sitter::Human])
+            .map_err(|e| UsageError(format!("{shown}: {e}")))?;
+    }
     let mut start = record
         .to_game()
         .map_err(|e| UsageError(format!("{shown}: the moves do not replay: {e}")))?;
