@@ -15,6 +15,7 @@
 
 #![deny(missing_docs)]
 
+pub mod account;
 mod analysis_socket;
 mod api;
 mod app;

@@ -115,7 +115,7 @@ fn a_served_sqlite_file_moves_to_postgres_once() {
     let out = caro(&["db", "upgrade", "--database", &db.url]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("schema version 2"),
+        text(&out.stdout).contains("schema version 3"),
         "{}",
         text(&out.stdout)
     );
@@ -151,7 +151,7 @@ fn bad_urls_and_missing_files_are_refused_clearly() {
 
     let out = caro(&["db", "upgrade", "--database", &target]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("schema version 2"));
+    assert!(text(&out.stdout).contains("schema version 3"));
     // A copy needs two databases.
     let out = caro(&["db", "migrate", "--from", &target, "--to", &target]);
     assert_eq!(out.status.code(), Some(2));

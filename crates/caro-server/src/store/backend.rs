@@ -5,6 +5,33 @@
 
 use super::{AnalysisRow, GameRow, MatchRow, StoreError};
 
+/// A value bound to, or read from, a statement of the tables written once
+/// for both dialects ([`Backend::execute`], [`Backend::query`]): the
+/// accounts, sessions and what grows on them. Integer columns of those
+/// tables are `BIGINT`, real ones `DOUBLE PRECISION`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// A real number.
+    Real(f64),
+    /// Text.
+    Text(String),
+    /// SQL's NULL.
+    Null,
+}
+
+/// One statement of a [`Backend::transaction`].
+pub(crate) struct Statement {
+    /// The SQL, in PostgreSQL's dialect (`$1` …).
+    pub sql: &'static str,
+    /// Its parameters.
+    pub params: Vec<Value>,
+    /// When the statement changes no row, the transaction is rolled back
+    /// and the later statements are not run.
+    pub must_change: bool,
+}
+
 /// A database the games are stored in. See [`super::Store`]'s methods for
 /// each call's contract; the contract tests (`tests.rs`) run on both.
 pub(super) trait Backend: Send + Sync {
@@ -112,6 +139,18 @@ pub(super) trait Backend: Send + Sync {
 
     /// Every review.
     fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError>;
+
+    /// Runs one statement (PostgreSQL's dialect, `$N` parameters): the
+    /// number of rows it changed.
+    fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
+
+    /// Runs one query (PostgreSQL's dialect): its rows, each column as a
+    /// [`Value`].
+    fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError>;
+
+    /// Runs statements in one transaction: `false` (nothing kept) when a
+    /// statement marked `must_change` changed no row.
+    fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError>;
 
     /// Copies rows into an empty database, ids kept.
     fn import(

@@ -6,6 +6,7 @@
 //! (`sql.rs`). Both apply the same versioned migrations
 //! (`migrations/sqlite`, `migrations/postgres`) when they open.
 
+mod accounts;
 mod backend;
 mod postgres;
 mod sql;
@@ -17,6 +18,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+pub use self::accounts::AccountRow;
 use self::backend::Backend;
 use self::postgres::PgStore;
 use self::sqlite::SqliteStore;

@@ -14,7 +14,7 @@ use deadpool_postgres::{
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, GenericClient, NoTls, Row};
 
-use super::backend::Backend;
+use super::backend::{Backend, Statement, Value};
 use super::sql::{self, COLUMNS};
 use super::{hide_password, not_empty, AnalysisRow, GameRow, MatchRow, StoreError};
 
@@ -631,6 +631,47 @@ impl Backend for PgStore {
         })
     }
 
+    fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
+            c.execute(&stmt, &bind(params))
+                .await
+                .map_err(|e| self.err(e))
+        })
+    }
+
+    fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
+            let rows = c
+                .query(&stmt, &bind(params))
+                .await
+                .map_err(|e| self.err(e))?;
+            rows.iter().map(read_values).collect()
+        })
+    }
+
+    fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError> {
+        self.run(async {
+            let mut c = self.client().await?;
+            let tx = c.transaction().await.map_err(|e| self.err(e))?;
+            for s in statements {
+                let stmt = tx.prepare_cached(s.sql).await.map_err(|e| self.err(e))?;
+                let n = tx
+                    .execute(&stmt, &bind(&s.params))
+                    .await
+                    .map_err(|e| self.err(e))?;
+                if s.must_change && n == 0 {
+                    return Ok(false);
+                }
+            }
+            tx.commit().await.map_err(|e| self.err(e))?;
+            Ok(true)
+        })
+    }
+
     fn import(
         &self,
         games: &[GameRow],
@@ -843,4 +884,67 @@ fn read_row(r: &Row) -> Result<GameRow, StoreError> {
         search_until: r.get(30),
         next_id: r.get(31),
     })
+}
+
+/// [`Value`]s as statement parameters.
+fn bind(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
+}
+
+impl ToSql for Value {
+    fn to_sql(
+        &self,
+        ty: &tokio_postgres::types::Type,
+        out: &mut tokio_postgres::types::private::BytesMut,
+    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        use tokio_postgres::types::{IsNull, Type};
+        match self {
+            Value::Null => Ok(IsNull::Yes),
+            Value::Int(i) if *ty == Type::INT4 => i32::try_from(*i)?.to_sql(ty, out),
+            Value::Int(i) if *ty == Type::INT2 => i16::try_from(*i)?.to_sql(ty, out),
+            Value::Int(i) => i.to_sql(ty, out),
+            Value::Real(r) => r.to_sql(ty, out),
+            Value::Text(t) => t.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(ty: &tokio_postgres::types::Type) -> bool {
+        <i64 as ToSql>::accepts(ty)
+            || <i32 as ToSql>::accepts(ty)
+            || <i16 as ToSql>::accepts(ty)
+            || <f64 as ToSql>::accepts(ty)
+            || <String as ToSql>::accepts(ty)
+    }
+
+    tokio_postgres::types::to_sql_checked!();
+}
+
+/// A row's columns as [`Value`]s.
+fn read_values(row: &Row) -> Result<Vec<Value>, StoreError> {
+    use tokio_postgres::types::Type;
+    let read = |i: usize| -> Result<Value, tokio_postgres::Error> {
+        let ty = row.columns()[i].type_();
+        Ok(if *ty == Type::INT8 {
+            row.try_get::<_, Option<i64>>(i)?
+                .map_or(Value::Null, Value::Int)
+        } else if *ty == Type::INT4 {
+            row.try_get::<_, Option<i32>>(i)?
+                .map_or(Value::Null, |v| Value::Int(v.into()))
+        } else if *ty == Type::INT2 {
+            row.try_get::<_, Option<i16>>(i)?
+                .map_or(Value::Null, |v| Value::Int(v.into()))
+        } else if *ty == Type::BOOL {
+            row.try_get::<_, Option<bool>>(i)?
+                .map_or(Value::Null, |v| Value::Int(v.into()))
+        } else if *ty == Type::FLOAT8 {
+            row.try_get::<_, Option<f64>>(i)?
+                .map_or(Value::Null, Value::Real)
+        } else {
+            row.try_get::<_, Option<String>>(i)?
+                .map_or(Value::Null, Value::Text)
+        })
+    };
+    (0..row.len())
+        .map(|i| read(i).map_err(|e| StoreError::Postgres(with_causes(&e))))
+        .collect()
 }

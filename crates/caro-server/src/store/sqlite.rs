@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
-use super::backend::Backend;
+use super::backend::{Backend, Statement, Value};
 use super::{not_empty, sql, AnalysisRow, GameRow, MatchRow, StoreError};
 
 mod embedded {
@@ -445,6 +445,46 @@ impl Backend for SqliteStore {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
+    fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        let n = self
+            .conn()
+            .prepare_cached(&sql::sqlite(sql))?
+            .execute(rusqlite::params_from_iter(params.iter().map(bound)))?;
+        Ok(n as u64)
+    }
+
+    fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError> {
+        // A plain read goes to the reader; `INSERT … RETURNING` and the
+        // like to the writer.
+        let read_only = sql.trim_start().starts_with("SELECT");
+        let conn = if read_only {
+            self.reader()
+        } else {
+            self.conn()
+        };
+        let mut stmt = conn.prepare_cached(&sql::sqlite(sql))?;
+        let columns = stmt.column_count();
+        let rows = stmt.query_map(rusqlite::params_from_iter(params.iter().map(bound)), |r| {
+            (0..columns).map(|i| r.get_ref(i).map(read_value)).collect()
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        for s in statements {
+            let n = tx
+                .prepare_cached(&sql::sqlite(s.sql))?
+                .execute(rusqlite::params_from_iter(s.params.iter().map(bound)))?;
+            if s.must_change && n == 0 {
+                return Ok(false);
+            }
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
     fn import(
         &self,
         games: &[GameRow],
@@ -475,6 +515,29 @@ impl Backend for SqliteStore {
         // AUTOINCREMENT continues after the largest id inserted.
         tx.commit()?;
         Ok(())
+    }
+}
+
+/// A [`Value`] as SQLite binds it.
+fn bound(v: &Value) -> rusqlite::types::Value {
+    match v {
+        Value::Int(i) => rusqlite::types::Value::Integer(*i),
+        Value::Real(r) => rusqlite::types::Value::Real(*r),
+        Value::Text(t) => rusqlite::types::Value::Text(t.clone()),
+        Value::Null => rusqlite::types::Value::Null,
+    }
+}
+
+/// A column read as a [`Value`] (a blob, never written by caro, as text).
+fn read_value(v: rusqlite::types::ValueRef<'_>) -> Value {
+    use rusqlite::types::ValueRef;
+    match v {
+        ValueRef::Integer(i) => Value::Int(i),
+        ValueRef::Real(r) => Value::Real(r),
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            Value::Text(String::from_utf8_lossy(t).into_owned())
+        }
+        ValueRef::Null => Value::Null,
     }
 }
 

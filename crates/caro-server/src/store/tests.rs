@@ -356,13 +356,13 @@ fn migrations_apply_once_and_a_game_survives_closing() {
         let mut r = full_row();
         {
             let store = Store::open(db, 2).unwrap();
-            assert_eq!(store.schema_version().unwrap(), 2);
+            assert_eq!(store.schema_version().unwrap(), 3);
             assert_eq!(store.describe(), db.to_string());
             assert_eq!(store.is_shared(), matches!(db, Database::Postgres(_)));
             r.id = store.insert(&r).unwrap();
         }
         let store = Store::open(db, 2).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 2);
+        assert_eq!(store.schema_version().unwrap(), 3);
         assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
         // New ids continue after the stored ones.
         assert!(store.insert(&row()).unwrap() > r.id);
@@ -511,7 +511,7 @@ fn an_old_database_gains_the_added_columns_and_the_matches_table() {
         .unwrap();
     }
     let store = Store::open_sqlite(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), 3);
     let old = store.get(1).unwrap().unwrap();
     assert_eq!(old.moves, "7,7");
     assert_eq!(old.black_token, "");
@@ -609,4 +609,62 @@ fn a_change_too_long_for_a_notification_is_announced_without_its_columns() {
     let mut back = row();
     ChangedColumns::of(&r).apply_to(&mut back);
     assert_eq!(back.moves, r.moves);
+}
+
+#[test]
+fn an_account_name_is_taken_once_without_regard_to_case() {
+    each_backend(|s| {
+        let id = s.create_account("Lan", "lan", "h1", 10).unwrap().unwrap();
+        assert_eq!(s.create_account("LAN", "lan", "h2", 11).unwrap(), None);
+        let a = s.account_by_key("lan").unwrap().unwrap();
+        assert_eq!(
+            (a.id, a.name.as_str(), a.password_hash.as_str()),
+            (id, "Lan", "h1")
+        );
+        assert_eq!(s.account(id).unwrap(), Some(a));
+        assert_eq!(s.account_by_key("nobody").unwrap(), None);
+        let other = s.create_account("Minh", "minh", "h3", 12).unwrap().unwrap();
+        assert_ne!(id, other);
+    });
+}
+
+#[test]
+fn sessions_end_at_logout_password_change_disabling_and_deletion() {
+    each_backend(|s| {
+        let id = s.create_account("Lan", "lan", "h1", 10).unwrap().unwrap();
+        s.insert_session("t1", id, 100).unwrap();
+        s.insert_session("t2", id, 100).unwrap();
+        assert_eq!(s.session_account("t1", 50).unwrap().unwrap().id, id);
+        assert_eq!(s.session_account("t1", 100).unwrap(), None, "expired");
+        assert_eq!(s.session_account("t3", 0).unwrap(), None);
+        s.delete_session("t1").unwrap();
+        assert_eq!(s.session_account("t1", 0).unwrap(), None);
+        assert!(s.session_account("t2", 0).unwrap().is_some());
+
+        assert!(s.set_password(id, "h2").unwrap());
+        assert_eq!(s.session_account("t2", 0).unwrap(), None);
+        assert_eq!(s.account(id).unwrap().unwrap().password_hash, "h2");
+
+        s.insert_session("t4", id, 100).unwrap();
+        assert!(s.set_disabled(id, true).unwrap());
+        assert_eq!(s.session_account("t4", 0).unwrap(), None);
+        s.insert_session("t5", id, 100).unwrap();
+        assert_eq!(s.session_account("t5", 0).unwrap(), None, "disabled");
+        assert!(s.set_disabled(id, false).unwrap());
+        assert!(s.session_account("t5", 0).unwrap().is_some());
+
+        assert!(s.delete_account(id, 200).unwrap());
+        assert!(!s.delete_account(id, 201).unwrap());
+        assert!(!s.set_password(id, "h3").unwrap());
+        assert_eq!(s.session_account("t5", 0).unwrap(), None);
+        let gone = s.account(id).unwrap().unwrap();
+        assert_eq!(
+            (gone.name.as_str(), gone.password_hash.as_str()),
+            ("deleted", "")
+        );
+        assert!(gone.deleted);
+        // The name is free again.
+        assert!(s.create_account("lan", "lan", "h4", 300).unwrap().is_some());
+        assert!(!s.set_disabled(999, true).unwrap());
+    });
 }
