@@ -31,10 +31,13 @@ use crate::pool::Busy;
 use crate::store::{MatchRow, StoreError};
 use crate::{analysis_socket, assets, online_socket, App, Entry};
 
+pub(crate) mod account;
 mod guard;
 mod hint;
 pub(crate) use guard::MAX_URI;
-pub use guard::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};
+pub use guard::{
+    RequestLimits, ACCOUNTS_PER_HOUR, GAMES_PER_MINUTE, LOGINS_PER_MINUTE, ONLINE_GAMES_PER_HOUR,
+};
 
 /// The header that carries a seat token on HTTP intents to an online game.
 pub const SEAT_HEADER: &str = "x-caro-seat";
@@ -54,6 +57,16 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         limits.online_games_per_hour,
         "new online games",
     );
+    let sign_ups = guard::rate_limit(
+        Duration::from_secs(60 * 60),
+        limits.accounts_per_hour,
+        "new accounts",
+    );
+    let logins = guard::rate_limit(
+        Duration::from_secs(60),
+        limits.logins_per_minute,
+        "log-in attempts",
+    );
     let routes = Router::new()
         .route("/", get(assets::index))
         .route("/games", get(assets::index))
@@ -62,6 +75,13 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .merge(assets::files())
         .merge(analysis_socket::routes())
         .route("/api/players", get(players))
+        .route("/api/account", post(account::sign_up.layer(sign_ups)))
+        .route(
+            "/api/session",
+            post(account::log_in.layer(logins)).delete(account::log_out),
+        )
+        .route("/api/me", get(account::get_me).delete(account::delete_me))
+        .route("/api/me/password", post(account::change_password))
         .route(
             "/api/games",
             get(list_games).post(new_game.layer(games.clone())),
@@ -97,6 +117,10 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            account::refuse_cross_site,
+        ))
         .with_state(app);
     guard::wrap(routes)
 }

@@ -29,7 +29,9 @@ pub mod pool;
 mod socket;
 pub mod store;
 
-pub use api::{RequestLimits, GAMES_PER_MINUTE, ONLINE_GAMES_PER_HOUR};
+pub use api::{
+    RequestLimits, ACCOUNTS_PER_HOUR, GAMES_PER_MINUTE, LOGINS_PER_MINUTE, ONLINE_GAMES_PER_HOUR,
+};
 pub use app::App;
 pub(crate) use app::{link_next, search_lease_ms, Entry};
 pub use catalog::{Catalog, PlayerInfo};
@@ -72,8 +74,60 @@ pub struct Config {
     pub max_online_per_client: usize,
     /// Caps and timeouts of client connections.
     pub connections: listen::ConnectionLimits,
-    /// Per-client rate limits on creating games.
+    /// Per-client rate limits on creating games and accounts and on
+    /// log-ins.
     pub requests: RequestLimits,
+    /// The address people reach the server at (`https://caro.example`),
+    /// when it is behind a proxy: session cookies are `Secure` when it is
+    /// https, and only pages from its origin may write with a session.
+    /// Without it, a request's own `Host` is its origin.
+    pub public_url: Option<PublicUrl>,
+}
+
+/// The server's public address, as an origin (`scheme://host[:port]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicUrl {
+    origin: String,
+}
+
+/// A public address that is not an http(s) URL.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("the public URL \"{0}\" is not http://HOST[:PORT] or https://HOST[:PORT] (a path after it is ignored)")]
+pub struct PublicUrlError(String);
+
+impl std::str::FromStr for PublicUrl {
+    type Err = PublicUrlError;
+
+    fn from_str(s: &str) -> Result<PublicUrl, PublicUrlError> {
+        let bad = || PublicUrlError(s.to_string());
+        let (scheme, rest) = s.trim().split_once("://").ok_or_else(bad)?;
+        let scheme = scheme.to_ascii_lowercase();
+        if scheme != "http" && scheme != "https" {
+            return Err(bad());
+        }
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let valid = |c: char| c.is_ascii_alphanumeric() || "-.:[]".contains(c);
+        if authority.is_empty() || !authority.chars().all(valid) {
+            return Err(bad());
+        }
+        Ok(PublicUrl {
+            origin: format!("{scheme}://{}", authority.to_ascii_lowercase()),
+        })
+    }
+}
+
+impl PublicUrl {
+    /// `scheme://host[:port]`.
+    #[must_use]
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Whether people reach the server over https.
+    #[must_use]
+    pub fn is_https(&self) -> bool {
+        self.origin.starts_with("https://")
+    }
 }
 
 /// Why the server could not start.

@@ -14,6 +14,7 @@ mod players;
 mod position;
 mod rulesargs;
 mod serve;
+mod user;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -79,6 +80,9 @@ enum Command {
     /// into PostgreSQL.
     #[command(after_help = db::EXAMPLES)]
     Db(db::DbArgs),
+    /// Accounts: reset a password, disable or enable an account.
+    #[command(after_help = user::EXAMPLES)]
+    User(user::UserArgs),
 }
 
 /// What `caro brain --help` says beyond its summary.
@@ -117,6 +121,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Db(args)) => db::run(&args),
+        Some(Command::User(args)) => user::run(&args),
         None => serve::run(&serve::ServeArgs::defaults()),
     };
     match result {

@@ -91,6 +91,20 @@ pub struct ServeArgs {
     /// rate_limited.
     #[arg(long, value_name = "N", default_value_t = caro_server::ONLINE_GAMES_PER_HOUR, value_parser = clap::value_parser!(u32).range(1..))]
     pub online_games_per_hour: u32,
+    /// Accounts one client address may make an hour (a burst of N, then
+    /// one every hour/N); past it 429 rate_limited.
+    #[arg(long, value_name = "N", default_value_t = caro_server::ACCOUNTS_PER_HOUR, value_parser = clap::value_parser!(u32).range(1..))]
+    pub accounts_per_hour: u32,
+    /// Log-in attempts from one client address a minute (a burst of N,
+    /// then one every minute/N); past it 429 rate_limited. Each name is
+    /// also limited to 10 attempts, then one every 30 s, from any address.
+    #[arg(long, value_name = "N", default_value_t = caro_server::LOGINS_PER_MINUTE, value_parser = clap::value_parser!(u32).range(1..))]
+    pub logins_per_minute: u32,
+    /// The address people reach this server at, when it is behind a proxy
+    /// (https://caro.example): session cookies are then Secure for https,
+    /// and writes with a session are accepted only from that origin.
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<caro_server::PublicUrl>,
     /// Log lines on standard error as text or as one JSON object a line.
     /// Which lines: the RUST_LOG variable (default "info": start-up, one
     /// line a request, every server error).
@@ -178,6 +192,9 @@ impl ServeArgs {
             ws_ping: caro_server::online_socket::PING_INTERVAL,
             games_per_minute: caro_server::GAMES_PER_MINUTE,
             online_games_per_hour: caro_server::ONLINE_GAMES_PER_HOUR,
+            accounts_per_hour: caro_server::ACCOUNTS_PER_HOUR,
+            logins_per_minute: caro_server::LOGINS_PER_MINUTE,
+            public_url: None,
             log_format: LogFormat::Text,
         }
     }
@@ -242,7 +259,10 @@ pub fn run(args: &ServeArgs) -> Result<(), UsageError> {
         requests: caro_server::RequestLimits {
             games_per_minute: args.games_per_minute,
             online_games_per_hour: args.online_games_per_hour,
+            accounts_per_hour: args.accounts_per_hour,
+            logins_per_minute: args.logins_per_minute,
         },
+        public_url: args.public_url.clone(),
     };
     caro_server::serve_blocking(config, |addr| {
         tracing::info!(

@@ -52,18 +52,31 @@ pub struct RequestLimits {
     /// not (so resigning each game does not get round the cap on open
     /// online games): a burst of this many, then one every hour / N.
     pub online_games_per_hour: u32,
+    /// Accounts one client address may make in an hour (a burst of this
+    /// many, then one every hour / N).
+    pub accounts_per_hour: u32,
+    /// Log-in attempts from one client address in a minute (a burst of
+    /// this many, then one every minute / N); each name is limited apart
+    /// (`account::LOGINS_PER_NAME`).
+    pub logins_per_minute: u32,
 }
 
 /// Default of [`RequestLimits::games_per_minute`].
 pub const GAMES_PER_MINUTE: u32 = 30;
 /// Default of [`RequestLimits::online_games_per_hour`].
 pub const ONLINE_GAMES_PER_HOUR: u32 = 30;
+/// Default of [`RequestLimits::accounts_per_hour`].
+pub const ACCOUNTS_PER_HOUR: u32 = 10;
+/// Default of [`RequestLimits::logins_per_minute`].
+pub const LOGINS_PER_MINUTE: u32 = 20;
 
 impl Default for RequestLimits {
     fn default() -> RequestLimits {
         RequestLimits {
             games_per_minute: GAMES_PER_MINUTE,
             online_games_per_hour: ONLINE_GAMES_PER_HOUR,
+            accounts_per_hour: ACCOUNTS_PER_HOUR,
+            logins_per_minute: LOGINS_PER_MINUTE,
         }
     }
 }

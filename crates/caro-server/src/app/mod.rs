@@ -33,6 +33,12 @@ pub struct App {
     pub(crate) cluster: Option<Arc<cluster::Cluster>>,
     /// See [`App::charges_clocks`].
     pub(crate) charge_clocks: AtomicBool,
+    /// Log-in attempts per name.
+    pub(crate) logins: crate::api::account::LoginLimiter,
+    /// Session cookies are `Secure` (the public address is https).
+    pub(crate) secure_cookies: bool,
+    /// The origin writes with a session must come from, when configured.
+    pub(crate) public_origin: Option<String>,
 }
 
 impl App {
@@ -84,6 +90,9 @@ impl App {
             max_online_per_client: config.max_online_per_client,
             ws_ping: config.connections.ws_ping,
             games: Mutex::new(HashMap::new()),
+            logins: crate::api::account::LoginLimiter::new(),
+            secure_cookies: config.public_url.as_ref().is_some_and(|u| u.is_https()),
+            public_origin: config.public_url.as_ref().map(|u| u.origin().to_string()),
         }))
     }
 
