@@ -26,6 +26,7 @@ pub mod listen;
 pub mod live;
 pub mod online_socket;
 pub mod pool;
+pub mod rating;
 mod socket;
 pub mod store;
 
