@@ -8,6 +8,7 @@
 
 mod accounts;
 mod backend;
+mod lobby;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -20,6 +21,7 @@ use std::str::FromStr;
 
 pub use self::accounts::AccountRow;
 use self::backend::Backend;
+pub use self::lobby::{HistoryPoint, LobbyGameRow, RatedSeat, SeekRow, Standing};
 use self::postgres::PgStore;
 use self::sqlite::SqliteStore;
 

@@ -668,3 +668,126 @@ fn sessions_end_at_logout_password_change_disabling_and_deletion() {
         assert!(!s.set_disabled(999, true).unwrap());
     });
 }
+
+fn seek(account_id: i64, now: i64) -> SeekRow {
+    SeekRow {
+        id: 0,
+        account_id,
+        guest_token: String::new(),
+        owner: "127.0.0.1".into(),
+        rule: "freestyle".into(),
+        width: 15,
+        height: 15,
+        opening: "free".into(),
+        minutes: 5,
+        increment: 3,
+        rated: true,
+        colour: "random".into(),
+        created: now,
+        expires: now + 600,
+        cancelled: false,
+        game_id: 0,
+    }
+}
+
+#[test]
+fn a_seek_is_taken_once_and_leaves_the_lobby() {
+    each_backend(|s| {
+        let a = s.create_account("Lan", "lan", "h", 1).unwrap().unwrap();
+        let b = s.create_account("Minh", "minh", "h", 1).unwrap().unwrap();
+        let id = s.insert_seek(&seek(a, 100)).unwrap();
+        let other = s.insert_seek(&seek(a, 100)).unwrap();
+        assert_eq!(s.seek(id).unwrap().unwrap().minutes, 5);
+        assert_eq!(s.open_seeks(100).unwrap().len(), 2);
+        assert_eq!(s.open_seeks(700).unwrap().len(), 0, "expired");
+        assert_eq!(s.open_seeks_of(a, "", 100).unwrap(), 2);
+        assert_eq!(s.open_seeks_of(0, "127.0.0.1", 100).unwrap(), 0);
+
+        assert!(s.claim_seek(id, b, 101).unwrap());
+        assert!(!s.claim_seek(id, b, 101).unwrap(), "taken once");
+        assert!(!s.cancel_seek(id).unwrap(), "being taken");
+        s.release_seek(id).unwrap();
+        assert!(s.claim_seek(id, b, 102).unwrap());
+        let game = LobbyGameRow {
+            game_id: 77,
+            accounts: [b, a],
+            variant: "freestyle15".into(),
+            rated: true,
+            state: "playing".into(),
+            ratings: [(0.0, 0.0); 2],
+        };
+        s.seek_taken(id, &game).unwrap();
+        assert_eq!(s.seek(id).unwrap().unwrap().game_id, 77);
+        assert_eq!(s.lobby_game(77).unwrap(), Some(game));
+        assert_eq!(s.lobby_games_of(a, 10).unwrap().len(), 1);
+        assert!(s.cancel_seek(other).unwrap());
+        assert!(!s.claim_seek(other, b, 103).unwrap(), "cancelled");
+        assert!(s.open_seeks(103).unwrap().is_empty());
+    });
+}
+
+#[test]
+fn a_game_is_rated_once_over_the_standings_read() {
+    use crate::rating;
+    each_backend(|s| {
+        let (a, b) = (1, 2);
+        for id in [10, 11] {
+            s.seek_taken(
+                0,
+                &LobbyGameRow {
+                    game_id: id,
+                    accounts: [a, b],
+                    variant: "renju15".into(),
+                    rated: true,
+                    state: "playing".into(),
+                    ratings: [(0.0, 0.0); 2],
+                },
+            )
+            .unwrap();
+        }
+        let seats = |before: [Standing; 2]| {
+            let (x, y) = rating::game(before[0].rating, before[1].rating, 1.0);
+            [
+                RatedSeat {
+                    account_id: a,
+                    before: before[0],
+                    after: x,
+                    score: 1.0,
+                },
+                RatedSeat {
+                    account_id: b,
+                    before: before[1],
+                    after: y,
+                    score: 0.0,
+                },
+            ]
+        };
+        let fresh = [Standing::default(); 2];
+        assert!(s.rate_game(10, "renju15", seats(fresh), 500).unwrap());
+        assert!(
+            !s.rate_game(10, "renju15", seats(fresh), 501).unwrap(),
+            "once"
+        );
+        // Game 11 read the standings before game 10 was rated: refused.
+        assert!(!s.rate_game(11, "renju15", seats(fresh), 502).unwrap());
+        let now = [
+            s.standing(a, "renju15").unwrap(),
+            s.standing(b, "renju15").unwrap(),
+        ];
+        assert_eq!((now[0].games, now[0].wins, now[1].losses), (1, 1, 1));
+        assert!(now[0].rating.rating > 1500.0 && now[1].rating.rating < 1500.0);
+        assert!(s.rate_game(11, "renju15", seats(now), 503).unwrap());
+        assert_eq!(s.standing(a, "renju15").unwrap().games, 2);
+        assert_eq!(s.rating_history(a, "renju15").unwrap().len(), 2);
+        let g = s.lobby_game(10).unwrap().unwrap();
+        assert_eq!(g.state, "rated");
+        assert!(g.ratings[0].1 > 0.0 && g.ratings[1].1 < 0.0);
+        assert_eq!(s.standings_of(b).unwrap()[0].0, "renju15");
+        assert!(
+            s.leaders("renju15", 400.0, 10).unwrap().is_empty(),
+            "no such accounts"
+        );
+        assert!(!s.abort_rated_game(10).unwrap());
+        assert_eq!(s.standing(9, "caro20").unwrap(), Standing::default());
+    });
+}
