@@ -34,6 +34,7 @@ use crate::{analysis_socket, assets, online_socket, App, Entry};
 pub(crate) mod account;
 mod guard;
 mod hint;
+pub(crate) mod lobby;
 pub(crate) use guard::MAX_URI;
 pub use guard::{
     RequestLimits, ACCOUNTS_PER_HOUR, GAMES_PER_MINUTE, LOGINS_PER_MINUTE, ONLINE_GAMES_PER_HOUR,
@@ -82,6 +83,20 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
         )
         .route("/api/me", get(account::get_me).delete(account::delete_me))
         .route("/api/me/password", post(account::change_password))
+        .route(
+            "/api/seeks",
+            get(lobby::list_seeks).post(lobby::post_seek.layer(games.clone())),
+        )
+        .route(
+            "/api/seeks/{id}",
+            get(lobby::get_seek).delete(lobby::cancel_seek),
+        )
+        .route(
+            "/api/seeks/{id}/accept",
+            post(lobby::accept_seek.layer(games.clone())),
+        )
+        .route("/api/players/{name}", get(lobby::player))
+        .route("/api/leaderboard/{variant}", get(lobby::leaderboard))
         .route(
             "/api/games",
             get(list_games).post(new_game.layer(games.clone())),
@@ -718,12 +733,21 @@ struct MoveBody {
     y: u8,
 }
 
-/// The seat of the `X-Caro-Seat` token, in an online game.
-fn seat_from_header(
-    g: &LiveGame,
+/// The seat token a request acts with: its `X-Caro-Seat` header, else the
+/// seat its session's account holds in the game (a lobby game).
+pub(crate) async fn seat_token(
+    app: &Arc<App>,
+    id: i64,
     headers: &HeaderMap,
-) -> Result<caro_core::opening::Seat, ApiError> {
-    let token = headers.get(SEAT_HEADER).and_then(|v| v.to_str().ok());
+) -> ApiResult<Option<String>> {
+    if let Some(token) = headers.get(SEAT_HEADER).and_then(|v| v.to_str().ok()) {
+        return Ok(Some(token.to_string()));
+    }
+    lobby::account_seat_token(app, id, headers).await
+}
+
+/// The seat of a token, in an online game.
+fn seat_of_token(g: &LiveGame, token: Option<&str>) -> Result<caro_core::opening::Seat, ApiError> {
     Ok(g.online_seat(token).ok_or(ActionError::NotAPlayer)?)
 }
 
@@ -742,9 +766,10 @@ async fn play_move(
     body: Result<Json<MoveBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(m) = body?;
+    let token = seat_token(&app, id, &headers).await?;
     act(&app, id, |g| {
         if g.online.is_some() {
-            let color = seat_from_header(g, &headers)?;
+            let color = seat_of_token(g, token.as_deref())?;
             return Ok(g.online_move(color, m.ply, Pos::new(m.x, m.y))?);
         }
         if g.against_computer() && !app.pool.has_room() {
@@ -809,9 +834,10 @@ async fn resign(
             ApiError::BadRequest(format!("color must be black or white, not {c:?}"))
         })?),
     };
+    let token = seat_token(&app, id, &headers).await?;
     act(&app, id, |g| {
         if g.online.is_some() {
-            let seat = seat_from_header(g, &headers)?;
+            let seat = seat_of_token(g, token.as_deref())?;
             return Ok(g.online_resign(seat)?);
         }
         Ok(g.resign(color)?)

@@ -179,6 +179,10 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .await
         .map_err(|e| StoreError::Thread(e.to_string()))??;
     tokio::spawn(Arc::clone(&app).resume_waiting());
+    {
+        let app = Arc::clone(&app);
+        tokio::spawn(async move { app.rate_pending().await });
+    }
     let clocks = app.arm_clocks(false).await?;
     // From now on a game read from a shared store has run on elsewhere.
     app.charge_clocks.store(true, Ordering::SeqCst);

@@ -160,6 +160,7 @@ pub(crate) async fn socket(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
     q: Result<Query<SocketQuery>, QueryRejection>,
+    headers: axum::http::HeaderMap,
     slot: Option<Extension<ConnectionSlot>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
@@ -168,7 +169,12 @@ pub(crate) async fn socket(
     let entry = entry(&app, id).await?;
     // A flag that is due falls now (and is stored).
     app.change(&entry, flag).await?;
-    let you = entry.lock().online_seat(q.seat.as_deref());
+    // A seat bound to an account needs no token: the session names it.
+    let token = match q.seat {
+        Some(token) => Some(token),
+        None => crate::api::lobby::account_seat_token(&app, id, &headers).await?,
+    };
+    let you = entry.lock().online_seat(token.as_deref());
     Ok(socket::limited(upgrade)
         // The default 128 KiB read buffer is zeroed for every frame read;
         // commands are small, so a small buffer saves most of the work.

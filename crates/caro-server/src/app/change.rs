@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::rating::Ended;
 use super::schedule::claim_with_write;
 use super::{App, Entry};
 use crate::live::{LiveGame, Snapshot};
@@ -14,6 +15,8 @@ use crate::store::{GameRow, StoreError};
 struct Change {
     row: GameRow,
     after: Snapshot,
+    /// Set when the change ended an online game (rated once stored).
+    ended: Option<Ended>,
 }
 
 /// What [`App::prepare`] made of a change.
@@ -102,9 +105,17 @@ impl App {
         entry: &Arc<Entry>,
         change: Change,
     ) -> Result<Option<Option<Busy>>, StoreError> {
-        let Change { row, after } = change;
+        let Change { row, after, ended } = change;
         if self.store.update(&row)? {
-            return Ok(Some(self.install(entry, after)));
+            let busy = self.install(entry, after);
+            if let Some(ended) = ended {
+                // The game is stored as ended: a failure here is picked
+                // up when an instance starts (`App::rate_pending`).
+                if let Err(e) = self.rate_ended(row.id, ended) {
+                    tracing::warn!("game {} not rated yet: {e}", row.id);
+                }
+            }
+            return Ok(Some(busy));
         }
         self.refresh_blocking(entry)?;
         Ok(None)
@@ -120,6 +131,7 @@ impl App {
     ) -> Result<Prepared<T>, E> {
         let mut g = entry.lock();
         let before = g.snapshot();
+        let was_over = g.table.is_over();
         let searching = g.search.is_some();
         let out = match f(&mut g) {
             Ok(out) => out,
@@ -139,10 +151,12 @@ impl App {
         // that search (until the lease runs out).
         claim_with_write(&mut g);
         let row = g.to_row();
+        let ended = if was_over { None } else { Ended::of(&g) };
         g.version += 1;
         let change = Box::new(Change {
             row,
             after: g.snapshot(),
+            ended,
         });
         g.restore(before);
         Ok(Prepared::Store(out, change))

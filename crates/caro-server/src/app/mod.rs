@@ -6,6 +6,7 @@
 mod cache;
 mod change;
 mod clock;
+mod rating;
 mod refresh;
 mod schedule;
 

@@ -26,6 +26,7 @@ pub const DRAWN_TICTACTOE: [(u8, u8); 9] = [
 ];
 
 pub mod browser;
+pub mod people;
 pub mod pg;
 pub mod ws;
 

@@ -1,0 +1,378 @@
+//! The lobby through the HTTP API of a real `caro serve`: a rated seek
+//! posted, seen and taken, the game played with session cookies alone and
+//! rated once (each rating equal to a Glicko-2 replay); a guest's casual
+//! seek; a seek taken once by many takers at once; cancelling, the cap on
+//! open seeks, and a rated game too short to rate.
+
+mod common;
+
+use std::sync::{Arc, Barrier};
+
+use caro_server::rating::{self, START};
+use common::people::{account, send, Answer};
+use common::Server;
+use serde_json::{json, Value};
+
+fn refused(answer: &Answer, status: u16, code: &str) {
+    assert_eq!(answer.status, status, "{}", answer.body);
+    assert_eq!(answer.body["code"], code, "{}", answer.body);
+}
+
+fn post_seek(server: &Server, cookie: Option<&str>, body: Value) -> Answer {
+    send(server, "POST", "/api/seeks", cookie, &[], Some(body))
+}
+
+fn accept(server: &Server, id: i64, cookie: Option<&str>) -> Answer {
+    send(
+        server,
+        "POST",
+        &format!("/api/seeks/{id}/accept"),
+        cookie,
+        &[],
+        None,
+    )
+}
+
+/// A move with the session cookie alone (or a guest's seat token).
+fn play(server: &Server, game: i64, ply: usize, (x, y): (u8, u8), who: Who) -> Answer {
+    let (cookie, header) = match who {
+        Who::Account(c) => (Some(c), None),
+        Who::Guest(t) => (None, Some(("X-Caro-Seat", t))),
+    };
+    let headers: Vec<(&str, &str)> = header.into_iter().collect();
+    send(
+        server,
+        "POST",
+        &format!("/api/games/{game}/move"),
+        cookie,
+        &headers,
+        Some(json!({"ply": ply, "x": x, "y": y})),
+    )
+}
+
+#[derive(Clone, Copy)]
+enum Who<'a> {
+    Account(&'a str),
+    Guest(&'a str),
+}
+
+fn profile(server: &Server, name: &str) -> Value {
+    let a = send(
+        server,
+        "GET",
+        &format!("/api/players/{name}"),
+        None,
+        &[],
+        None,
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    a.body
+}
+
+/// Black makes five along row 7, white answers on row 8.
+fn black_wins(server: &Server, game: i64, black: Who, white: Who) {
+    for i in 0..5u8 {
+        let ply = usize::from(i) * 2;
+        let a = play(server, game, ply, (3 + i, 7), black);
+        assert_eq!(a.status, 200, "{}", a.body);
+        if i < 4 {
+            let a = play(server, game, ply + 1, (3 + i, 8), white);
+            assert_eq!(a.status, 200, "{}", a.body);
+        }
+    }
+}
+
+#[test]
+fn a_rated_seek_is_taken_played_with_cookies_and_rated_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let lan = account(&server, "Lan");
+    let minh = account(&server, "Minh");
+    let khoa = account(&server, "Khoa");
+
+    let posted = post_seek(
+        &server,
+        Some(&lan),
+        json!({"rule": "freestyle", "size": 15, "opening": "free", "minutes": 5, "increment": 3, "rated": true, "colour": "black"}),
+    );
+    assert_eq!(posted.status, 201, "{}", posted.body);
+    assert_eq!(posted.body["rating"]["provisional"], true);
+    assert_eq!(
+        posted.body["token"],
+        Value::Null,
+        "an account needs no token"
+    );
+    let seek = posted.body["id"].as_i64().unwrap();
+
+    let lobby = send(&server, "GET", "/api/seeks", None, &[], None).body;
+    assert_eq!(lobby.as_array().unwrap().len(), 1, "{lobby}");
+    assert_eq!(lobby[0]["name"], "Lan");
+    assert_eq!(lobby[0]["rating"]["rating"], 1500);
+    assert_eq!(lobby[0]["variant"], "freestyle15");
+
+    refused(&accept(&server, seek, Some(&lan)), 409, "own_seek");
+    refused(&accept(&server, seek, None), 401, "not_signed_in");
+    let taken = accept(&server, seek, Some(&minh));
+    assert_eq!(taken.status, 201, "{}", taken.body);
+    assert_eq!(taken.body["seat"], "second");
+    assert_eq!(taken.body["token"], Value::Null);
+    let game = taken.body["id"].as_i64().unwrap();
+    refused(&accept(&server, seek, Some(&khoa)), 409, "seek_taken");
+    let seen = send(
+        &server,
+        "GET",
+        &format!("/api/seeks/{seek}"),
+        None,
+        &[],
+        None,
+    );
+    assert_eq!(seen.body["game_id"], game, "the poster learns of its game");
+    assert!(send(&server, "GET", "/api/seeks", None, &[], None)
+        .body
+        .as_array()
+        .unwrap()
+        .is_empty());
+
+    // Seats bound to accounts: the cookie is the seat.
+    refused(
+        &play(&server, game, 0, (7, 7), Who::Account(&minh)),
+        409,
+        "not_your_turn",
+    );
+    refused(
+        &play(&server, game, 0, (7, 7), Who::Account(&khoa)),
+        403,
+        "not_a_player",
+    );
+    black_wins(&server, game, Who::Account(&lan), Who::Account(&minh));
+
+    let (won, lost) = rating::game(START, START, 1.0);
+    let lan_p = profile(&server, "lan");
+    let fs = &lan_p["ratings"]["freestyle15"];
+    assert_eq!(fs["rating"], won.rating.round() as i64, "{lan_p}");
+    assert_eq!(
+        (fs["games"].as_i64(), fs["wins"].as_i64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(fs["history"].as_array().unwrap().len(), 1);
+    assert_eq!(lan_p["games"][0]["id"], game);
+    assert_eq!(lan_p["games"][0]["opponent"], "Minh");
+    assert_eq!(
+        lan_p["games"][0]["change"],
+        (won.rating - 1500.0).round() as i64
+    );
+    let minh_p = profile(&server, "Minh");
+    assert_eq!(
+        minh_p["ratings"]["freestyle15"]["rating"],
+        lost.rating.round() as i64
+    );
+    assert_eq!(minh_p["ratings"]["freestyle15"]["losses"], 1);
+    assert_eq!(minh_p["ratings"]["renju15"]["games"], 0);
+    assert_eq!(minh_p["ratings"]["renju15"]["provisional"], true);
+
+    // Rated once: a resignation after the end changes nothing.
+    let again = send(
+        &server,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        Some(&lan),
+        &[],
+        Some(json!({})),
+    );
+    assert_eq!(again.status, 409, "{}", again.body);
+    assert_eq!(
+        profile(&server, "Lan")["ratings"]["freestyle15"]["games"],
+        1
+    );
+    // Provisional players are left off the leaderboard.
+    let board = send(
+        &server,
+        "GET",
+        "/api/leaderboard/freestyle15",
+        None,
+        &[],
+        None,
+    );
+    assert_eq!(board.body, json!([]));
+    refused(
+        &send(
+            &server,
+            "GET",
+            "/api/leaderboard/tictactoe",
+            None,
+            &[],
+            None,
+        ),
+        404,
+        "not_found",
+    );
+    refused(
+        &send(&server, "GET", "/api/players/nobody", None, &[], None),
+        404,
+        "not_found",
+    );
+}
+
+#[test]
+fn guests_play_casual_seeks_with_seat_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    refused(
+        &post_seek(&server, None, json!({"rated": true})),
+        401,
+        "not_signed_in",
+    );
+    refused(
+        &post_seek(
+            &server,
+            None,
+            json!({"rule": "freestyle", "size": 3, "rated": false, "colour": "purple"}),
+        ),
+        400,
+        "bad_request",
+    );
+    let posted = post_seek(
+        &server,
+        None,
+        json!({"rule": "freestyle", "size": 15, "colour": "white"}),
+    );
+    assert_eq!(posted.status, 201, "{}", posted.body);
+    let poster = posted.body["token"].as_str().unwrap().to_string();
+    let seek = posted.body["id"].as_i64().unwrap();
+    assert_eq!(posted.body["name"], Value::Null);
+    refused(
+        &send(
+            &server,
+            "POST",
+            &format!("/api/seeks/{seek}/accept"),
+            None,
+            &[("X-Caro-Seat", poster.as_str())],
+            None,
+        ),
+        409,
+        "own_seek",
+    );
+    let taken = accept(&server, seek, None);
+    assert_eq!(taken.status, 201, "{}", taken.body);
+    assert_eq!(taken.body["seat"], "first", "the poster asked for white");
+    let taker = taken.body["token"].as_str().unwrap().to_string();
+    let game = taken.body["id"].as_i64().unwrap();
+    black_wins(&server, game, Who::Guest(&taker), Who::Guest(&poster));
+
+    // Tic-tac-toe is casual only.
+    let lan = account(&server, "Lan");
+    refused(
+        &post_seek(
+            &server,
+            Some(&lan),
+            json!({"rule": "freestyle", "size": 3, "rated": true}),
+        ),
+        422,
+        "not_rated_variant",
+    );
+    let ttt = post_seek(&server, Some(&lan), json!({"rule": "freestyle", "size": 3}));
+    assert_eq!(ttt.status, 201, "{}", ttt.body);
+    assert_eq!(ttt.body["variant"], Value::Null);
+}
+
+#[test]
+fn many_takers_at_once_get_one_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Arc::new(Server::start_with(
+        dir.path(),
+        &["--accounts-per-hour", "100"],
+    ));
+    let poster = account(&server, "Poster");
+    let seek = post_seek(&server, Some(&poster), json!({"rated": true})).body["id"]
+        .as_i64()
+        .unwrap();
+    let takers: Vec<String> = (0..8)
+        .map(|i| account(&server, &format!("Taker{i}")))
+        .collect();
+    let start = Arc::new(Barrier::new(takers.len()));
+    let answers: Vec<u16> = std::thread::scope(|s| {
+        let handles: Vec<_> = takers
+            .iter()
+            .map(|t| {
+                let (server, start) = (Arc::clone(&server), Arc::clone(&start));
+                s.spawn(move || {
+                    start.wait();
+                    accept(&server, seek, Some(t)).status
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(
+        answers.iter().filter(|s| **s == 201).count(),
+        1,
+        "{answers:?}"
+    );
+    assert_eq!(
+        answers.iter().filter(|s| **s == 409).count(),
+        7,
+        "{answers:?}"
+    );
+}
+
+#[test]
+fn seeks_are_cancelled_by_their_poster_capped_and_a_short_game_is_not_rated() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let lan = account(&server, "Lan");
+    let minh = account(&server, "Minh");
+    let ids: Vec<i64> = (0..3)
+        .map(|_| {
+            let a = post_seek(&server, Some(&lan), json!({"rule": "renju", "rated": true}));
+            assert_eq!(a.status, 201, "{}", a.body);
+            a.body["id"].as_i64().unwrap()
+        })
+        .collect();
+    refused(
+        &post_seek(&server, Some(&lan), json!({"rule": "renju"})),
+        429,
+        "too_many_seeks",
+    );
+    let cancel = |id: i64, who: &str| {
+        send(
+            &server,
+            "DELETE",
+            &format!("/api/seeks/{id}"),
+            Some(who),
+            &[],
+            None,
+        )
+    };
+    refused(&cancel(ids[0], &minh), 403, "not_your_seek");
+    assert_eq!(cancel(ids[0], &lan).status, 204);
+    refused(&accept(&server, ids[0], Some(&minh)), 409, "seek_taken");
+    refused(
+        &send(&server, "DELETE", "/api/seeks/x", Some(&lan), &[], None),
+        400,
+        "bad_request",
+    );
+
+    // One move, then a resignation: aborted, nobody's rating moves.
+    let game = accept(&server, ids[1], Some(&minh)).body["id"]
+        .as_i64()
+        .unwrap();
+    let lobby_seat = |who: &str| {
+        let a = play(&server, game, 0, (7, 7), Who::Account(who));
+        a.status == 200
+    };
+    assert!(lobby_seat(&lan) || lobby_seat(&minh));
+    let resigned = send(
+        &server,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        Some(&lan),
+        &[],
+        Some(json!({})),
+    );
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    for name in ["Lan", "Minh"] {
+        let p = profile(&server, name);
+        assert_eq!(p["ratings"]["renju15"]["games"], 0, "{p}");
+        assert_eq!(p["games"][0]["state"], "aborted", "{p}");
+    }
+}
