@@ -87,6 +87,7 @@ pub fn router(app: Arc<App>, limits: &RequestLimits) -> Router {
             "/api/seeks",
             get(lobby::list_seeks).post(lobby::post_seek.layer(games.clone())),
         )
+        .route("/api/seeks/events", get(lobby::lobby_events))
         .route(
             "/api/seeks/{id}",
             get(lobby::get_seek).delete(lobby::cancel_seek),

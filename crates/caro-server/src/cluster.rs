@@ -248,6 +248,7 @@ fn handle(app: &Arc<App>, cluster: &Cluster, payload: &str) {
                 }
             }
         }
+        Some("l") => app.lobby.send_modify(|n| *n = n.wrapping_add(1)),
         Some("s") => {
             if let Some(entry) = app.cached(id) {
                 if let Some(ticket) = &entry.lock().search {

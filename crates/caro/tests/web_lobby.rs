@@ -376,3 +376,163 @@ fn seeks_are_cancelled_by_their_poster_capped_and_a_short_game_is_not_rated() {
         assert_eq!(p["games"][0]["state"], "aborted", "{p}");
     }
 }
+
+/// The live lobby: each `seeks` event's list, in order.
+pub struct LobbyFeed {
+    lines: std::io::Lines<std::io::BufReader<ureq::BodyReader<'static>>>,
+}
+
+impl LobbyFeed {
+    pub fn open(server: &Server) -> LobbyFeed {
+        let res = common::agent()
+            .get(&server.url("/api/seeks/events"))
+            .call()
+            .expect("events");
+        assert_eq!(res.status().as_u16(), 200);
+        let reader = res.into_body().into_reader();
+        LobbyFeed {
+            lines: std::io::BufRead::lines(std::io::BufReader::new(reader)),
+        }
+    }
+
+    /// The next list of seeks.
+    pub fn next(&mut self) -> Vec<Value> {
+        let mut event = String::new();
+        for line in self.lines.by_ref() {
+            let line = line.expect("an event line");
+            if let Some(e) = line.strip_prefix("event: ") {
+                event = e.to_string();
+            } else if let Some(data) = line.strip_prefix("data: ") {
+                if event == "seeks" {
+                    let list: Value = serde_json::from_str(data).expect("JSON");
+                    return list.as_array().expect("a list").clone();
+                }
+            }
+        }
+        panic!("the lobby's events ended");
+    }
+}
+
+#[test]
+fn the_live_lobby_shows_seeks_come_and_go_without_reloading() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let lan = account(&server, "Lan");
+    let minh = account(&server, "Minh");
+    let mut feed = LobbyFeed::open(&server);
+    assert!(feed.next().is_empty());
+    let seek = post_seek(&server, Some(&lan), json!({"rule": "caro", "rated": true}));
+    assert_eq!(seek.status, 201, "{}", seek.body);
+    let list = feed.next();
+    assert_eq!(list.len(), 1);
+    assert_eq!(
+        (list[0]["name"].as_str(), list[0]["variant"].as_str()),
+        (Some("Lan"), Some("caro20"))
+    );
+    let taken = accept(&server, seek.body["id"].as_i64().unwrap(), Some(&minh));
+    assert_eq!(taken.status, 201, "{}", taken.body);
+    assert!(feed.next().is_empty(), "a taken seek leaves the lobby");
+}
+
+/// Two `caro serve` instances on one fresh PostgreSQL database (skipped,
+/// as the helper says, when PostgreSQL does not answer).
+fn two_instances() -> Option<(Server, Server, common::pg::TestDb, [tempfile::TempDir; 2])> {
+    let db = common::pg::fresh_database()?;
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let start = |dir: &tempfile::TempDir, name: &str| {
+        Server::start_with(
+            dir.path(),
+            &[
+                "--database",
+                &db.url,
+                "--instance",
+                name,
+                "--accounts-per-hour",
+                "100",
+            ],
+        )
+    };
+    let a = start(&dirs[0], "a");
+    let b = start(&dirs[1], "b");
+    Some((a, b, db, dirs))
+}
+
+#[test]
+fn across_two_instances_a_seek_is_seen_taken_once_and_its_game_rated_once() {
+    let Some((a, b, _db, _dirs)) = two_instances() else {
+        return;
+    };
+    let lan = account(&a, "Lan");
+    let minh = account(&b, "Minh");
+    let mut feed_b = LobbyFeed::open(&b);
+    assert!(feed_b.next().is_empty());
+    let seek = post_seek(&a, Some(&lan), json!({"rated": true, "colour": "white"}));
+    assert_eq!(seek.status, 201, "{}", seek.body);
+    let seek = seek.body["id"].as_i64().unwrap();
+    let seen = feed_b.next();
+    assert_eq!(seen.len(), 1, "posted on a, seen live on b");
+    assert_eq!(seen[0]["name"], "Lan");
+
+    // Takers on both instances at once: one game.
+    let takers: Vec<String> = (0..6)
+        .map(|i| account(if i % 2 == 0 { &a } else { &b }, &format!("Taker{i}")))
+        .collect();
+    let start = Barrier::new(takers.len());
+    let answers: Vec<(u16, Value)> = std::thread::scope(|s| {
+        let handles: Vec<_> = takers
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let server = if i % 2 == 0 { &a } else { &b };
+                let start = &start;
+                s.spawn(move || {
+                    start.wait();
+                    let r = accept(server, seek, Some(t));
+                    (r.status, r.body)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let winners: Vec<&(u16, Value)> = answers.iter().filter(|(s, _)| *s == 201).collect();
+    assert_eq!(winners.len(), 1, "{answers:?}");
+    assert!(
+        answers.iter().all(|(s, _)| *s == 201 || *s == 409),
+        "{answers:?}"
+    );
+    let game = winners[0].1["id"].as_i64().unwrap();
+    let winner_index = answers.iter().position(|(s, _)| *s == 201).unwrap();
+    let taker = &takers[winner_index];
+    let taker_name = format!("Taker{winner_index}");
+    assert!(feed_b.next().is_empty());
+
+    // The taker plays black (Lan asked for white) on one instance, Lan on
+    // the other; the game ends on instance b.
+    for i in 0..5u8 {
+        let ply = usize::from(i) * 2;
+        let r = play(&a, game, ply, (3 + i, 7), Who::Account(taker));
+        assert_eq!(r.status, 200, "{}", r.body);
+        if i < 4 {
+            let r = play(&b, game, ply + 1, (3 + i, 8), Who::Account(&lan));
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+    }
+    let (won, lost) = rating::game(START, START, 1.0);
+    for server in [&a, &b] {
+        let p = profile(server, &taker_name);
+        assert_eq!(p["ratings"]["freestyle15"]["games"], 1, "{p}");
+        assert_eq!(
+            p["ratings"]["freestyle15"]["rating"],
+            won.rating.round() as i64
+        );
+        let p = profile(server, "lan");
+        assert_eq!(p["ratings"]["freestyle15"]["games"], 1, "{p}");
+        assert_eq!(
+            p["ratings"]["freestyle15"]["rating"],
+            lost.rating.round() as i64
+        );
+    }
+    // Minh, on b, never played.
+    assert_eq!(profile(&a, "Minh")["ratings"]["freestyle15"]["games"], 0);
+    let _ = minh;
+}

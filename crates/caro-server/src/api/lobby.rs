@@ -3,17 +3,21 @@
 //! makes, with seats bound to accounts; players' profiles and the
 //! leaderboards.
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use caro_core::opening::Seat;
+use futures_util::stream::{self, Stream};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -258,6 +262,7 @@ pub(crate) async fn post_seek(
     }
     let stored = seek.clone();
     seek.id = app.store(move |s| s.insert_seek(&stored)).await?;
+    app.lobby_changed().await;
     let mut answer = seek_json(
         &seek,
         account
@@ -296,38 +301,76 @@ fn online_clock(seek: &SeekRow) -> ApiResult<Option<Clock>> {
     )))
 }
 
-/// `GET /api/seeks`: the open seeks, oldest first, with each poster's name
-/// and rating in the seek's variant.
+/// The open seeks as the lobby shows them, oldest first, with each
+/// poster's name and rating in the seek's variant.
+fn open_seeks_json(s: &crate::store::Store) -> Result<Vec<Value>, crate::store::StoreError> {
+    let seeks = s.open_seeks(now_secs())?;
+    let mut out = Vec::with_capacity(seeks.len());
+    for seek in &seeks {
+        let poster = match seek.account_id {
+            0 => None,
+            id => match s.account(id)? {
+                Some(a) => {
+                    let v = variant(&seek.rule, seek.width, seek.height, 5);
+                    let standing = match v {
+                        Some(v) => s.standing(id, v)?,
+                        None => Standing::default(),
+                    };
+                    Some((a.name, standing))
+                }
+                None => None,
+            },
+        };
+        out.push(seek_json(
+            seek,
+            poster.as_ref().map(|(n, st)| (n.as_str(), *st)),
+        ));
+    }
+    Ok(out)
+}
+
+/// `GET /api/seeks`: the open seeks.
 pub(crate) async fn list_seeks(State(app): State<Arc<App>>) -> ApiResult<Response> {
-    let list = app
-        .store(|s| {
-            let seeks = s.open_seeks(now_secs())?;
-            let mut out = Vec::with_capacity(seeks.len());
-            for seek in &seeks {
-                let poster = match seek.account_id {
-                    0 => None,
-                    id => s.account(id)?.map(|a| {
-                        let v = variant(&seek.rule, seek.width, seek.height, 5);
-                        let standing = v
-                            .map(|v| s.standing(id, v))
-                            .transpose()
-                            .map(Option::unwrap_or_default);
-                        (a.name, standing)
-                    }),
-                };
-                let poster = match poster {
-                    Some((name, standing)) => Some((name, standing?)),
-                    None => None,
-                };
-                out.push(seek_json(
-                    seek,
-                    poster.as_ref().map(|(n, st)| (n.as_str(), *st)),
-                ));
-            }
-            Ok(out)
-        })
-        .await?;
+    let list = app.store(open_seeks_json).await?;
     Ok(Json(list).into_response())
+}
+
+/// How often the live lobby is sent again without a change (seeks that
+/// expired leave it).
+const LOBBY_REFRESH: Duration = Duration::from_secs(30);
+
+/// `GET /api/seeks/events`: the live lobby, as server-sent events: a
+/// `seeks` event with the whole list at once, then after every change on
+/// any instance (and every 30 s).
+pub(crate) async fn lobby_events(
+    State(app): State<Arc<App>>,
+) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let changes = app.lobby.subscribe();
+    let stream = stream::unfold(
+        (app, changes, true),
+        |(app, mut changes, first)| async move {
+            if !first {
+                tokio::select! {
+                    changed = changes.changed() => {
+                        if changed.is_err() {
+                            return None;
+                        }
+                    }
+                    () = tokio::time::sleep(LOBBY_REFRESH) => {}
+                }
+            }
+            changes.borrow_and_update();
+            let data = match app.store(open_seeks_json).await {
+                Ok(list) => Value::from(list).to_string(),
+                Err(e) => json!({"error": e.to_string(), "code": "storage"}).to_string(),
+            };
+            Some((
+                Ok(Event::default().event("seeks").data(data)),
+                (app, changes, false),
+            ))
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
 /// The seek a path names.
@@ -381,6 +424,7 @@ pub(crate) async fn cancel_seek(
             "this seek was taken already",
         ));
     }
+    app.lobby_changed().await;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -425,14 +469,13 @@ pub(crate) async fn accept_seek(
             "someone took this seek first",
         ));
     }
-    match make_game(&app, &seek, taker).await {
-        Ok(answer) => Ok((StatusCode::CREATED, Json(answer)).into_response()),
-        Err(e) => {
-            // Open again for others; the error says why this one failed.
-            let _ = app.store(move |s| s.release_seek(id)).await;
-            Err(e)
-        }
+    let made = make_game(&app, &seek, taker).await;
+    if made.is_err() {
+        // Open again for others; the error says why this one failed.
+        let _ = app.store(move |s| s.release_seek(id)).await;
     }
+    app.lobby_changed().await;
+    Ok((StatusCode::CREATED, Json(made?)).into_response())
 }
 
 /// Makes the online game of a claimed seek: the poster in the colour it

@@ -40,6 +40,8 @@ pub struct App {
     pub(crate) secure_cookies: bool,
     /// The origin writes with a session must come from, when configured.
     pub(crate) public_origin: Option<String>,
+    /// Bumped when the lobby's seeks change, here or on another instance.
+    pub(crate) lobby: tokio::sync::watch::Sender<u64>,
 }
 
 impl App {
@@ -94,6 +96,7 @@ impl App {
             logins: crate::api::account::LoginLimiter::new(),
             secure_cookies: config.public_url.as_ref().is_some_and(|u| u.is_https()),
             public_origin: config.public_url.as_ref().map(|u| u.origin().to_string()),
+            lobby: tokio::sync::watch::channel(0).0,
         }))
     }
 
@@ -110,6 +113,17 @@ impl App {
         tokio::task::spawn_blocking(move || f(&store))
             .await
             .map_err(|e| StoreError::Thread(e.to_string()))?
+    }
+
+    /// Tells the live lobbies, here and on the other instances, that the
+    /// seeks changed.
+    pub(crate) async fn lobby_changed(&self) {
+        self.lobby.send_modify(|n| *n = n.wrapping_add(1));
+        if self.is_shared() {
+            if let Err(e) = self.store(|s| s.notify("l 0")).await {
+                tracing::warn!("other instances not told of a lobby change: {e}");
+            }
+        }
     }
 
     /// Whether other instances may share the database.
