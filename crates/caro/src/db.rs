@@ -26,9 +26,9 @@ enum DbCommand {
     /// Apply the pending migrations to a database and print its schema
     /// version (caro serve does the same when it starts).
     Upgrade(UpgradeArgs),
-    /// Copy every game, match and review, with their ids, into an empty
-    /// database (SQLite to PostgreSQL, or any other pair), then check the
-    /// copy.
+    /// Copy every game, match and review, and every account, session,
+    /// seek and rating, with their ids, into an empty database (SQLite to
+    /// PostgreSQL, or any other pair), then check the copy.
     Migrate(MigrateArgs),
 }
 
@@ -145,9 +145,19 @@ fn migrate(args: &MigrateArgs) -> Result<(), UsageError> {
             "the copy in {to} does not check: its rows differ from {from}'s"
         )));
     }
+    let people = source
+        .copy_people_to(&target)
+        .map_err(|e| failed(&format!("copying accounts and ratings into {to}"), e))?;
+    let people: Vec<String> = people
+        .iter()
+        .map(|(table, n)| format!("{n} {}", table.replace('_', " ")))
+        .collect();
     println!(
-        "copied {} games, {} matches, {} analyses from {from} to {to} (checked: the same rows)",
-        counts.0, counts.1, counts.2
+        "copied {} games, {} matches, {} analyses, {} from {from} to {to} (checked: the same rows)",
+        counts.0,
+        counts.1,
+        counts.2,
+        people.join(", ")
     );
     Ok(())
 }

@@ -184,12 +184,12 @@ impl Store {
     pub fn set_password(&self, account_id: i64, password_hash: &str) -> Result<bool, StoreError> {
         self.backend.transaction(&[
             Statement {
-                sql: SET_PASSWORD,
+                sql: SET_PASSWORD.into(),
                 params: vec![Value::Int(account_id), Value::Text(password_hash.into())],
                 must_change: true,
             },
             Statement {
-                sql: DELETE_SESSIONS_OF,
+                sql: DELETE_SESSIONS_OF.into(),
                 params: vec![Value::Int(account_id)],
                 must_change: false,
             },
@@ -204,12 +204,12 @@ impl Store {
     pub fn set_disabled(&self, account_id: i64, disabled: bool) -> Result<bool, StoreError> {
         self.backend.transaction(&[
             Statement {
-                sql: SET_DISABLED,
+                sql: SET_DISABLED.into(),
                 params: vec![Value::Int(account_id), Value::Int(disabled.into())],
                 must_change: true,
             },
             Statement {
-                sql: DELETE_SESSIONS_OF,
+                sql: DELETE_SESSIONS_OF.into(),
                 params: vec![Value::Int(if disabled { account_id } else { 0 })],
                 must_change: false,
             },
@@ -225,12 +225,12 @@ impl Store {
     pub fn delete_account(&self, account_id: i64, now: i64) -> Result<bool, StoreError> {
         self.backend.transaction(&[
             Statement {
-                sql: DELETE_ACCOUNT,
+                sql: DELETE_ACCOUNT.into(),
                 params: vec![Value::Int(account_id), Value::Int(now)],
                 must_change: true,
             },
             Statement {
-                sql: DELETE_SESSIONS_OF,
+                sql: DELETE_SESSIONS_OF.into(),
                 params: vec![Value::Int(account_id)],
                 must_change: false,
             },

@@ -24,7 +24,7 @@ pub enum Value {
 /// One statement of a [`Backend::transaction`].
 pub(crate) struct Statement {
     /// The SQL, in PostgreSQL's dialect (`$1` …).
-    pub sql: &'static str,
+    pub sql: std::borrow::Cow<'static, str>,
     /// Its parameters.
     pub params: Vec<Value>,
     /// When the statement changes no row, the transaction is rolled back
@@ -151,6 +151,10 @@ pub(super) trait Backend: Send + Sync {
     /// Runs statements in one transaction: `false` (nothing kept) when a
     /// statement marked `must_change` changed no row.
     fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError>;
+
+    /// After rows were copied with their ids: new ids of these tables
+    /// continue after the largest copied.
+    fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError>;
 
     /// Copies rows into an empty database, ids kept.
     fn import(

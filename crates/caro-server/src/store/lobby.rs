@@ -353,7 +353,7 @@ impl Store {
     pub fn seek_taken(&self, seek_id: i64, game: &LobbyGameRow) -> Result<(), StoreError> {
         self.backend.transaction(&[
             Statement {
-                sql: INSERT_LOBBY_GAME,
+                sql: INSERT_LOBBY_GAME.into(),
                 params: vec![
                     Value::Int(game.game_id),
                     Value::Int(game.accounts[0]),
@@ -365,7 +365,7 @@ impl Store {
                 must_change: true,
             },
             Statement {
-                sql: SEEK_TAKEN,
+                sql: SEEK_TAKEN.into(),
                 params: vec![Value::Int(seek_id), Value::Int(game.game_id)],
                 must_change: false,
             },
@@ -512,7 +512,7 @@ impl Store {
         now: i64,
     ) -> Result<bool, StoreError> {
         let mut statements = vec![Statement {
-            sql: MARK_RATED,
+            sql: MARK_RATED.into(),
             params: vec![
                 Value::Int(game_id),
                 Value::Real(seats[0].before.rating.rating),
@@ -532,7 +532,7 @@ impl Store {
             let drew = i64::from((0.25..=0.75).contains(&s.score));
             let lost = i64::from(s.score < 0.25);
             statements.push(Statement {
-                sql: PUT_STANDING,
+                sql: PUT_STANDING.into(),
                 params: vec![
                     Value::Int(s.account_id),
                     Value::Text(variant.into()),
@@ -549,7 +549,7 @@ impl Store {
                 must_change: true,
             });
             statements.push(Statement {
-                sql: ADD_HISTORY,
+                sql: ADD_HISTORY.into(),
                 params: vec![
                     Value::Int(s.account_id),
                     Value::Text(variant.into()),

@@ -8,6 +8,7 @@
 
 mod accounts;
 mod backend;
+mod copy;
 mod lobby;
 mod postgres;
 mod sql;

@@ -658,7 +658,7 @@ impl Backend for PgStore {
             let mut c = self.client().await?;
             let tx = c.transaction().await.map_err(|e| self.err(e))?;
             for s in statements {
-                let stmt = tx.prepare_cached(s.sql).await.map_err(|e| self.err(e))?;
+                let stmt = tx.prepare_cached(&s.sql).await.map_err(|e| self.err(e))?;
                 let n = tx
                     .execute(&stmt, &bind(&s.params))
                     .await
@@ -669,6 +669,22 @@ impl Backend for PgStore {
             }
             tx.commit().await.map_err(|e| self.err(e))?;
             Ok(true)
+        })
+    }
+
+    fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            for table in tables {
+                c.batch_execute(&format!(
+                    "SELECT setval(pg_get_serial_sequence('{table}', 'id'),
+                                   GREATEST((SELECT MAX(id) FROM {table}), 1),
+                                   (SELECT MAX(id) FROM {table}) IS NOT NULL)"
+                ))
+                .await
+                .map_err(|e| self.err(e))?;
+            }
+            Ok(())
         })
     }
 

@@ -475,7 +475,7 @@ impl Backend for SqliteStore {
         let tx = conn.transaction()?;
         for s in statements {
             let n = tx
-                .prepare_cached(&sql::sqlite(s.sql))?
+                .prepare_cached(&sql::sqlite(&s.sql))?
                 .execute(rusqlite::params_from_iter(s.params.iter().map(bound)))?;
             if s.must_change && n == 0 {
                 return Ok(false);
@@ -483,6 +483,11 @@ impl Backend for SqliteStore {
         }
         tx.commit()?;
         Ok(true)
+    }
+
+    fn continue_ids(&self, _tables: &[&str]) -> Result<(), StoreError> {
+        // An INTEGER PRIMARY KEY goes on from the largest id by itself.
+        Ok(())
     }
 
     fn import(

@@ -791,3 +791,74 @@ fn a_game_is_rated_once_over_the_standings_read() {
         assert_eq!(s.standing(9, "caro20").unwrap(), Standing::default());
     });
 }
+
+#[test]
+fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = Store::open_sqlite(&dir.path().join("from.sqlite3")).unwrap();
+    let a = source
+        .create_account("Lan", "lan", "h1", 1)
+        .unwrap()
+        .unwrap();
+    let b = source
+        .create_account("Minh", "minh", "h2", 2)
+        .unwrap()
+        .unwrap();
+    source.insert_session("t", a, 3).unwrap();
+    let seek_id = source.insert_seek(&seek(a, 100)).unwrap();
+    assert!(source.claim_seek(seek_id, b, 100).unwrap());
+    let game = LobbyGameRow {
+        game_id: 5,
+        accounts: [a, b],
+        variant: "caro20".into(),
+        rated: true,
+        state: "playing".into(),
+        ratings: [(0.0, 0.0); 2],
+    };
+    source.seek_taken(seek_id, &game).unwrap();
+    let (x, y) = crate::rating::game(crate::rating::START, crate::rating::START, 0.5);
+    let seats = [
+        RatedSeat {
+            account_id: a,
+            before: Standing::default(),
+            after: x,
+            score: 0.5,
+        },
+        RatedSeat {
+            account_id: b,
+            before: Standing::default(),
+            after: y,
+            score: 0.5,
+        },
+    ];
+    assert!(source.rate_game(5, "caro20", seats, 200).unwrap());
+
+    each_database(|db| {
+        let target = Store::open(db, 2).unwrap();
+        let copied = source.copy_people_to(&target).unwrap();
+        assert_eq!(copied[0], ("accounts", 2));
+        assert_eq!(
+            copied.iter().map(|c| c.1).sum::<usize>(),
+            2 + 1 + 1 + 1 + 2 + 2
+        );
+        assert_eq!(target.account(b).unwrap(), source.account(b).unwrap());
+        assert_eq!(target.session_account("t", 0).unwrap().unwrap().id, a);
+        assert_eq!(
+            target.standing(a, "caro20").unwrap(),
+            source.standing(a, "caro20").unwrap()
+        );
+        // New ids go on after the copied ones; a second copy is refused.
+        assert!(
+            target
+                .create_account("Hoa", "hoa", "h", 9)
+                .unwrap()
+                .unwrap()
+                > b
+        );
+        assert!(target.insert_seek(&seek(a, 300)).unwrap() > seek_id);
+        assert!(matches!(
+            source.copy_people_to(&target),
+            Err(StoreError::NotEmpty(_))
+        ));
+    });
+}
