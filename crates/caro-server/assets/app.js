@@ -7,15 +7,22 @@
 //   /games       the saved games
 //   /game/ID     a game (live, online or saved)
 //   /p/CODE      a position code, opened as a new game
+//   /lobby       seeks posted and taken (lobby.js)
+//   /login       log in or sign up (people.js)
+//   /@/NAME      a player's profile (profile.js)
+//   /leaderboard the leaderboards (profile.js)
 //   anything else: the page's own "no such page"
 
 import { t, getLang, setLang, onLang, applyText } from "/i18n.js";
 import { showHome } from "/home.js";
 import { showList } from "/list.js";
 import { showGame, leaveGame, openCode } from "/game.js";
+import { showLobby, leaveLobby } from "/lobby.js";
+import { showLogin, loadMe } from "/people.js";
+import { showProfile, showLeaders } from "/profile.js";
 import { $ } from "/dom.js";
 
-const PAGES = ["home-page", "game-page", "games-page", "missing-page"];
+const PAGES = ["home-page", "game-page", "games-page", "lobby-page", "login-page", "profile-page", "leaders-page", "missing-page"];
 let titleKey = "site_title";
 
 /** Shows one of the page's sections. */
@@ -46,12 +53,17 @@ export function showMissing(text) {
 
 function route() {
   leaveGame();
+  leaveLobby();
   const path = location.pathname;
   let m;
   if (path === "/") { show("home-page"); titleKey = "site_title"; document.title = t("site_title"); showHome(); }
   else if (path === "/games") { show("games-page"); setTitle(t("saved_games")); showList(); }
   else if ((m = path.match(/^\/game\/(\d+)$/))) { show("game-page"); showGame(Number(m[1])); }
   else if ((m = path.match(/^\/p\/([A-Za-z0-9._-]+)$/))) { openCode(m[1], true); }
+  else if (path === "/lobby") { show("lobby-page"); setTitle(t("lobby_title")); showLobby(); }
+  else if (path === "/login") { show("login-page"); setTitle(t("login_title")); showLogin(); }
+  else if (path === "/leaderboard") { show("leaders-page"); setTitle(t("leaderboards")); showLeaders(); }
+  else if ((m = path.match(/^\/@\/([A-Za-z0-9_-]{1,40})$/))) { show("profile-page"); showProfile(m[1]); }
   else showMissing();
 }
 
@@ -117,8 +129,9 @@ function start() {
   // Leaving the page closes its live connection (a page kept in the
   // back-forward cache would otherwise hold one of the browser's few
   // connections to the server); coming back reopens it.
-  window.addEventListener("pagehide", leaveGame);
+  window.addEventListener("pagehide", () => { leaveGame(); leaveLobby(); });
   window.addEventListener("pageshow", (ev) => { if (ev.persisted) route(); });
+  loadMe();
   route();
 }
 

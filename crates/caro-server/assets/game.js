@@ -36,6 +36,7 @@ const page = {
   events: null,        // a local game's server-sent events
   socket: null,        // an online game's WebSocket
   socketRetries: 0,    // reconnections since the socket last heard the server
+  lobby: null,        // a lobby game's people: {black, white, state} (/api/games/ID/players)
   watching: false,     // opened with ?watch: never use a stored seat
   lastThinking: null,  // { thinking, ply }: the engine's latest report, kept after its move
   lastResultShown: null, // the game whose result dialog was shown
@@ -101,7 +102,8 @@ export async function showGame(id) {
   }
   if (load !== page.loading) return;
   page.lastResultShown = view.result ? view.id : null;
-  if (view.online) { view.you = "spectator"; accept(view, true); openSocket(id); }
+  page.lobby = null;
+  if (view.online) { view.you = "spectator"; accept(view, true); openSocket(id); loadLobbyPeople(id, 0); }
   else {
     accept(view, true);
     page.events = new EventSource("/api/games/" + id + "/events");
@@ -317,6 +319,8 @@ function accept(view, first) {
   if (!first && before && before.id === view.id && view.ply > before.ply && !view.result) sound("move", prefs.sound);
   if (view.result && page.lastResultShown !== view.id) {
     page.lastResultShown = view.id;
+    // A rated lobby game: its new ratings.
+    if (page.lobby && !first) loadLobbyPeople(view.id, 0);
     if (!first) {
       const people = [view.black, view.white].filter((s) => s === "human").length;
       const mine = view.online ? view.you : people === 1 ? (view.black === "human" ? "black" : "white") : null;
@@ -350,8 +354,34 @@ function people(v) { return [v.black, v.white].filter((s) => s === "human").leng
 
 function isComputer(v, color) { return v[color] !== "human"; }
 
+/**
+ * The people of a game made in the lobby, with their ratings; read again
+ * until a rated game that ended shows its rating change.
+ */
+async function loadLobbyPeople(id, tries) {
+  let people;
+  try { people = await api("GET", "/api/games/" + id + "/players"); } catch (_) { return; }
+  if (!page.current || page.current.id !== id) return;
+  page.lobby = people;
+  render();
+  if (page.current.result && people.state === "playing" && tries < 4) setTimeout(() => loadLobbyPeople(id, tries + 1), 1000);
+}
+
+/** A lobby player's rating as shown: "1532?", "1500 → 1662 (+162)". */
+function lobbyRating(p) {
+  if (!p || p.rating === null || p.rating === undefined) return "";
+  const r = String(p.rating) + (p.provisional && typeof p.change !== "number" ? "?" : "");
+  if (typeof p.change !== "number") return r;
+  return r + " → " + (p.rating + p.change) + " (" + (p.change > 0 ? "+" : "") + p.change + ")";
+}
+
 function displayName(v, color) {
   if (Array.isArray(v.names) && v.names[color === "black" ? 0 : 1]) return v.names[color === "black" ? 0 : 1];
+  const lobbyName = page.lobby && page.lobby[color] ? page.lobby[color].name : null;
+  if (v.online && page.lobby) {
+    const name = lobbyName || t("guest");
+    return v.you === color ? name + " (" + t("you") + ")" : name;
+  }
   if (v.online) {
     if (v.you === color) return t("you");
     return sideName(color);
@@ -554,7 +584,7 @@ function renderCards(v) {
   for (const color of ["black", "white"]) {
     const card = $("card-" + color);
     card.querySelector(".pname").textContent = displayName(v, color);
-    let level = v.online ? "" : playerLevel(v[color]);
+    let level = v.online ? lobbyRating(page.lobby && page.lobby[color]) : playerLevel(v[color]);
     // Before a swap opening decides the colours: who opens and who chooses.
     const undecided = v.opening && v.opening !== "free" && Array.isArray(v.seats) && v.seats.every((st) => !st.color) && !v.result;
     if (undecided) level = (level ? level + " · " : "") + t(color === "black" ? "sw_seat_first" : "sw_seat_second");

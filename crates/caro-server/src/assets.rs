@@ -1,6 +1,6 @@
 //! The page, embedded in the binary: one HTML shell, its ES modules, style
-//! sheet and icon. The script routes `/`, `/games`, `/game/ID` and `/p/CODE`
-//! itself; every other file is one line of [`FILES`].
+//! sheet and icon. The script routes `/`, `/games`, `/game/ID`, `/p/CODE`,
+//! `/lobby`, `/login`, `/leaderboard` and `/@/NAME` itself; every other file is one line of [`FILES`].
 
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -26,6 +26,9 @@ const FILES: &[(&str, &str, &str)] = &[
     ("/prefs.js", include_str!("../assets/prefs.js"), JS),
     ("/home.js", include_str!("../assets/home.js"), JS),
     ("/list.js", include_str!("../assets/list.js"), JS),
+    ("/people.js", include_str!("../assets/people.js"), JS),
+    ("/lobby.js", include_str!("../assets/lobby.js"), JS),
+    ("/profile.js", include_str!("../assets/profile.js"), JS),
     ("/game.js", include_str!("../assets/game.js"), JS),
     ("/dialogs.js", include_str!("../assets/dialogs.js"), JS),
     ("/sound.js", include_str!("../assets/sound.js"), JS),

@@ -570,6 +570,63 @@ pub(crate) async fn account_seat_token(
     Ok(g.online.as_ref().map(|o| o.tokens[index].clone()))
 }
 
+/// `GET /api/games/ID/players`: the people in a game made from a seek,
+/// by colour (before a swap decides, the first seat counts as black):
+/// `{variant, rated, state, black, white}`, each `{name, rating,
+/// provisional, change}` (`name` null for a guest; `rating` the one before
+/// the game and `change` once it is rated, else the current one).
+pub(crate) async fn game_players(
+    State(app): State<Arc<App>>,
+    super::GameId(id): super::GameId,
+) -> ApiResult<Response> {
+    let record = app
+        .store(move |s| s.lobby_game(id))
+        .await?
+        .ok_or_else(|| refused(StatusCode::NOT_FOUND, "not_found", format!("game {id} was not made in the lobby")))?;
+    let entry = super::entry(&app, id).await?;
+    let first_is_black = {
+        let g = entry.lock();
+        g.table.color_of(Seat::First) == caro_core::Color::Black
+    };
+    let seats = app
+        .store(move |s| {
+            let mut out = Vec::new();
+            for (i, account_id) in record.accounts.iter().enumerate() {
+                if *account_id == 0 {
+                    out.push(json!({"name": null, "rating": null, "provisional": null, "change": null}));
+                    continue;
+                }
+                let name = s.account(*account_id)?.map(|a| a.name);
+                let rated = record.state == "rated";
+                let now = s.standing(*account_id, &record.variant)?.rating;
+                let rating = if rated { record.ratings[i].0 } else { now.rating };
+                let provisional = now.is_provisional();
+                out.push(json!({
+                    "name": name,
+                    "rating": (record.variant != "casual").then(|| rating.round() as i64),
+                    "provisional": provisional,
+                    "change": rated.then(|| record.ratings[i].1.round() as i64),
+                }));
+            }
+            Ok((out, record))
+        })
+        .await?;
+    let (seats, record) = seats;
+    let (black, white) = if first_is_black {
+        (&seats[0], &seats[1])
+    } else {
+        (&seats[1], &seats[0])
+    };
+    Ok(Json(json!({
+        "variant": record.variant,
+        "rated": record.rated,
+        "state": record.state,
+        "black": black,
+        "white": white,
+    }))
+    .into_response())
+}
+
 /// `GET /api/players/NAME`: a player's profile: per variant its rating
 /// (with deviation, provisional, games, wins, draws, losses and the
 /// history), and their lobby games, newest first.

@@ -107,15 +107,16 @@ impl App {
     ) -> Result<Option<Option<Busy>>, StoreError> {
         let Change { row, after, ended } = change;
         if self.store.update(&row)? {
-            let busy = self.install(entry, after);
             if let Some(ended) = ended {
-                // The game is stored as ended: a failure here is picked
-                // up when an instance starts (`App::rate_pending`).
+                // Rated before the players are sent the end, so their
+                // pages read the new ratings. The game is stored as ended
+                // already: a failure here is picked up when an instance
+                // starts (`App::rate_pending`).
                 if let Err(e) = self.rate_ended(row.id, ended) {
                     tracing::warn!("game {} not rated yet: {e}", row.id);
                 }
             }
-            return Ok(Some(busy));
+            return Ok(Some(self.install(entry, after)));
         }
         self.refresh_blocking(entry)?;
         Ok(None)
