@@ -13,10 +13,17 @@
 //! - `{k}`: stones in a row needed to win, in decimal.
 //! - `{rule}`: the rule's name: `freestyle`, `standard`, `renju`, `caro` or
 //!   `caro-standard`.
-//! - `{opening}`: `free`, `swap1`, `swap2`, `soosorvN` or `taraguchi10`.
-//!   After a renju opening in which black offered 5th moves, the offers
-//!   follow the name after a `-`, written as the moves are:
-//!   `soosorv8-HJGI` offered h6 and g7 (see [`opening_field`]).
+//! - `{opening}`: `free`, `swap1`, `swap2`, `soosorvN` or `taraguchi10`,
+//!   then the state of the opening (see [`opening_field`]): once a
+//!   decision has been taken, `-` and the decisions in order, one
+//!   character each (`b` take-black, `w` take-white, `t` place-two, `f`
+//!   place-fifth, `o` offer-fifths, and a Soosõrv declaration of `N` 5th
+//!   moves as the coordinate character of value `N`, `C` for 2, `I` for
+//!   8); once black has offered 5th moves, another `-` and the offers in
+//!   order, written as the moves are. `soosorv8-wbCw-HJGI`: the second
+//!   player kept white, black kept black and declared two 5th moves, white
+//!   kept white, and black offered h6 and g7 (the 5th move, white's pick,
+//!   is among the moves).
 //! - `{first}`: `b` or `w`, the colour of the first move.
 //! - `{moves}`: two characters per move, the column `x` then the row `y`
 //!   (0-based, `y` from the top), each written as one character of the
@@ -27,9 +34,10 @@
 //! which needs percent-encoding anywhere in a URL.
 
 use crate::game::{Game, GameSetup, SetupError};
-use crate::opening::Opening;
+use crate::opening::{Choice, Opening, MAX_OFFERS};
 use crate::pos::{BoardSize, Color, Pos, SizeError};
 use crate::rule::{Rule, Rules, RulesError};
+use crate::table::{Sitter, Table, TableError};
 
 /// The format version, the code's first field.
 pub const VERSION: &str = "v1";
@@ -49,7 +57,8 @@ pub struct PositionCode {
     pub k: u8,
     /// The rule set.
     pub rule: Rule,
-    /// The opening: one of [`OPENINGS`].
+    /// The opening field: one of [`OPENINGS`] and the opening's decisions
+    /// and offers so far, as [`opening_field`] writes them.
     pub opening: String,
     /// The colour of the first move.
     pub first: Color,
@@ -95,6 +104,31 @@ pub enum CodeError {
         opening: String,
         /// How many the code holds.
         offers: usize,
+    },
+    /// An opening field with an empty or an extra `-` part.
+    #[error("bad opening field {0:?} in position code: expected NAME, NAME-DECISIONS or NAME-DECISIONS-OFFERS")]
+    BadOpeningField(String),
+    /// A decision character that is none of `b w t f o` or a Soosõrv
+    /// declaration's count.
+    #[error(
+        "{0:?} is not an opening decision: expected b, w, t, f, o or a count B to Q (1 to 16)"
+    )]
+    BadChoice(char),
+    /// More decisions than an opening takes.
+    #[error("the {opening} opening cannot have {choices} decisions")]
+    TooManyChoices {
+        /// The opening.
+        opening: String,
+        /// How many the code holds.
+        choices: usize,
+    },
+    /// The moves, decisions and offers do not replay under the opening.
+    #[error("the position code's {opening} opening does not replay: {error}")]
+    Opening {
+        /// The opening.
+        opening: Opening,
+        /// What the table refused.
+        error: TableError,
     },
     /// Not `b` or `w`.
     #[error("bad first player {0:?} in position code: expected b or w")]
@@ -156,6 +190,52 @@ impl PositionCode {
             opening: opening.to_string(),
             first: game.first(),
             moves: game.moves().to_vec(),
+        })
+    }
+
+    /// The code of a table's game with its opening's whole state: the
+    /// opening, the decisions taken and the 5th moves offered so far.
+    ///
+    /// # Errors
+    /// [`CodeError::HasSetup`] as for [`PositionCode::from_game`].
+    pub fn from_table(table: &Table) -> Result<PositionCode, CodeError> {
+        let field = opening_field(table.opening().opening(), table.choices(), table.offers());
+        PositionCode::from_game(table.game(), &field)
+    }
+
+    /// The opening, its decisions and its offered 5th moves, read from the
+    /// opening field.
+    ///
+    /// # Errors
+    /// As [`split_opening_field`].
+    pub fn coded_opening(&self) -> Result<CodedOpening, CodeError> {
+        split_opening_field(&self.opening, self.size)
+    }
+
+    /// Replays the code onto a table with `sitters`: the moves in order,
+    /// each decision and offer of the opening as it falls due, so the
+    /// table stands where the coded one stood (in the middle of the
+    /// opening too).
+    ///
+    /// # Errors
+    /// [`CodeError::Rules`] for rules that do not go together,
+    /// [`CodeError::Opening`] naming what the table refused.
+    pub fn to_table(&self, sitters: [Sitter; 2]) -> Result<Table, CodeError> {
+        let coded = self.coded_opening()?;
+        let rules = Rules::new(self.size, self.k, self.rule)?;
+        Table::replay_with_offers(
+            rules,
+            self.first,
+            coded.opening,
+            sitters,
+            &self.moves,
+            &[],
+            &coded.choices,
+            &coded.offers,
+        )
+        .map_err(|error| CodeError::Opening {
+            opening: coded.opening,
+            error,
         })
     }
 
@@ -270,12 +350,32 @@ fn truncate(text: &str) -> String {
     text.chars().take(40).collect()
 }
 
-/// The opening field of a code: the opening's name, then after a renju
-/// opening in which black offered 5th moves, `-` and the offers written as
+/// An opening as a code's opening field holds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodedOpening {
+    /// The opening.
+    pub opening: Opening,
+    /// The decisions taken so far, in order.
+    pub choices: Vec<Choice>,
+    /// The 5th moves black offered so far, in order.
+    pub offers: Vec<Pos>,
+}
+
+/// Most decisions an opening takes (Taraguchi-10's five swaps and black's
+/// choice come to six).
+const MAX_CHOICES: usize = 8;
+
+/// The opening field of a code: the opening's name; once a decision has
+/// been taken, `-` and the decisions, one character each ([`choice_char`]);
+/// once black has offered 5th moves, another `-` and the offers written as
 /// moves are.
 #[must_use]
-pub fn opening_field(opening: Opening, offers: &[Pos]) -> String {
+pub fn opening_field(opening: Opening, choices: &[Choice], offers: &[Pos]) -> String {
     let mut out = opening.name().to_string();
+    if !choices.is_empty() || !offers.is_empty() {
+        out.push('-');
+        out.extend(choices.iter().map(|&c| choice_char(c)));
+    }
     if !offers.is_empty() {
         out.push('-');
         for pos in offers {
@@ -286,31 +386,88 @@ pub fn opening_field(opening: Opening, offers: &[Pos]) -> String {
     out
 }
 
+/// The character that writes a decision in a code: `b` take-black, `w`
+/// take-white, `t` place-two, `f` place-fifth, `o` offer-fifths, and the
+/// declaration of `N` 5th moves the coordinate character of value `N`
+/// (`B` = 1 … `Q` = 16).
+#[must_use]
+pub fn choice_char(choice: Choice) -> char {
+    match choice {
+        Choice::TakeBlack => 'b',
+        Choice::TakeWhite => 'w',
+        Choice::PlaceTwo => 't',
+        Choice::PlaceFifth => 'f',
+        Choice::OfferFifths => 'o',
+        Choice::Offers(n) => char::from(ALPHABET[usize::from(n.clamp(1, MAX_OFFERS))]),
+    }
+}
+
+/// The decision a character writes (see [`choice_char`]).
+fn choice_of(c: char) -> Option<Choice> {
+    match c {
+        'b' => Some(Choice::TakeBlack),
+        'w' => Some(Choice::TakeWhite),
+        't' => Some(Choice::PlaceTwo),
+        'f' => Some(Choice::PlaceFifth),
+        'o' => Some(Choice::OfferFifths),
+        'B'..='Q' => u8::try_from(c)
+            .ok()
+            .and_then(char_value)
+            .map(Choice::Offers),
+        _ => None,
+    }
+}
+
 /// Reads an opening field (see [`opening_field`]) for a board of `size`:
-/// the opening and the offered 5th moves.
+/// the opening, its decisions and the offered 5th moves. Whether they go
+/// together is left to [`PositionCode::to_table`].
 ///
 /// # Errors
 /// [`CodeError::UnknownOpening`] for a name that is not an opening's,
-/// [`CodeError::BadOffers`] for offers the opening does not allow, and the
-/// move errors for offers that cannot be read.
-pub fn split_opening_field(field: &str, size: BoardSize) -> Result<(Opening, Vec<Pos>), CodeError> {
-    let (name, offers) = field.split_once('-').unwrap_or((field, ""));
+/// [`CodeError::BadOpeningField`] for an empty or extra part,
+/// [`CodeError::BadChoice`] and [`CodeError::TooManyChoices`] for
+/// decisions that cannot be read, [`CodeError::BadOffers`] for offers the
+/// opening does not allow, and the move errors for offers that cannot be
+/// read.
+pub fn split_opening_field(field: &str, size: BoardSize) -> Result<CodedOpening, CodeError> {
+    let mut parts = field.split('-');
+    let name = parts.next().unwrap_or_default();
+    let choices = parts.next();
+    let offers = parts.next();
     // Only the written names: `soosorv08` or `Free` are not a code's.
     let opening = name
         .parse::<Opening>()
         .ok()
         .filter(|o| o.name() == name)
         .ok_or_else(|| CodeError::UnknownOpening(truncate(field)))?;
-    let offers = parse_moves(offers, size)?;
-    if offers.len() > usize::from(opening.max_offers())
-        || (field.contains('-') && offers.is_empty())
-    {
+    // An empty or extra part is written by no one: `swap2-`,
+    // `soosorv8-wbCw-` or `soosorv8-wbCw-HJ-GI`.
+    if parts.next().is_some() || choices == Some("") || offers == Some("") {
+        return Err(CodeError::BadOpeningField(truncate(field)));
+    }
+    let choices = choices.unwrap_or_default();
+    if choices.chars().count() > MAX_CHOICES {
+        return Err(CodeError::TooManyChoices {
+            opening: opening.name().to_string(),
+            choices: choices.chars().count(),
+        });
+    }
+    let choices = choices
+        .chars()
+        .map(|c| choice_of(c).ok_or(CodeError::BadChoice(c)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let offers = parse_moves(offers.unwrap_or_default(), size)?;
+    if offers.len() > usize::from(opening.max_offers()) {
         return Err(CodeError::BadOffers {
             opening: opening.name().to_string(),
             offers: offers.len(),
         });
     }
-    Ok((opening, offers))
+    Ok(CodedOpening {
+        opening,
+        choices,
+        offers,
+    })
 }
 
 /// A decimal number of one to three digits.
@@ -389,6 +546,185 @@ fn parse_moves(text: &str, size: BoardSize) -> Result<Vec<Pos>, CodeError> {
 mod tests {
     use super::*;
     use crate::game::MoveError;
+    use crate::opening::{Seat, SOOSORV8};
+    use crate::table::{Actor, Turn};
+    use proptest::prelude::*;
+
+    fn renju() -> Rules {
+        Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap()
+    }
+
+    fn point(text: &str) -> Pos {
+        crate::notation::parse_pos(text, BoardSize::square(15)).unwrap()
+    }
+
+    /// A table driven by `picks`: each decision the pick's option, each
+    /// stone, offer or pick the first point from the pick's that the table
+    /// takes. Stops after `steps` actions or at the end of the picks.
+    fn driven(opening: Opening, steps: usize, picks: &[u16]) -> Table {
+        let sitters = [Sitter::Human, Sitter::Human];
+        let mut table = Table::new(renju(), Color::Black, opening, sitters).unwrap();
+        let area = renju().size.area();
+        for &pick in picks.iter().take(steps) {
+            match table.turn() {
+                Turn::Choose { seat, options } => {
+                    let choice = options[usize::from(pick) % options.len()];
+                    table.choose(Actor::Seat(seat), choice).unwrap();
+                }
+                Turn::Move { seat, .. } | Turn::Offer { seat, .. } | Turn::Pick { seat } => {
+                    let taken = (0..area).any(|i| {
+                        let n = (usize::from(pick) + i) % area;
+                        let pos = Pos::new((n % 15) as u8, (n / 15) as u8);
+                        table.play(Actor::Seat(seat), pos).is_ok()
+                    });
+                    assert!(taken, "no point taken at {:?}", table.turn());
+                }
+                Turn::Over => break,
+            }
+        }
+        table
+    }
+
+    #[test]
+    fn a_soosorv8_opening_round_trips_with_its_decisions_and_offers() {
+        let sitters = [Sitter::Human, Sitter::Human];
+        let mut t = Table::new(renju(), Color::Black, SOOSORV8, sitters.clone()).unwrap();
+        let first = Actor::Seat(Seat::First);
+        let second = Actor::Seat(Seat::Second);
+        for (actor, pos) in [(first, "h8"), (first, "h9"), (first, "j10")] {
+            t.play(actor, point(pos)).unwrap();
+        }
+        // The second player swaps: it holds black from now on.
+        t.choose(second, Choice::TakeBlack).unwrap();
+        t.play(first, point("h10")).unwrap();
+        t.choose(second, Choice::TakeBlack).unwrap();
+        t.choose(second, Choice::Offers(2)).unwrap();
+        t.choose(first, Choice::TakeWhite).unwrap();
+        t.play(second, point("g7")).unwrap();
+
+        let code = PositionCode::from_table(&t).unwrap();
+        assert_eq!(
+            code.encode(),
+            "v1.15x15.5.renju.soosorv8-bbCw-GI.b.HHHGJFHF"
+        );
+        let back = PositionCode::decode(&code.encode())
+            .unwrap()
+            .to_table(sitters)
+            .unwrap();
+        assert_eq!(back, t);
+        assert_eq!(back.choices(), t.choices());
+        assert_eq!(back.offers(), &[point("g7")]);
+        assert_eq!(
+            back.turn(),
+            Turn::Offer {
+                seat: Seat::Second,
+                made: 1,
+                total: 2
+            }
+        );
+        assert_eq!(back.opening().holder(), Seat::Second);
+        assert_eq!(
+            code.coded_opening().unwrap(),
+            CodedOpening {
+                opening: SOOSORV8,
+                choices: vec![
+                    Choice::TakeBlack,
+                    Choice::TakeBlack,
+                    Choice::Offers(2),
+                    Choice::TakeWhite
+                ],
+                offers: vec![point("g7")],
+            }
+        );
+    }
+
+    #[test]
+    fn every_decision_has_its_own_character() {
+        let mut all: Vec<Choice> = Choice::ALL.to_vec();
+        all.extend((1..=MAX_OFFERS).map(Choice::Offers));
+        let chars: Vec<char> = all.iter().map(|&c| choice_char(c)).collect();
+        for (&choice, &c) in all.iter().zip(&chars) {
+            assert_eq!(choice_of(c), Some(choice), "{c}");
+            assert_eq!(chars.iter().filter(|&&d| d == c).count(), 1, "{c}");
+        }
+        assert_eq!(choice_char(Choice::Offers(8)), 'I');
+        assert_eq!(choice_of('A'), None);
+        assert_eq!(choice_of('R'), None);
+    }
+
+    #[test]
+    fn bad_opening_fields_say_why() {
+        let size = BoardSize::square(15);
+        let split = |f: &str| split_opening_field(f, size).unwrap_err();
+        for field in [
+            "swap2-",
+            "soosorv8-bbCw-",
+            "soosorv8-bbCw-GI-HH",
+            "soosorv8--GI",
+        ] {
+            assert_eq!(
+                split(field),
+                CodeError::BadOpeningField(field.to_string()),
+                "{field}"
+            );
+        }
+        assert_eq!(split("soosorv8-bx"), CodeError::BadChoice('x'));
+        assert_eq!(split("soosorv8-bR"), CodeError::BadChoice('R'));
+        assert!(matches!(
+            split("taraguchi10-bbbbbbbbb"),
+            CodeError::TooManyChoices { choices: 9, .. }
+        ));
+        assert!(matches!(
+            split("soosorv2-bbCw-AABBCC"),
+            CodeError::BadOffers { offers: 3, .. }
+        ));
+        assert!(matches!(split("free-b-AA"), CodeError::BadOffers { .. }));
+        // Read, but the table refuses: a declaration of two with none due.
+        let code = PositionCode::decode("v1.15x15.5.renju.soosorv8-C.b.HH").unwrap();
+        let e = code.to_table([Sitter::Human, Sitter::Human]).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                CodeError::Opening {
+                    opening: SOOSORV8,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// A renju or swap opening stopped anywhere (in the middle of its
+        /// phases too) comes back from its code as the same table: the
+        /// stones, the decisions, the offers and whose turn it is.
+        #[test]
+        fn codes_round_trip_the_opening_state(
+            opening in prop::sample::select(vec![
+                Opening::Swap1, Opening::Swap2, SOOSORV8, Opening::Soosorv(3),
+                Opening::Soosorv(16), Opening::Taraguchi10,
+            ]),
+            steps in 0usize..40,
+            picks in prop::collection::vec(any::<u16>(), 40),
+        ) {
+            let table = driven(opening, steps, &picks);
+            let text = PositionCode::from_table(&table).unwrap().encode();
+            prop_assert!(
+                text.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)),
+                "{} needs percent-encoding", text
+            );
+            let read = PositionCode::decode(&text).unwrap();
+            prop_assert_eq!(read.encode(), text.clone());
+            let back = read.to_table([Sitter::Human, Sitter::Human]).unwrap();
+            prop_assert_eq!(back.turn(), table.turn(), "{}", text);
+            prop_assert_eq!(back.choices(), table.choices());
+            prop_assert_eq!(back.offers(), table.offers());
+            prop_assert_eq!(back.opening(), table.opening());
+            prop_assert_eq!(back.game(), table.game());
+        }
+    }
 
     #[test]
     fn alphabet_and_values_agree() {

@@ -234,17 +234,17 @@ fn replay_keeps_choices_and_offers() {
         t.choices(),
     )
     .is_err());
-    // The position code keeps the offers with the opening.
-    let code = PositionCode::from_game(
-        t.game(),
-        &caro_core::code::opening_field(SOOSORV8, t.offers()),
-    )
-    .unwrap();
+    // The position code keeps the decisions and offers with the opening.
+    let code = PositionCode::from_table(&t).unwrap();
     let text = code.encode();
     let read = PositionCode::decode(&text).unwrap();
-    let (opening, offers) = caro_core::code::split_opening_field(&read.opening, read.size).unwrap();
-    assert_eq!(opening, SOOSORV8);
-    assert_eq!(offers, t.offers());
+    let coded = read.coded_opening().unwrap();
+    assert_eq!(coded.opening, SOOSORV8);
+    assert_eq!(coded.choices, t.choices());
+    assert_eq!(coded.offers, t.offers());
+    let back = read.to_table([Sitter::Human, Sitter::Human]).unwrap();
+    assert_eq!(back.game().moves(), t.game().moves());
+    assert_eq!(back.turn(), t.turn());
 }
 
 #[test]

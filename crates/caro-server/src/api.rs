@@ -507,28 +507,28 @@ pub(crate) fn first_to(req: &NewGame) -> ApiResult<Option<u32>> {
 
 /// The table a request sets up: its board and rule, opening and sitters
 /// (first seat, second seat: under a swap opening `black` opens). A
-/// position code's game starts from its moves, with a free opening.
+/// position code's game starts from its moves with the code's opening, as
+/// far as its decisions and offers go.
 pub(crate) fn build_table(req: &NewGame, sitters: [Sitter; 2]) -> ApiResult<Table> {
     let opening = opening(req)?;
     let game = build_game(req)?;
-    let coded = req.code.as_deref().is_some_and(|c| !c.trim().is_empty());
-    if coded {
+    let coded = match req.code.as_deref().filter(|c| !c.trim().is_empty()) {
+        Some(code) => Some(
+            PositionCode::decode(code.trim())
+                .map_err(|e| ApiError::BadRequest(format!("position code: {e}")))?,
+        ),
+        None => None,
+    };
+    if let Some(code) = coded {
         if opening != Opening::Free || req.first_to.is_some() {
             return Err(ApiError::BadRequest(
-                "a position code's game has a free opening and no match".to_string(),
+                "a position code's game takes its opening from the code and has no match"
+                    .to_string(),
             ));
         }
-        let moves = game.moves().to_vec();
-        return Table::replay(
-            *game.rules(),
-            game.first(),
-            Opening::Free,
-            sitters,
-            &moves,
-            &[],
-            &[],
-        )
-        .map_err(|e| ApiError::BadRequest(format!("position code: {e}")));
+        return code
+            .to_table(sitters)
+            .map_err(|e| ApiError::BadRequest(format!("position code: {e}")));
     }
     if opening != Opening::Free && game.first() != Color::Black {
         return Err(ApiError::BadRequest(format!(

@@ -7,7 +7,10 @@
 //! (a left click places one where it points), `u` / `r` undo and redo, `n`
 //! starts a new game, `p` pauses or resumes computers, `q` quits after
 //! asking; in a swap opening `b`, `w` and `t` take black, take white or
-//! place two more stones.
+//! place two more stones. In Soosõrv black declares its number of 5th
+//! moves by typing it: a count that no further digit could extend is
+//! declared at once (`5` in Soosõrv-8, `1` `4` in Soosõrv-16), any other
+//! with Enter (`1` Enter); Backspace takes the last digit back.
 
 use std::io::{self, Stdout};
 use std::time::{Duration, Instant};
@@ -63,6 +66,9 @@ pub struct App {
     offset: (u8, u8),
     /// Where the points were drawn last time: left, top, columns, rows.
     cells: Rect,
+    /// The number of 5th moves typed so far in Soosõrv's declaration,
+    /// waiting for Enter or another digit.
+    typed_count: Option<u8>,
 }
 
 impl App {
@@ -74,6 +80,7 @@ impl App {
             confirm_quit: false,
             offset: (0, 0),
             cells: Rect::default(),
+            typed_count: None,
         }
     }
 
@@ -142,6 +149,28 @@ impl App {
                 }
             };
         }
+        if let Some(most) = self.declarable_count() {
+            match key.code {
+                KeyCode::Char(c) if c.is_ascii_digit() => {
+                    self.type_count_digit(c as u8 - b'0', most);
+                    return Flow::Continue;
+                }
+                KeyCode::Enter if self.typed_count.is_some() => {
+                    if let Some(count) = self.typed_count.take() {
+                        self.declare(count);
+                    }
+                    return Flow::Continue;
+                }
+                KeyCode::Backspace if self.typed_count.is_some() => {
+                    self.typed_count = self.typed_count.map(|n| n / 10).filter(|&n| n > 0);
+                    self.session.clear_notice();
+                    return Flow::Continue;
+                }
+                _ => {}
+            }
+        } else {
+            self.typed_count = None;
+        }
         match key.code {
             KeyCode::Left | KeyCode::Char('h') => self.session.move_cursor(-1, 0),
             KeyCode::Right | KeyCode::Char('l') => self.session.move_cursor(1, 0),
@@ -162,13 +191,13 @@ impl App {
                     self.session.set_notice(e.to_string());
                 }
             }
-            KeyCode::Char(c @ ('b' | 'w' | 't' | 'f' | 'o' | '0'..='9')) => {
+            KeyCode::Char(c @ ('b' | 'w' | 't' | 'f' | 'o' | '1'..='9')) => {
                 let choice = match c {
                     'b' => Choice::TakeBlack,
                     'w' => Choice::TakeWhite,
                     'f' => Choice::PlaceFifth,
                     'o' => Choice::OfferFifths,
-                    '0' => Choice::Offers(10),
+                    // Not a declaration now: the session says what is due.
                     d @ '1'..='9' => Choice::Offers(d as u8 - b'0'),
                     _ => Choice::PlaceTwo,
                 };
@@ -188,6 +217,65 @@ impl App {
             _ => {}
         }
         Flow::Continue
+    }
+
+    /// The most 5th moves black may declare, when a person declares now
+    /// (Soosõrv-N's declaration, 1 to N).
+    fn declarable_count(&self) -> Option<u8> {
+        match self.session.turn() {
+            Turn::Choose { seat, options } if self.session.is_human_seat(seat) => options
+                .iter()
+                .filter_map(|c| match c {
+                    Choice::Offers(n) => Some(*n),
+                    _ => None,
+                })
+                .max(),
+            _ => None,
+        }
+    }
+
+    /// Adds a typed digit to the declared count: declares it when no
+    /// further digit could make a count up to `most`, refuses a count
+    /// above `most`, and otherwise waits for Enter or another digit.
+    fn type_count_digit(&mut self, digit: u8, most: u8) {
+        let count = u16::from(self.typed_count.unwrap_or(0)) * 10 + u16::from(digit);
+        match u8::try_from(count) {
+            Ok(0) => {
+                self.typed_count = None;
+                self.session
+                    .set_notice(format!("declare from 1 to {most} 5th moves"));
+            }
+            Ok(count) if count <= most => {
+                if u16::from(count) * 10 > u16::from(most) {
+                    self.typed_count = None;
+                    self.declare(count);
+                } else {
+                    self.typed_count = Some(count);
+                    self.session.set_notice(format!(
+                        "{count}… Enter declares {count} 5th moves, another digit makes it more"
+                    ));
+                }
+            }
+            _ => {
+                self.typed_count = None;
+                self.session.set_notice(format!(
+                    "{count} is too many: declare from 1 to {most} 5th moves"
+                ));
+            }
+        }
+    }
+
+    /// Declares `count` 5th moves for the person whose turn it is.
+    fn declare(&mut self, count: u8) {
+        if let Err(e) = self.session.choose(Choice::Offers(count)) {
+            self.session.set_notice(e.to_string());
+        }
+    }
+
+    /// The number of 5th moves typed so far, waiting for Enter.
+    #[must_use]
+    pub fn typed_count(&self) -> Option<u8> {
+        self.typed_count
     }
 
     /// Handles the mouse: a left click on a point places a stone there.
@@ -474,7 +562,7 @@ impl App {
                 Style::default().add_modifier(Modifier::BOLD),
             )
         } else if let Turn::Choose { seat, options } = session.turn() {
-            let keys: Vec<&str> = options
+            let keys: Vec<String> = options
                 .iter()
                 .filter_map(|c| match c {
                     Choice::TakeBlack => Some("b take black"),
@@ -482,10 +570,25 @@ impl App {
                     Choice::PlaceTwo => Some("t place two more"),
                     Choice::PlaceFifth => Some("f place the 5th stone"),
                     Choice::OfferFifths => Some("o offer ten 5th moves"),
-                    Choice::Offers(1) => Some("1-9 or 0 (10) offer that many 5th moves"),
+                    // The declaration is typed (see below).
                     Choice::Offers(_) => None,
                 })
+                .map(str::to_string)
                 .collect();
+            let most = options
+                .iter()
+                .filter_map(|c| match c {
+                    Choice::Offers(n) => Some(*n),
+                    _ => None,
+                })
+                .max();
+            let keys = match (most, self.typed_count) {
+                (Some(_), Some(typed)) => vec![format!("{typed}… Enter or another digit")],
+                (Some(most), None) => vec![format!(
+                    "declare 1 to {most} 5th moves: type the number (Enter if it could go on)"
+                )],
+                (None, _) => keys,
+            };
             let who = format!("the {seat} player ({})", session.player(seat).name());
             Span::raw(if session.is_human_seat(seat) {
                 format!("{who} chooses: {}", keys.join(", "))

@@ -392,3 +392,88 @@ fn a_match_shows_the_score_and_n_starts_the_next_game() {
         "{all}"
     );
 }
+
+/// Two people at Soosõrv-`n` up to black's declaration: three canonical
+/// stones, no swap, the 4th stone, no swap.
+fn soosorv_at_the_declaration(n: u8) -> App {
+    let rules = Rules::new(BoardSize::square(15), 5, Rule::Renju).unwrap();
+    let mut config = SessionConfig::new(rules, SeatKind::Human, SeatKind::Human);
+    config.opening = caro_core::opening::Opening::soosorv(n).unwrap();
+    let mut app = App::new(Session::new(config).unwrap());
+    keys(&mut app, "\nl\nl\nwj\nb");
+    assert_eq!(app.session().game().moves().len(), 4);
+    assert!(
+        matches!(
+            app.session().turn(),
+            caro_core::table::Turn::Choose { options, .. }
+                if options.len() == usize::from(n)
+        ),
+        "{:?}",
+        app.session().turn()
+    );
+    app
+}
+
+/// The number of 5th moves declared, if any.
+fn offers_due(app: &App) -> Option<u8> {
+    app.session()
+        .table()
+        .choices()
+        .iter()
+        .find_map(|c| match c {
+            caro_core::opening::Choice::Offers(n) => Some(*n),
+            _ => None,
+        })
+}
+
+#[test]
+fn every_soosorv16_count_is_declared_by_typing_it() {
+    for count in 1..=16u8 {
+        let mut app = soosorv_at_the_declaration(16);
+        // Typed digit by digit; Enter ends a count that could go on.
+        let typed = if count == 1 {
+            "1\n".to_string()
+        } else {
+            count.to_string()
+        };
+        keys(&mut app, &typed);
+        assert_eq!(offers_due(&app), Some(count), "typed {typed:?}");
+        assert_eq!(app.typed_count(), None);
+    }
+}
+
+#[test]
+fn a_typed_count_waits_shows_and_can_be_taken_back() {
+    let mut app = soosorv_at_the_declaration(16);
+    let mut screen = Screen::new(110, 24);
+    let b = screen.draw(&mut app);
+    assert!(
+        text(&b).contains("declare 1 to 16 5th moves: type the number"),
+        "{}",
+        text(&b)
+    );
+    keys(&mut app, "1");
+    assert_eq!(app.typed_count(), Some(1));
+    assert_eq!(offers_due(&app), None, "1 could still become 10 to 16");
+    assert!(text(&screen.draw(&mut app)).contains("1… Enter or another digit"));
+    key(&mut app, KeyCode::Backspace);
+    assert_eq!(app.typed_count(), None);
+    // 17 is more than Soosõrv-16 allows: refused, nothing declared.
+    keys(&mut app, "17");
+    assert_eq!(app.typed_count(), None);
+    assert_eq!(offers_due(&app), None);
+    assert!(text(&screen.draw(&mut app)).contains("17 is too many"));
+    keys(&mut app, "0");
+    assert_eq!(offers_due(&app), None);
+    keys(&mut app, "1");
+    keys(&mut app, "\n");
+    assert_eq!(offers_due(&app), Some(1));
+
+    // In Soosõrv-8 one digit is the whole count.
+    let mut app = soosorv_at_the_declaration(8);
+    keys(&mut app, "8");
+    assert_eq!(offers_due(&app), Some(8));
+    let mut app = soosorv_at_the_declaration(8);
+    keys(&mut app, "9");
+    assert_eq!(offers_due(&app), None);
+}

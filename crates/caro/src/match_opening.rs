@@ -30,7 +30,23 @@ pub fn check(opening: Opening, a: &str, b: &str, rules: Rules) -> Result<(), Usa
         }
         Opening::Soosorv(_) | Opening::Taraguchi10 => {}
     }
-    for name in [a, b] {
+    refuse_gomocup_engines(opening, &[a, b])?;
+    let sitters = [Sitter::Computer(a.into()), Sitter::Computer(b.into())];
+    Table::new(rules, Color::Black, opening, sitters).map_err(|e| UsageError(e.to_string()))?;
+    Ok(())
+}
+
+/// Refuses a Gomocup engine (`pbrain:PATH`) among `players` when
+/// `opening` is a renju opening: the protocol cannot ask an engine for the
+/// opening's swaps, declarations, offered 5th moves or pick.
+///
+/// # Errors
+/// [`UsageError`] naming the first such engine.
+pub fn refuse_gomocup_engines(opening: Opening, players: &[&str]) -> Result<(), UsageError> {
+    if !opening.is_renju() {
+        return Ok(());
+    }
+    for name in players {
         if name.trim().to_ascii_lowercase().starts_with("pbrain") {
             return Err(UsageError(format!(
                 "{name} cannot play the {opening} opening: the Gomocup protocol has no way to \
@@ -40,8 +56,6 @@ pub fn check(opening: Opening, a: &str, b: &str, rules: Rules) -> Result<(), Usa
             )));
         }
     }
-    let sitters = [Sitter::Computer(a.into()), Sitter::Computer(b.into())];
-    Table::new(rules, Color::Black, opening, sitters).map_err(|e| UsageError(e.to_string()))?;
     Ok(())
 }
 

@@ -9,6 +9,7 @@ use caro_tui::session::{SeatKind, Session, SessionConfig};
 use caro_tui::TuiError;
 use clap::Args;
 
+use crate::match_opening::refuse_gomocup_engines;
 use crate::matchcmd::parse_duration;
 use crate::players::parse_player;
 use crate::rulesargs::RulesArgs;
@@ -19,9 +20,10 @@ pub const EXAMPLES: &str = "\
 Full screen: the arrow keys or h j k l move the cursor; Enter, space or a \
 click places a stone; u undo, r redo, n new game, R resign, p pause the \
 computers, q quit (y to confirm); in a swap opening b, w or t take black, \
-take white or place two more; in a renju opening (soosorv8, taraguchi10) a \
-digit 1 to 9 (0 for 10) declares the number of 5th moves, f places the 5th \
-stone and o offers ten, and offers and the pick are points. With --match N the players take turns to open \
+take white or place two more; in a renju opening (soosorv8, taraguchi10) \
+typing a number declares how many 5th moves to offer (Enter ends it when \
+another digit could follow), f places the 5th stone and o offers ten, and \
+offers and the pick are points. With --match N the players take turns to open \
 (play black) and the score is shown; n starts the next game (line mode and \
 two computers go on by themselves). Line mode reads a point such as h8 (on 3x3 also 1 to 9) \
 or undo, redo, new, board, resign, help, quit. docs/terminal.md has more.
@@ -48,7 +50,8 @@ pub struct PlayArgs {
     opening: String,
     /// Who plays black (moves first): human, or a computer player: random,
     /// scoremap, quintuple, minimax:N (0 to 4), caro:N (1 to 10) or
-    /// pbrain:PATH (a Gomocup engine).
+    /// pbrain:PATH (a Gomocup engine; not with soosorvN or taraguchi10,
+    /// whose phases the Gomocup protocol cannot ask an engine for).
     #[arg(long, value_name = "PLAYER", default_value = "human")]
     black: String,
     /// Who plays white: human or a computer player, as for --black.
@@ -107,6 +110,7 @@ fn config(args: &PlayArgs) -> Result<SessionConfig, UsageError> {
         .opening
         .parse()
         .map_err(|e: caro_core::opening::OpeningError| UsageError(e.to_string()))?;
+    refuse_gomocup_engines(opening, &[&args.black, &args.white])?;
     let mut config = SessionConfig::new(rules, seat(&args.black)?, seat(&args.white)?);
     config.opening = opening;
     config.first_to = args.first_to;

@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
-use caro_core::code::PositionCode;
+use caro_core::code::{opening_field, PositionCode};
 use caro_core::notation::{format_pos, parse_move_list};
+use caro_core::opening::Opening;
 use caro_core::psq::{read_psq_bytes, PsqRecord};
 use caro_core::table::Sitter;
 use caro_core::{BoardSize, Color, Game, GameSetup, Outcome, Rule, Rules, SetupError};
@@ -40,7 +41,8 @@ pub struct PositionArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "code")]
     psq: Option<PathBuf>,
     /// Read the game from a position code, as in a caro web address (the
-    /// "code" of --json); --k, --rule and --first replace the code's.
+    /// "code" of --json, which keeps the opening's decisions and offers of
+    /// a code or a PSQ file); --k, --rule and --first replace the code's.
     #[arg(long)]
     code: Option<String>,
     /// Print one JSON object instead of the board.
@@ -185,9 +187,12 @@ fn parse_overrides(args: &PositionArgs) -> Result<Overrides, UsageError> {
     })
 }
 
-/// Builds the game the arguments describe.
-fn load_game(args: &PositionArgs) -> Result<Game, UsageError> {
+/// Builds the game the arguments describe, with the opening field of its
+/// position code: the opening, decisions and offers of a code or a PSQ
+/// file, `free` otherwise.
+fn load_game(args: &PositionArgs) -> Result<(Game, String), UsageError> {
     let o = parse_overrides(args)?;
+    let mut opening = Opening::Free.name().to_string();
     let mut setup = if let Some(path) = &args.psq {
         let bytes = std::fs::read(path)
             .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
@@ -195,11 +200,12 @@ fn load_game(args: &PositionArgs) -> Result<Game, UsageError> {
             read_psq_bytes(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
         // A game under a swap or renju opening must replay with its
         // choices and offers.
-        if record.opening != caro_core::opening::Opening::Free {
+        if record.opening != Opening::Free {
             record
                 .to_table([Sitter::Human, Sitter::Human])
                 .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
         }
+        opening = opening_field(record.opening, &record.choices, &record.offers);
         let mut s = GameSetup::new(record.size, record.k, record.rule);
         s.first = record.first;
         s.moves = record.moves;
@@ -214,6 +220,13 @@ fn load_game(args: &PositionArgs) -> Result<Game, UsageError> {
         s
     } else if let Some(code) = &args.code {
         let c = PositionCode::decode(code).map_err(|e| UsageError(e.to_string()))?;
+        // A game under a swap or renju opening must replay with its
+        // decisions and offers.
+        if c.opening != Opening::Free.name() {
+            c.to_table([Sitter::Human, Sitter::Human])
+                .map_err(|e| UsageError(e.to_string()))?;
+        }
+        opening.clone_from(&c.opening);
         let mut s = GameSetup::new(c.size, c.k, c.rule);
         s.first = c.first;
         s.moves = c.moves;
@@ -236,13 +249,25 @@ fn load_game(args: &PositionArgs) -> Result<Game, UsageError> {
     if let Some(first) = o.first {
         setup.first = first;
     }
-    Game::from_setup(&setup).map_err(|e| match e {
+    let game = Game::from_setup(&setup).map_err(|e| match e {
         SetupError::Move { number, error } => UsageError(format!(
             "move {number} ({}): {error}",
             format_pos(setup.moves[number - 1], setup.size)
         )),
         other => UsageError(other.to_string()),
-    })
+    })?;
+    Ok((game, opening))
+}
+
+/// The position code of `game` with the opening field it was read with,
+/// as long as the opening still replays on the game's rules (`--rule` or
+/// `--k` may have changed them), else with a free opening.
+fn code_of(game: &Game, opening: &str) -> Option<String> {
+    PositionCode::from_game(game, opening)
+        .ok()
+        .filter(|c| c.to_table([Sitter::Human, Sitter::Human]).is_ok())
+        .or_else(|| PositionCode::from_game(game, Opening::Free.name()).ok())
+        .map(|c| c.encode())
 }
 
 /// The result as JSON: `null`, `"draw"` or `{"winner": …, "line": […]}`.
@@ -304,7 +329,7 @@ fn result_text(game: &Game) -> String {
 
 /// Runs `caro position`.
 pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
-    let game = load_game(args)?;
+    let (game, opening) = load_game(args)?;
     let size = game.size();
     let forbidden = game.forbidden_points();
     let mut forbidden_names: Vec<String> = forbidden
@@ -349,7 +374,7 @@ pub fn run(args: &PositionArgs) -> Result<(), UsageError> {
             "forbidden": forbidden_names,
             "legal_moves": legal,
             "moves": moves,
-            "code": PositionCode::from_game(&game, "free").map(|c| c.encode()).ok(),
+            "code": code_of(&game, &opening),
             "best": best_json,
             "solve": solve_json,
         });

@@ -397,3 +397,31 @@ fn a_renju_opening_needs_the_renju_rule() {
     let err = refused(&["--rule", "renju", "--opening", "soosorv20"]);
     assert!(err.contains("soosorvN needs N from 1 to 16"), "{err}");
 }
+
+#[test]
+fn a_renju_opening_refuses_a_gomocup_engine_before_the_game() {
+    let engine = format!("pbrain:{}", env!("CARGO_BIN_EXE_pbrain-caro"));
+    for (opening, side) in [
+        ("soosorv8", "--black"),
+        ("soosorv8", "--white"),
+        ("taraguchi10", "--black"),
+        ("taraguchi10", "--white"),
+    ] {
+        let out = play(
+            &["--rule", "renju", "--opening", opening, side, &engine],
+            "h8\n",
+        );
+        assert_eq!(out.status.code(), Some(2), "{opening} {side}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("cannot play the {opening} opening"))
+                && err.contains("Gomocup protocol"),
+            "{opening} {side}: {err}"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{opening} {side}: no game starts:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

@@ -126,6 +126,27 @@ fn the_code_round_trips_through_the_command_line() {
 }
 
 #[test]
+fn a_code_keeps_its_opening_decisions_and_offers() {
+    // Soosõrv-8: take-white, take-black, offers-2, take-white, i9 and g7
+    // offered, i9 picked (docs/rules.md's worked example).
+    let code = "v1.15x15.5.renju.soosorv8-wbCw-IGGI.b.HHIHJHDHIG";
+    let v = json(&["--code", code]);
+    assert_eq!(v["code"], code);
+    assert_eq!(v["to_move"], "white");
+    // Under another rule the renju opening cannot stand: a free opening.
+    let v = json(&["--code", code, "--rule", "freestyle"]);
+    assert_eq!(v["code"], "v1.15x15.5.freestyle.free.b.HHIHJHDHIG");
+    // Decisions the opening does not take are refused.
+    let e = refused(&[
+        "--code",
+        "v1.15x15.5.renju.soosorv8-wbCwb-IGGI.b.HHIHJHDHIG",
+    ]);
+    assert!(e.contains("does not replay"), "{e}");
+    let e = refused(&["--code", "v1.15x15.5.renju.soosorv8-wx.b.HH"]);
+    assert!(e.contains("not an opening decision"), "{e}");
+}
+
+#[test]
 fn psq_files_are_read() {
     let dir = std::env::temp_dir().join(format!("caro-psq-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -6,7 +6,8 @@
 //! 60×60 board zoomed with the wheel, Swap2 openings where the person
 //! chooses and where the person opens, Soosõrv-8 through every phase
 //! with the person as the tentative black and as the tentative white
-//! against caro:1, a first-to-2 match against
+//! against caro:1, Taraguchi-10 through every phase the same two ways
+//! against caro:7, a first-to-2 match against
 //! `random` with its end announced and a new match, a drawn match (in
 //! English and Vietnamese) ended by its last game, a finished game that
 //! undo does not reopen, a result worded for the person, two browsers playing online (presence, takeback and draw
@@ -1029,11 +1030,23 @@ async fn swap2_the_person_opens(c: &Client, base: &str) -> TestResult {
 }
 
 /// Plays the person's part of a Soosõrv-8 game on the page until the 6th
-/// move, whatever the computer does: a colour or a number by the first
-/// button of the opening's box, a stone or an offer by clicking points out
-/// from the centre until one is taken, the pick by clicking the first
-/// marked point. Checks the page words each phase and draws the offers.
+/// move (see [`renju_opening_through_every_phase`]); the offers are drawn.
 async fn soosorv8_through_every_phase(c: &Client, mode: &str) -> TestResult {
+    renju_opening_through_every_phase(c, mode, "").await?;
+    let v = view(c).await?;
+    if v["fifth_offers"].as_array().is_none_or(|o| o.is_empty()) {
+        return Err(format!("no offers recorded: {v}").into());
+    }
+    Ok(())
+}
+
+/// Plays the person's part of a renju opening on the page until the 6th
+/// move, whatever the computer does: a decision by the `prefer` button of
+/// the opening's box when it shows one, else by its first button; a stone
+/// or an offer by clicking points out from the centre until one is taken,
+/// the pick by clicking the first marked point. Checks the page words
+/// each phase and that the colours end up set.
+async fn renju_opening_through_every_phase(c: &Client, mode: &str, prefer: &str) -> TestResult {
     let person = if mode == "hc" { 0 } else { 1 };
     let started = Instant::now();
     let mut phases = std::collections::BTreeSet::new();
@@ -1080,7 +1093,14 @@ async fn soosorv8_through_every_phase(c: &Client, mode: &str) -> TestResult {
                     "return !document.getElementById('swap').hidden",
                 )
                 .await?;
-                click(c, "#swap-choices button").await?;
+                let preferred = !prefer.is_empty()
+                    && js(c, &format!("return !!document.querySelector({prefer:?})")).await?
+                        == json!(true);
+                if preferred {
+                    click(c, prefer).await?;
+                } else {
+                    click(c, "#swap-choices button").await?;
+                }
                 until(c, "the choice taken", &changed).await?;
             }
             "pick" => {
@@ -1126,12 +1146,10 @@ async fn soosorv8_through_every_phase(c: &Client, mode: &str) -> TestResult {
         }
     }
     let v = view(c).await?;
-    if v["fifth_offers"].as_array().is_none_or(|o| o.is_empty()) {
-        return Err(format!("no offers recorded: {v}").into());
-    }
     if !v["seats"][0]["color"].is_string() {
         return Err("the colours are not set".into());
     }
+    eprintln!("the person's phases: {phases:?}");
     Ok(())
 }
 
@@ -1175,6 +1193,94 @@ async fn soosorv8_the_person_is_tentative_white(c: &Client, base: &str) -> TestR
     )
     .await?;
     soosorv8_through_every_phase(c, "ch").await
+}
+
+/// Plays Taraguchi-10 against caro:7 on the page with the person in
+/// `mode`'s seat through every phase to the 6th move: the four stones in
+/// their central squares with a swap after each, black's branch (the
+/// person, holding black, offers ten 5th moves), the offers or the 5th
+/// stone and its swap, the pick, and the 6th move. Checks the phases the
+/// game went through.
+async fn taraguchi10_against_caro7(c: &Client, base: &str, mode: &str) -> TestResult {
+    let computer = if mode == "hc" {
+        "#white-player"
+    } else {
+        "#black-player"
+    };
+    start_custom(
+        c,
+        base,
+        mode,
+        &[
+            (computer, "caro:7"),
+            ("#time", "100"),
+            ("#preset", "15x15"),
+            ("#rule", "renju"),
+            ("#opening", "taraguchi10"),
+        ],
+    )
+    .await?;
+    if mode == "hc" {
+        until_status(
+            c,
+            "the first stone's instruction",
+            "Opening: place stone 1 (Black) at the centre",
+        )
+        .await?;
+    }
+    renju_opening_through_every_phase(c, mode, "#choose-offer-fifths").await?;
+    let v = view(c).await?;
+    let moves = v["moves"].as_array().cloned().unwrap_or_default();
+    let point = |i: usize| -> (i64, i64) {
+        let m = &moves[i];
+        (
+            m[0].as_i64().unwrap_or(-1) - 7,
+            m[1].as_i64().unwrap_or(-1) - 7,
+        )
+    };
+    if moves.len() < 6 {
+        return Err(format!("the game stopped before the 6th move: {v}").into());
+    }
+    // Stone n within the central (2n-1)×(2n-1) square.
+    for (i, half) in [0, 1, 2, 3].into_iter().enumerate() {
+        let (dx, dy) = point(i);
+        if dx.abs() > half || dy.abs() > half {
+            return Err(format!("stone {} is outside its square: {v}", i + 1).into());
+        }
+    }
+    // The code's decisions: a swap decision after each of the four
+    // stones, black's branch (o offer, f place), and after a placed 5th
+    // one more swap decision.
+    let code = v["code"].as_str().unwrap_or_default();
+    let decisions = code.split('.').nth(4).and_then(|f| f.split('-').nth(1));
+    let offers = v["fifth_offers"].as_array().cloned().unwrap_or_default();
+    let branch = if offers.is_empty() { "f" } else { "o" };
+    let swaps_ok = |d: &str| d.chars().take(4).all(|c| c == 'b' || c == 'w');
+    match decisions {
+        Some(d) if d.len() == 5 && branch == "o" && d.ends_with('o') && swaps_ok(d) => {}
+        Some(d) if d.len() == 6 && branch == "f" && &d[4..5] == "f" && swaps_ok(d) => {}
+        _ => return Err(format!("the decisions of {code:?} are not Taraguchi-10's").into()),
+    }
+    eprintln!("taraguchi10 ({mode}): {code}");
+    if offers.is_empty() {
+        let (dx, dy) = point(4);
+        if dx.abs() > 4 || dy.abs() > 4 {
+            return Err(format!("the placed 5th stone is outside the 9×9: {v}").into());
+        }
+    } else if offers.len() != 10 || !offers.contains(&moves[4]) {
+        return Err(format!("ten offers and the 5th among them expected: {v}").into());
+    }
+    Ok(())
+}
+
+/// Taraguchi-10 with the person as the tentative black against caro:7.
+async fn taraguchi10_the_person_opens(c: &Client, base: &str) -> TestResult {
+    taraguchi10_against_caro7(c, base, "hc").await
+}
+
+/// Taraguchi-10 with caro:7 opening and the person as the tentative white.
+async fn taraguchi10_the_person_is_tentative_white(c: &Client, base: &str) -> TestResult {
+    taraguchi10_against_caro7(c, base, "ch").await
 }
 
 /// The page's own pages for a game that does not exist and an unknown
@@ -1552,6 +1658,10 @@ async fn the_web_app_in_a_real_browser() {
     scenarios.run(swap2_the_person_opens).await;
     scenarios.run(soosorv8_the_person_opens).await;
     scenarios.run(soosorv8_the_person_is_tentative_white).await;
+    scenarios.run(taraguchi10_the_person_opens).await;
+    scenarios
+        .run(taraguchi10_the_person_is_tentative_white)
+        .await;
     scenarios.run(two_windows_play_a_friend_online).await;
     scenarios.run_alone(phone_layout).await;
     scenarios.finish().await;

@@ -1,7 +1,8 @@
 //! Play a friend online, against a real `caro serve` process: two seats
 //! play over WebSockets, spectators watch, intruders and stale commands are
 //! refused, dropped connections come back to the whole game, abusive
-//! sockets are closed while the others carry on.
+//! sockets are closed while the others carry on, and a Soosõrv-8 game
+//! whose every phase is taken only from the right seat.
 
 mod common;
 
@@ -531,4 +532,182 @@ fn the_side_to_move_loses_on_time() {
         &json!({"clock_seconds": 999_999}),
     );
     assert_eq!(status, 400);
+}
+
+/// A decision sent over the socket.
+fn decide(ply: u64, choice: &str) -> Value {
+    json!({"t": "choose", "choice": choice, "ply": ply})
+}
+
+/// Sends `message` from `ws` and checks it is refused with `code` and a
+/// sentence saying why.
+fn refused_on(ws: &mut Ws, message: &Value, code: &str) {
+    ws.send(message);
+    let e = ws.error();
+    assert_eq!(e["code"], code, "{message} → {e}");
+    assert!(
+        e["error"].as_str().is_some_and(|text| !text.is_empty()),
+        "{e}"
+    );
+}
+
+/// Reads each seat's messages until the game is at `ply` with a turn
+/// holding every field of `turn`; the last view of the second seat.
+fn both_at(first: &mut Ws, second: &mut Ws, ply: u64, turn: &Value) -> Value {
+    let wanted = turn.as_object().expect("an object").clone();
+    let done = |m: &Value| {
+        m["t"] == "game" && m["ply"] == ply && wanted.iter().all(|(k, v)| m["turn"][k] == *v)
+    };
+    first.until(done);
+    second.until(done)
+}
+
+#[test]
+fn soosorv8_online_takes_each_phase_only_from_the_right_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let a = agent();
+    let (status, body) = post(
+        &a,
+        &server.url("/api/online"),
+        &json!({"width": 15, "rule": "renju", "opening": "soosorv8"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_i64().expect("id");
+    // Under a swap opening `black` is the seat that opens.
+    let token = |seat: &str| body[seat]["token"].as_str().expect("token").to_string();
+    let mut first = Ws::game(&server, id, Some(&token("black")));
+    let mut second = Ws::game(&server, id, Some(&token("white")));
+    assert_eq!(first.next()["seat"], "first");
+    assert_eq!(second.next()["seat"], "second");
+
+    // The first seat places the three canonical stones: h8 i8 j8.
+    refused_on(&mut second, &mv(0, 7, 7), "not_your_turn");
+    for (ply, x) in [(0, 7), (1, 8), (2, 9)] {
+        if ply == 1 {
+            refused_on(&mut second, &mv(1, 8, 7), "not_your_turn");
+        }
+        first.send(&mv(ply, x, 7));
+        if ply < 2 {
+            both_at(
+                &mut first,
+                &mut second,
+                ply + 1,
+                &json!({"kind": "move", "seat": "first"}),
+            );
+        }
+    }
+    let v = both_at(
+        &mut first,
+        &mut second,
+        3,
+        &json!({"kind": "choose", "seat": "second"}),
+    );
+    assert_eq!(v["turn"]["options"], json!(["take-black", "take-white"]));
+
+    // The tentative white may swap: only the second seat. It swaps.
+    refused_on(&mut first, &decide(3, "take-white"), "not_your_choice");
+    refused_on(&mut first, &mv(3, 3, 7), "not_your_turn");
+    refused_on(&mut second, &mv(3, 3, 7), "must_choose");
+    refused_on(&mut second, &decide(2, "take-black"), "stale");
+    second.send(&decide(3, "take-black"));
+    both_at(
+        &mut first,
+        &mut second,
+        3,
+        &json!({"kind": "move", "seat": "first", "color": "white"}),
+    );
+
+    // White (now the first seat) places the 4th stone, d8.
+    refused_on(&mut second, &mv(3, 3, 7), "not_your_turn");
+    first.send(&mv(3, 3, 7));
+    both_at(
+        &mut first,
+        &mut second,
+        4,
+        &json!({"kind": "choose", "seat": "second"}),
+    );
+
+    // Black (the second seat) may swap, and keeps black.
+    refused_on(&mut first, &decide(4, "take-white"), "not_your_choice");
+    second.send(&decide(4, "take-black"));
+    let v = both_at(&mut first, &mut second, 4, &json!({"kind": "choose"}));
+    assert_eq!(v["turn"]["seat"], "second", "{v}");
+    assert_eq!(v["turn"]["options"].as_array().map(Vec::len), Some(8));
+
+    // Black declares two 5th moves: only the second seat.
+    refused_on(&mut first, &decide(4, "offers-2"), "not_your_choice");
+    refused_on(&mut second, &decide(4, "offers-9"), "no_choice");
+    second.send(&decide(4, "offers-2"));
+    both_at(
+        &mut first,
+        &mut second,
+        4,
+        &json!({"kind": "choose", "seat": "first", "options": ["take-black", "take-white"]}),
+    );
+
+    // White (the first seat) may swap, and keeps white.
+    refused_on(&mut second, &decide(4, "take-white"), "not_your_choice");
+    first.send(&decide(4, "take-white"));
+    both_at(
+        &mut first,
+        &mut second,
+        4,
+        &json!({"kind": "offer", "seat": "second", "made": 0, "total": 2}),
+    );
+
+    // Black offers i9 and g7; the first seat cannot offer for it.
+    refused_on(&mut first, &mv(4, 8, 6), "not_your_turn");
+    second.send(&mv(4, 8, 6));
+    both_at(
+        &mut first,
+        &mut second,
+        4,
+        &json!({"kind": "offer", "seat": "second", "made": 1}),
+    );
+    refused_on(&mut second, &mv(4, 8, 8), "bad_offer"); // i7 mirrors i9
+    second.send(&mv(4, 6, 8));
+    let v = both_at(
+        &mut first,
+        &mut second,
+        4,
+        &json!({"kind": "pick", "seat": "first"}),
+    );
+    assert_eq!(v["fifth_offers"], json!([[8, 6], [6, 8]]));
+
+    // White picks the 5th move: only the first seat.
+    refused_on(&mut second, &mv(4, 8, 6), "not_your_turn");
+    refused_on(&mut first, &mv(4, 0, 0), "not_an_offer");
+    first.send(&mv(4, 8, 6));
+    let v = both_at(
+        &mut first,
+        &mut second,
+        5,
+        &json!({"kind": "move", "seat": "first", "color": "white"}),
+    );
+    assert_eq!(v["moves"][4], json!([8, 6]));
+    assert_eq!(v["you"], "black", "the second seat swapped to black");
+
+    // The 6th move is white's: the first seat's, not the second's.
+    refused_on(&mut second, &mv(5, 10, 4), "not_your_turn");
+    first.send(&mv(5, 10, 4));
+    let v = both_at(
+        &mut first,
+        &mut second,
+        6,
+        &json!({"kind": "move", "seat": "second", "color": "black"}),
+    );
+    assert_eq!(v["moves"][5], json!([10, 4]));
+    refused_on(&mut first, &mv(6, 0, 0), "not_your_turn");
+    second.send(&mv(6, 0, 0));
+    first.at_ply(7);
+
+    // The stored game keeps the decisions and offers.
+    let (status, view) = get(&a, &server.url(&format!("/api/games/{id}")));
+    assert_eq!(status, 200);
+    assert_eq!(view["opening"], "soosorv8");
+    assert_eq!(
+        view["code"],
+        "v1.15x15.5.renju.soosorv8-bbCw-IGGI.b.HHIHJHDHIGKEAA"
+    );
 }

@@ -151,6 +151,65 @@ fn soosorv8_between_two_people_through_every_phase() {
     );
 }
 
+#[test]
+fn a_position_code_keeps_the_opening_decisions_and_offers() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let a = agent();
+    let v = new_game(
+        &a,
+        &server,
+        json!({"black": "human", "white": "human", "rule": "renju", "opening": "soosorv8"}),
+    );
+    let id = v["id"].as_i64().unwrap();
+    for (i, (x, y)) in [(7, 7), (8, 7), (9, 7)].into_iter().enumerate() {
+        assert_eq!(play(&a, &server, id, i as u64, x, y).0, 200);
+    }
+    assert_eq!(choose(&a, &server, id, 3, "take-black").0, 200);
+    assert_eq!(play(&a, &server, id, 3, 3, 7).0, 200); // d8
+    assert_eq!(choose(&a, &server, id, 4, "take-black").0, 200);
+    assert_eq!(choose(&a, &server, id, 4, "offers-3").0, 200);
+    assert_eq!(choose(&a, &server, id, 4, "take-white").0, 200);
+    assert_eq!(play(&a, &server, id, 4, 8, 6).0, 200); // i9
+    let v = view(&a, &server, id);
+    let code = v["code"].as_str().expect("a code").to_string();
+    assert_eq!(code, "v1.15x15.5.renju.soosorv8-bbDw-IG.b.HHIHJHDH");
+
+    // Opened as a new game, the code stands where the game stood: the
+    // swaps made, three 5th moves declared, one offered, two to go.
+    let opened = new_game(&a, &server, json!({"code": code}));
+    for key in [
+        "opening",
+        "fifth_offers",
+        "turn",
+        "moves",
+        "seats",
+        "ply",
+        "code",
+    ] {
+        assert_eq!(opened[key], v[key], "{key}: {opened}");
+    }
+    assert_eq!(
+        opened["turn"],
+        json!({"kind": "offer", "seat": "second", "made": 1, "total": 3})
+    );
+    let id2 = opened["id"].as_i64().unwrap();
+    refused(play(&a, &server, id2, 4, 8, 8), 409, "bad_offer"); // i7 mirrors i9
+    assert_eq!(play(&a, &server, id2, 4, 6, 8).0, 200); // g7
+
+    // A code whose decisions the opening does not take is refused.
+    let (status, err) = post(
+        &a,
+        &server.url("/api/games"),
+        &json!({"code": "v1.15x15.5.renju.soosorv8-C.b.HH"}),
+    );
+    assert_eq!(status, 400, "{err}");
+    assert!(
+        err["error"].as_str().unwrap().contains("does not replay"),
+        "{err}"
+    );
+}
+
 /// The person acts whenever it is their turn, whatever the phase: the
 /// first option, the first point the opening accepts, the first offer.
 fn against_caro(person_opens: bool, opening: &str) {

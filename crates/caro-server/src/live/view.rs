@@ -397,7 +397,7 @@ impl LiveGame {
             busy: self.search.is_some() || self.remote_search,
             paused: self.paused,
             delay_ms: self.delay_ms,
-            code: caro_core::code::PositionCode::from_game(game, "free")
+            code: caro_core::code::PositionCode::from_table(&self.table)
                 .ok()
                 .map(|c| c.encode()),
             created: self.created,
