@@ -133,12 +133,10 @@ function renderProfile(p) {
   $("profile-own").hidden = !own;
 }
 
-/** "won", "lost", "drawn", "aborted" or "playing", from the seat's view. */
+/** "won", "lost", "drawn", "aborted" or "in play", from the player's side. */
 function outcome(p, g) {
   if (g.state === "aborted") return t("aborted");
-  if (!g.result) return t("playing");
-  if (g.result === "draw") return t("drawn");
-  return t("finished");
+  return t(g.outcome || "playing");
 }
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -137,7 +137,7 @@ async fn two_people_play_a_rated_seek(c: &Client, base: &str) -> TestResult {
             && document.querySelectorAll('#rating-graph circle').length === 2
             && document.querySelector('#rating-graph polyline') !== null
             && document.querySelectorAll('#profile-games li').length === 1
-            && document.querySelector('#profile-games .change.up') !== null
+            && document.querySelector('#profile-games .change.up') !== null && document.querySelector('#profile-games li').textContent.includes('won')
             && !document.getElementById('profile-own').hidden",
     )
     .await?;

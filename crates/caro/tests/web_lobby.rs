@@ -157,6 +157,7 @@ fn a_rated_seek_is_taken_played_with_cookies_and_rated_once() {
     assert_eq!(fs["history"].as_array().unwrap().len(), 1);
     assert_eq!(lan_p["games"][0]["id"], game);
     assert_eq!(lan_p["games"][0]["opponent"], "Minh");
+    assert_eq!(lan_p["games"][0]["outcome"], "won");
     assert_eq!(
         lan_p["games"][0]["change"],
         (won.rating - 1500.0).round() as i64

@@ -674,6 +674,17 @@ pub(crate) async fn player(
                     continue;
                 };
                 let index = usize::from(g.accounts[1] == account.id);
+                // The player's colour under any opening: the game replayed.
+                let seat = if index == 0 { Seat::First } else { Seat::Second };
+                let colour = LiveGame::from_row(&row)
+                    .map(|live| live.table.color_of(seat).name())
+                    .unwrap_or("black");
+                let outcome = match row.result.as_str() {
+                    "" => None,
+                    "draw" => Some("drawn"),
+                    r if r == colour => Some("won"),
+                    _ => Some("lost"),
+                };
                 let opponent = match g.accounts[1 - index] {
                     0 => Value::Null,
                     id => s.account(id)?.map_or(Value::Null, |a| Value::from(a.name)),
@@ -686,6 +697,7 @@ pub(crate) async fn player(
                     "seat": if index == 0 { "first" } else { "second" },
                     "opponent": opponent,
                     "result": row.result,
+                    "outcome": outcome,
                     "change": (g.state == "rated").then(|| g.ratings[index].1.round() as i64),
                     "updated": row.updated,
                 }));
