@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use futures_util::future::poll_fn;
 use tokio::sync::mpsc;
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
 
 use crate::live::{now_ms, Thinking};
 use crate::store::ChangedColumns;
@@ -141,19 +141,19 @@ async fn listen(app: Arc<App>) {
         return;
     };
     loop {
-        let config = match cluster.url.parse::<tokio_postgres::Config>() {
-            Ok(mut config) => {
+        let (config, tls) = match crate::store::tls::connection(&cluster.url) {
+            Ok(crate::store::tls::Connection { mut config, tls }) => {
                 config
                     .keepalives_idle(LISTEN_PING)
                     .connect_timeout(LISTEN_PING);
-                config
+                (config, tls)
             }
             Err(e) => {
                 tracing::error!("cannot listen for other instances' changes: {e}");
                 return;
             }
         };
-        match config.connect(NoTls).await {
+        match config.connect(tls).await {
             Ok((client, mut connection)) => {
                 let (tx, mut rx) = mpsc::unbounded_channel::<String>();
                 let driver = tokio::spawn(async move {

@@ -13,6 +13,7 @@ mod lobby;
 mod postgres;
 mod sql;
 mod sqlite;
+pub(crate) mod tls;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testdb;
 
@@ -110,7 +111,7 @@ impl FromStr for Database {
             return Ok(Database::Sqlite(PathBuf::from(path)));
         }
         if s.starts_with("postgres://") || s.starts_with("postgresql://") {
-            return match tokio_postgres::Config::from_str(s) {
+            return match tokio_postgres::Config::from_str(&tls::split(s).0) {
                 Ok(_) => Ok(Database::Postgres(s.to_string())),
                 Err(e) => Err(DatabaseUrlError::Postgres {
                     url: hide_password(s),

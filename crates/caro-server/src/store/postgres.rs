@@ -5,14 +5,14 @@
 //! threads, never on the runtime's workers.
 
 use std::future::Future;
-use std::str::FromStr;
 use std::time::Duration;
 
 use deadpool_postgres::{
     Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime as PoolRuntime,
 };
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Config, GenericClient, NoTls, Row};
+use tokio_postgres::{Config, GenericClient, Row};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::backend::{Backend, Statement, Value};
 use super::sql::{self, COLUMNS};
@@ -134,9 +134,13 @@ fn damaged(id: i64, column: &str, value: i64) -> StoreError {
 
 /// Applies the pending migrations on a connection of their own, under an
 /// advisory lock.
-async fn migrate(config: &Config, describe: &str) -> Result<(), StoreError> {
+async fn migrate(
+    config: &Config,
+    tls: MakeRustlsConnect,
+    describe: &str,
+) -> Result<(), StoreError> {
     let (mut client, connection) = config
-        .connect(NoTls)
+        .connect(tls)
         .await
         .map_err(|e| StoreError::Unreachable(format!("{describe}: {}", with_causes(&e))))?;
     let driver = tokio::spawn(connection);
@@ -165,8 +169,8 @@ impl PgStore {
     /// Connects, applies the pending migrations and makes the pool.
     pub(super) fn open(url: &str, pool_size: usize) -> Result<PgStore, StoreError> {
         let describe = hide_password(url);
-        let mut config =
-            Config::from_str(url).map_err(|e| StoreError::Postgres(format!("{describe}: {e}")))?;
+        let super::tls::Connection { mut config, tls } = super::tls::connection(url)
+            .map_err(|e| StoreError::Postgres(format!("{describe}: {e}")))?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
@@ -174,10 +178,10 @@ impl PgStore {
             config.application_name("caro");
         }
         let driver = Driver::new()?;
-        driver.block_on(migrate(&config, &describe))?;
+        driver.block_on(migrate(&config, tls.clone(), &describe))?;
         let manager = Manager::from_config(
             config,
-            NoTls,
+            tls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
