@@ -27,6 +27,7 @@ pub mod live;
 pub mod online_socket;
 pub mod pool;
 pub mod rating;
+pub mod rating_audit;
 mod socket;
 pub mod store;
 

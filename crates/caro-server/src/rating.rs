@@ -2,8 +2,8 @@
 //! 2013), one rating period per game as lichess does: each rated game
 //! moves both players' ratings once, when it ends.
 
-/// A player's rating in one variant.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A player's rating in one variant (all zero by default: no rating yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Rating {
     /// The rating, on the Glicko scale (1500 to start).
     pub rating: f64,

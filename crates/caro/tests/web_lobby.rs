@@ -185,6 +185,20 @@ fn a_rated_seek_is_taken_played_with_cookies_and_rated_once() {
         profile(&server, "Lan")["ratings"]["freestyle15"]["games"],
         1
     );
+    // A round of rated games among three, then every stored rating is
+    // checked against a replay of Glicko-2 over the stored games.
+    for (poster, taker, colour) in [(&minh, &khoa, "black"), (&khoa, &lan, "white"), (&lan, &khoa, "black"), (&minh, &lan, "white")] {
+        let seek = post_seek(&server, Some(poster), json!({"rated": true, "colour": colour})).body["id"].as_i64().unwrap();
+        let game = accept(&server, seek, Some(taker)).body["id"].as_i64().unwrap();
+        let (black, white) = if colour == "black" { (poster, taker) } else { (taker, poster) };
+        black_wins(&server, game, Who::Account(black), Who::Account(white));
+    }
+    let store = caro_server::store::Store::open_sqlite(&dir.path().join("caro.sqlite3")).unwrap();
+    let audit = caro_server::rating_audit::audit(&store).unwrap();
+    assert_eq!((audit.games, audit.standings), (5, 3), "{audit:?}");
+    assert!(audit.clean(), "{audit:?}");
+    assert_eq!(profile(&server, "Khoa")["ratings"]["freestyle15"]["games"], 3);
+
     // Provisional players are left off the leaderboard.
     let board = send(
         &server,
@@ -437,7 +451,7 @@ fn the_live_lobby_shows_seeks_come_and_go_without_reloading() {
 
 /// Two `caro serve` instances on one fresh PostgreSQL database (skipped,
 /// as the helper says, when PostgreSQL does not answer).
-fn two_instances() -> Option<(Server, Server, common::pg::TestDb, [tempfile::TempDir; 2])> {
+fn two_instances() -> Option<(common::pg::TestDb, Server, Server, [tempfile::TempDir; 2])> {
     let db = common::pg::fresh_database()?;
     let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let start = |dir: &tempfile::TempDir, name: &str| {
@@ -455,12 +469,13 @@ fn two_instances() -> Option<(Server, Server, common::pg::TestDb, [tempfile::Tem
     };
     let a = start(&dirs[0], "a");
     let b = start(&dirs[1], "b");
-    Some((a, b, db, dirs))
+    Some((db, a, b, dirs))
 }
 
 #[test]
 fn across_two_instances_a_seek_is_seen_taken_once_and_its_game_rated_once() {
-    let Some((a, b, _db, _dirs)) = two_instances() else {
+    // Dropped in reverse: the instances stop before their database goes.
+    let Some((db, a, b, _dirs)) = two_instances() else {
         return;
     };
     let lan = account(&a, "Lan");
@@ -533,6 +548,9 @@ fn across_two_instances_a_seek_is_seen_taken_once_and_its_game_rated_once() {
             lost.rating.round() as i64
         );
     }
+    let store = caro_server::store::Store::open(&db.database(), 1).unwrap();
+    let audit = caro_server::rating_audit::audit(&store).unwrap();
+    assert!(audit.clean() && audit.games == 1, "{audit:?}");
     // Minh, on b, never played.
     assert_eq!(profile(&a, "Minh")["ratings"]["freestyle15"]["games"], 0);
     let _ = minh;

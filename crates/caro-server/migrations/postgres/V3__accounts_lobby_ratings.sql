@@ -51,7 +51,15 @@ CREATE TABLE lobby_games (
     first_rating DOUBLE PRECISION NOT NULL DEFAULT 0,
     first_change DOUBLE PRECISION NOT NULL DEFAULT 0,
     second_rating DOUBLE PRECISION NOT NULL DEFAULT 0,
-    second_change DOUBLE PRECISION NOT NULL DEFAULT 0
+    second_change DOUBLE PRECISION NOT NULL DEFAULT 0,
+    -- The rest of each seat's standing before the game: what a replay of
+    -- the ratings starts each game from.
+    first_deviation DOUBLE PRECISION NOT NULL DEFAULT 0,
+    first_volatility DOUBLE PRECISION NOT NULL DEFAULT 0,
+    first_games BIGINT NOT NULL DEFAULT 0,
+    second_deviation DOUBLE PRECISION NOT NULL DEFAULT 0,
+    second_volatility DOUBLE PRECISION NOT NULL DEFAULT 0,
+    second_games BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX lobby_games_first ON lobby_games(first_account);
 CREATE INDEX lobby_games_second ON lobby_games(second_account);

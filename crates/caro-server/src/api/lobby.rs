@@ -532,6 +532,7 @@ async fn make_game(app: &Arc<App>, seek: &SeekRow, taker: i64) -> ApiResult<Valu
         rated: seek.rated,
         state: if seek.rated { "playing" } else { "casual" }.to_string(),
         ratings: [(0.0, 0.0); 2],
+            before: Default::default(),
     };
     let seek_id = seek.id;
     app.store(move |s| s.seek_taken(seek_id, &record)).await?;

@@ -21,7 +21,7 @@ const TABLES: [(&str, &str, &str); 6] = [
     ),
     (
         "lobby_games",
-        "game_id, first_account, second_account, variant, rated, state, first_rating, first_change, second_rating, second_change",
+        "game_id, first_account, second_account, variant, rated, state, first_rating, first_change, second_rating, second_change, first_deviation, first_volatility, first_games, second_deviation, second_volatility, second_games",
         "game_id",
     ),
     (

@@ -59,6 +59,9 @@ pub struct LobbyGameRow {
     pub state: String,
     /// Each seat's rating before the game and its change (once rated).
     pub ratings: [(f64, f64); 2],
+    /// Each seat's whole standing before the game (once rated): its
+    /// rating, deviation, volatility and rated games.
+    pub before: [(Rating, i64); 2],
 }
 
 /// A player's standing in one variant.
@@ -138,7 +141,7 @@ const SEEK_TAKEN: &str = "UPDATE seeks SET game_id = $2 WHERE id = $1 AND game_i
 
 macro_rules! lobby_game_columns {
     () => {
-        "game_id, first_account, second_account, variant, rated, state, first_rating, first_change, second_rating, second_change"
+        "game_id, first_account, second_account, variant, rated, state, first_rating, first_change, second_rating, second_change, first_deviation, first_volatility, first_games, second_deviation, second_volatility, second_games"
     };
 }
 
@@ -154,7 +157,13 @@ const LOBBY_GAMES_OF: &str = concat!(
     " FROM lobby_games WHERE first_account = $1 OR second_account = $1 ORDER BY game_id DESC LIMIT $2"
 );
 const PENDING_RATED: &str = "SELECT l.game_id FROM lobby_games l JOIN games g ON g.id = l.game_id WHERE l.state = 'playing' AND g.result <> '' ORDER BY l.game_id";
-const MARK_RATED: &str = "UPDATE lobby_games SET state = 'rated', first_rating = $2, first_change = $3, second_rating = $4, second_change = $5 WHERE game_id = $1 AND state = 'playing'";
+const MARK_RATED: &str = "UPDATE lobby_games SET state = 'rated', first_rating = $2, first_change = $3, second_rating = $4, second_change = $5, first_deviation = $6, first_volatility = $7, first_games = $8, second_deviation = $9, second_volatility = $10, second_games = $11 WHERE game_id = $1 AND state = 'playing'";
+const RATED_GAMES: &str = concat!(
+    "SELECT ",
+    lobby_game_columns!(),
+    " FROM lobby_games WHERE state = 'rated' ORDER BY game_id"
+);
+const ALL_STANDINGS: &str = "SELECT account_id, variant, rating, deviation, volatility, games, wins, draws, losses FROM ratings ORDER BY account_id, variant";
 const MARK_ABORTED: &str =
     "UPDATE lobby_games SET state = 'aborted' WHERE game_id = $1 AND state = 'playing'";
 
@@ -224,9 +233,19 @@ fn read_seek(r: &[Value]) -> Result<SeekRow, StoreError> {
 }
 
 fn read_lobby_game(r: &[Value]) -> Result<LobbyGameRow, StoreError> {
-    if r.len() != 10 {
-        return Err(damaged("lobby game", r, 10));
+    if r.len() != 16 {
+        return Err(damaged("lobby game", r, 16));
     }
+    let before = |rating: &Value, deviation: &Value, volatility: &Value, games: &Value| {
+        (
+            Rating {
+                rating: real(rating),
+                deviation: real(deviation),
+                volatility: real(volatility),
+            },
+            int(games),
+        )
+    };
     Ok(LobbyGameRow {
         game_id: int(&r[0]),
         accounts: [int(&r[1]), int(&r[2])],
@@ -234,6 +253,10 @@ fn read_lobby_game(r: &[Value]) -> Result<LobbyGameRow, StoreError> {
         rated: int(&r[4]) != 0,
         state: text(&r[5]),
         ratings: [(real(&r[6]), real(&r[7])), (real(&r[8]), real(&r[9]))],
+        before: [
+            before(&r[6], &r[10], &r[11], &r[12]),
+            before(&r[8], &r[13], &r[14], &r[15]),
+        ],
     })
 }
 
@@ -488,6 +511,28 @@ impl Store {
             .collect())
     }
 
+    /// Every rated game, by id.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn rated_games(&self) -> Result<Vec<LobbyGameRow>, StoreError> {
+        let rows = self.backend.query(RATED_GAMES, &[])?;
+        rows.iter().map(|r| read_lobby_game(r)).collect()
+    }
+
+    /// Every standing: account, variant, standing.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub fn all_standings(&self) -> Result<Vec<(i64, String, Standing)>, StoreError> {
+        let rows = self.backend.query(ALL_STANDINGS, &[])?;
+        Ok(rows
+            .iter()
+            .filter(|r| r.len() == 9)
+            .map(|r| (int(&r[0]), text(&r[1]), read_standing(&r[2..])))
+            .collect())
+    }
+
     /// Marks a rated game aborted (too short to rate): `false` when it was
     /// no longer waiting to be rated.
     ///
@@ -519,6 +564,12 @@ impl Store {
                 Value::Real(seats[0].after.rating - seats[0].before.rating.rating),
                 Value::Real(seats[1].before.rating.rating),
                 Value::Real(seats[1].after.rating - seats[1].before.rating.rating),
+                Value::Real(seats[0].before.rating.deviation),
+                Value::Real(seats[0].before.rating.volatility),
+                Value::Int(seats[0].before.games),
+                Value::Real(seats[1].before.rating.deviation),
+                Value::Real(seats[1].before.rating.volatility),
+                Value::Int(seats[1].before.games),
             ],
             must_change: true,
         }];
@@ -570,6 +621,6 @@ mod tests {
     #[test]
     fn the_statements_name_every_column() {
         assert_eq!(seek_columns!().split(", ").count(), 16);
-        assert_eq!(lobby_game_columns!().split(", ").count(), 10);
+        assert_eq!(lobby_game_columns!().split(", ").count(), 16);
     }
 }

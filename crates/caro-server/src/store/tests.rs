@@ -715,6 +715,7 @@ fn a_seek_is_taken_once_and_leaves_the_lobby() {
             rated: true,
             state: "playing".into(),
             ratings: [(0.0, 0.0); 2],
+            before: Default::default(),
         };
         s.seek_taken(id, &game).unwrap();
         assert_eq!(s.seek(id).unwrap().unwrap().game_id, 77);
@@ -741,6 +742,7 @@ fn a_game_is_rated_once_over_the_standings_read() {
                     rated: true,
                     state: "playing".into(),
                     ratings: [(0.0, 0.0); 2],
+            before: Default::default(),
                 },
             )
             .unwrap();
@@ -814,6 +816,7 @@ fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
         rated: true,
         state: "playing".into(),
         ratings: [(0.0, 0.0); 2],
+            before: Default::default(),
     };
     source.seek_taken(seek_id, &game).unwrap();
     let (x, y) = crate::rating::game(crate::rating::START, crate::rating::START, 0.5);
