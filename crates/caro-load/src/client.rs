@@ -65,6 +65,16 @@ pub struct Counters {
     pub reconnects: AtomicU64,
 }
 
+/// How a client holds its seat.
+#[derive(Clone)]
+pub enum Auth {
+    /// A seat token (`?seat=`).
+    Seat(String),
+    /// An account's session (the `caro_session` cookie): a seat bound to
+    /// the account, in a game made from a seek.
+    Session(String),
+}
+
 /// One seat's client: where it connects and how it plays.
 pub struct ClientPlan {
     /// Every instance's `host:port`.
@@ -72,7 +82,8 @@ pub struct ClientPlan {
     /// The instance tried first.
     pub home: usize,
     pub id: i64,
-    pub token: String,
+    /// How the client holds its seat.
+    pub auth: Auth,
     /// `"black"` or `"white"`, as the views name the side to move.
     pub me: &'static str,
     /// 0 for the first seat, 1 for the second.
@@ -151,13 +162,30 @@ struct Sent {
 
 type Socket = WebSocketStream<TcpStream>;
 
-async fn connect(addr: &str, id: i64, token: &str) -> Result<Socket, LoadError> {
+async fn connect(addr: &str, id: i64, auth: &Auth) -> Result<Socket, LoadError> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let stream = TcpStream::connect(addr).await?;
     stream.set_nodelay(true)?;
-    let url = format!("ws://{addr}/api/games/{id}/ws?seat={token}");
+    let request = match auth {
+        Auth::Seat(token) => format!("ws://{addr}/api/games/{id}/ws?seat={token}")
+            .into_client_request()
+            .map_err(|e| LoadError::Socket(e.to_string()))?,
+        Auth::Session(token) => {
+            let mut request = format!("ws://{addr}/api/games/{id}/ws")
+                .into_client_request()
+                .map_err(|e| LoadError::Socket(e.to_string()))?;
+            let cookie = format!("caro_session={token}").parse().map_err(
+                |e: tokio_tungstenite::tungstenite::http::header::InvalidHeaderValue| {
+                    LoadError::Socket(e.to_string())
+                },
+            )?;
+            request.headers_mut().insert("cookie", cookie);
+            request
+        }
+    };
     // Small read buffers: the default 128 KiB is zeroed on every read.
     let config = WebSocketConfig::default().read_buffer_size(4096);
-    let (ws, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(config))
+    let (ws, _) = tokio_tungstenite::client_async_with_config(request, stream, Some(config))
         .await
         .map_err(|e| LoadError::Socket(e.to_string()))?;
     Ok(ws)
@@ -172,7 +200,7 @@ async fn connect_any(plan: &ClientPlan, at: &mut usize) -> Result<Socket, LoadEr
         let mut last = None;
         for k in 0..n {
             let i = (*at + k) % n;
-            match connect(&plan.addrs[i], plan.id, &plan.token).await {
+            match connect(&plan.addrs[i], plan.id, &plan.auth).await {
                 Ok(ws) => {
                     *at = i;
                     return Ok(ws);

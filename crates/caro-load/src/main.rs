@@ -17,6 +17,13 @@
 //! the moves a reconnection's first view brings are timed apart from the
 //! two latencies.
 //!
+//! With `--accounts N` the games are rated lobby games instead: N
+//! accounts sign up, game `i` is a rated seek posted by account `2i mod N`
+//! and taken by account `2i + 1 mod N`, and each seat plays over its
+//! session cookie (no seat token). Afterwards every stored rating is
+//! checked against a replay of the Glicko-2 updates from the stored games
+//! (`caro_server::rating_audit`): nothing lost, nothing counted twice.
+//!
 //! Afterwards every game is read back (from a surviving instance, and again
 //! from a fresh instance started on the same database once all are killed)
 //! and compared with what its players saw: every move a player saw stored
@@ -29,6 +36,7 @@
 //! target/release/caro-load --games 1000 --think-ms 500
 //! target/release/caro-load --games 1000 --think-ms 500 --instances 2 \
 //!     --fresh-postgres postgres://postgres@127.0.0.1:5432/test --kill-after 20
+//! target/release/caro-load --games 1000 --think-ms 200 --accounts 500
 //! ```
 
 mod check;
@@ -47,7 +55,7 @@ use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
 use check::Check;
-use client::{ClientEnd, ClientPlan, Counters, GameClock};
+use client::{Auth, ClientEnd, ClientPlan, Counters, GameClock};
 use server::{ServeSpec, Server};
 
 /// Load generator for caro's online play.
@@ -89,6 +97,12 @@ struct Args {
     /// its clients reconnect to the next instance (needs --instances 2 or more).
     #[arg(long, value_name = "SECS")]
     kill_after: Option<f64>,
+    /// Rated lobby games between this many accounts (at least 2), each
+    /// seat played over its session cookie; the ratings are then checked
+    /// against a Glicko-2 replay of the stored games. 0: online games by
+    /// seat token.
+    #[arg(long, default_value_t = 0)]
+    accounts: u32,
     /// One more argument for every `caro serve` (repeat it), e.g.
     /// --serve-arg=--db-pool=8.
     #[arg(long = "serve-arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -210,6 +224,78 @@ fn create_games(
         .collect()
 }
 
+/// Signs up `n` accounts on `addr`: their session tokens.
+fn sign_up(addr: &str, n: usize) -> Result<Vec<String>, LoadError> {
+    let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
+    (0..n)
+        .map(|i| {
+            let res = agent
+                .post(&format!("http://{addr}/api/account"))
+                .send_json(json!({"name": format!("load{i:05}"), "password": "load password"}))
+                .map_err(|e| LoadError::Http(format!("sign-up {i}: {e}")))?;
+            let cookie = res
+                .headers()
+                .get("set-cookie")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default();
+            cookie
+                .split(';')
+                .next()
+                .and_then(|kv| kv.strip_prefix("caro_session="))
+                .map(str::to_string)
+                .ok_or_else(|| LoadError::Http(format!("sign-up {i}: no session cookie")))
+        })
+        .collect()
+}
+
+/// Makes `n` rated games from seeks: game `i` posted (as black) by account
+/// `2i mod N` on instance `i % I` and taken by account `2i + 1 mod N` on
+/// the next instance. Each seat is its account's session.
+fn seek_games(
+    addrs: &[String],
+    sessions: &[String],
+    n: usize,
+) -> Result<Vec<(i64, Auth, Auth)>, LoadError> {
+    let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
+    let k = sessions.len();
+    (0..n)
+        .map(|i| {
+            let (poster, taker) = (&sessions[(2 * i) % k], &sessions[(2 * i + 1) % k]);
+            let post_at = &addrs[i % addrs.len()];
+            let take_at = &addrs[(i + 1) % addrs.len()];
+            let seek: Value = agent
+                .post(&format!("http://{post_at}/api/seeks"))
+                .header("Cookie", &format!("caro_session={poster}"))
+                .send_json(json!({"rated": true, "colour": "black"}))
+                .and_then(|mut r| r.body_mut().read_json())
+                .map_err(|e| LoadError::Http(format!("seek {i}: {e}")))?;
+            let id = seek["id"].as_i64().unwrap_or(0);
+            let game: Value = agent
+                .post(&format!("http://{take_at}/api/seeks/{id}/accept"))
+                .header("Cookie", &format!("caro_session={taker}"))
+                .send_empty()
+                .and_then(|mut r| r.body_mut().read_json())
+                .map_err(|e| LoadError::Http(format!("taking seek {id}: {e}")))?;
+            Ok((
+                game["id"].as_i64().unwrap_or(0),
+                Auth::Session(poster.clone()),
+                Auth::Session(taker.clone()),
+            ))
+        })
+        .collect()
+}
+
+/// Every rating of the database checked against a Glicko-2 replay of its
+/// stored games.
+fn audit_ratings(database: &str) -> Result<caro_server::rating_audit::Audit, LoadError> {
+    let db = database
+        .parse::<caro_server::store::Database>()
+        .map_err(|e| LoadError::Usage(e.to_string()))?;
+    let store =
+        caro_server::store::Store::open(&db, 1).map_err(|e| LoadError::Postgres(e.to_string()))?;
+    caro_server::rating_audit::audit(&store).map_err(|e| LoadError::Postgres(e.to_string()))
+}
+
 /// Reads every game from `base` on a blocking thread and checks it.
 async fn check_from(
     base: String,
@@ -263,12 +349,29 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
     let addrs: Arc<Vec<String>> = Arc::new(instances.iter().map(|s| s.addr.clone()).collect());
 
     // Create the games first, so that all of them are played at once.
+    let rated = args.accounts > 0;
+    if rated && (args.accounts < 2 || args.size != 15) {
+        return Err(LoadError::Usage(
+            "--accounts needs at least 2 accounts and rated games are on 15x15".into(),
+        ));
+    }
     let size = args.size;
     let n = args.games as usize;
     let create_addrs = Arc::clone(&addrs);
-    let games = tokio::task::spawn_blocking(move || create_games(&create_addrs, n, size))
-        .await
-        .map_err(|e| LoadError::Http(e.to_string()))??;
+    let accounts = args.accounts as usize;
+    let games = tokio::task::spawn_blocking(move || {
+        if accounts > 0 {
+            let sessions = sign_up(&create_addrs[0], accounts)?;
+            seek_games(&create_addrs, &sessions, n)
+        } else {
+            Ok(create_games(&create_addrs, n, size)?
+                .into_iter()
+                .map(|(id, black, white)| (id, Auth::Seat(black), Auth::Seat(white)))
+                .collect())
+        }
+    })
+    .await
+    .map_err(|e| LoadError::Http(e.to_string()))??;
 
     let counters = Arc::new(Counters::default());
     let started = Instant::now();
@@ -276,12 +379,12 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
     let mut tasks = Vec::new();
     for (i, (id, black, white)) in games.iter().cloned().enumerate() {
         let clock = Arc::new(GameClock::default());
-        for (me, token, seat) in [("black", black, 0u8), ("white", white, 1u8)] {
+        for (me, auth, seat) in [("black", black, 0u8), ("white", white, 1u8)] {
             let plan = ClientPlan {
                 addrs: Arc::clone(&addrs),
                 home: (i + seat as usize) % n_inst,
                 id,
-                token,
+                auth,
                 me,
                 seat,
                 size,
@@ -378,6 +481,22 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
     );
     read_from.push("a restarted instance".to_string());
     let _ = again.child.kill().await;
+    // The ratings, from the database itself.
+    let audit = if rated {
+        let database = database.clone().unwrap_or_else(|| {
+            format!(
+                "sqlite:{}",
+                folders[0].path().join("caro.sqlite3").display()
+            )
+        });
+        Some(
+            tokio::task::spawn_blocking(move || audit_ratings(&database))
+                .await
+                .map_err(|e| LoadError::Http(e.to_string()))??,
+        )
+    } else {
+        None
+    };
 
     let mut own: Vec<Duration> = ends.iter().flat_map(|e| e.own.iter().copied()).collect();
     let mut cross: Vec<Duration> = ends.iter().flat_map(|e| e.cross.iter().copied()).collect();
@@ -432,6 +551,21 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
         check.unfinished,
         check.unreadable,
     );
+    if let Some(a) = &audit {
+        println!(
+            "ratings: {} rated games of {n}, {} standings, {}",
+            a.games,
+            a.standings,
+            if a.clean() {
+                "every rating equals its Glicko-2 replay from the stored games".to_string()
+            } else {
+                format!("{} differences from the replay", a.faults.len())
+            }
+        );
+        for f in a.faults.iter().take(5) {
+            eprintln!("rating: {f}");
+        }
+    }
     if !failover.is_empty() {
         println!(
             "{} moves first seen in the game a reconnection brought, timed apart: p50 {failover50:.1} ms, max {failover_max:.1} ms from sending",
@@ -470,9 +604,12 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
             "lost": check.lost, "duplicated": check.duplicated,
             "unacknowledged": check.unacknowledged, "corrupted": check.differing,
             "unfinished": check.unfinished, "unreadable": check.unreadable,
+            "rated_games": audit.as_ref().map(|a| a.games),
+            "rating_faults": audit.as_ref().map(|a| a.faults.len()),
         })
     );
     // A refused command is a fault unless an instance died under it.
     let refused_ok = errors == 0 || args.kill_after.is_some();
-    Ok(failures.is_empty() && check.clean() && refused_ok)
+    let ratings_ok = audit.as_ref().is_none_or(|a| a.clean() && a.games == n);
+    Ok(failures.is_empty() && check.clean() && refused_ok && ratings_ok)
 }

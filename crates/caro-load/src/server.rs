@@ -47,6 +47,10 @@ pub async fn start(spec: &ServeSpec<'_>) -> Result<Server, LoadError> {
         "1000000000",
         "--online-games-per-hour",
         "1000000000",
+        "--accounts-per-hour",
+        "1000000000",
+        "--logins-per-minute",
+        "1000000000",
         "--data",
     ]);
     command.arg(spec.data);

@@ -38,7 +38,9 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 fn same(a: &Rating, b: &Rating) -> bool {
-    close(a.rating, b.rating) && close(a.deviation, b.deviation) && close(a.volatility, b.volatility)
+    close(a.rating, b.rating)
+        && close(a.deviation, b.deviation)
+        && close(a.volatility, b.volatility)
 }
 
 /// One player's step in one rated game.
@@ -63,7 +65,9 @@ pub fn audit(store: &Store) -> Result<Audit, StoreError> {
     let mut scores = HashMap::new();
     for g in &games {
         let Some(row) = store.get(g.game_id)? else {
-            audit.faults.push(format!("rated game {} is not stored", g.game_id));
+            audit
+                .faults
+                .push(format!("rated game {} is not stored", g.game_id));
             continue;
         };
         let live = LiveGame::from_row(&row)?;
@@ -73,9 +77,10 @@ pub fn audit(store: &Store) -> Result<Audit, StoreError> {
             r if r == first => 1.0,
             "black" | "white" => 0.0,
             other => {
-                audit
-                    .faults
-                    .push(format!("rated game {} has no result ({other:?})", g.game_id));
+                audit.faults.push(format!(
+                    "rated game {} has no result ({other:?})",
+                    g.game_id
+                ));
                 continue;
             }
         };
@@ -144,7 +149,11 @@ pub fn audit(store: &Store) -> Result<Audit, StoreError> {
             }
         }
         match standings.get(&(account, variant.clone())) {
-            Some(stored) if same(&stored.rating, &now.rating) && stored.games == now.games && (stored.wins, stored.draws, stored.losses) == (now.wins, now.draws, now.losses) => {}
+            Some(stored)
+                if same(&stored.rating, &now.rating)
+                    && stored.games == now.games
+                    && (stored.wins, stored.draws, stored.losses)
+                        == (now.wins, now.draws, now.losses) => {}
             stored => audit.faults.push(format!(
                 "account {account}, {variant}: stored {stored:?}, the replay gives {now:?}"
             )),

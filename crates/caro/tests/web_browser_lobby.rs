@@ -8,8 +8,8 @@
 mod common;
 
 use common::browser::{
-    browser_or_skip, click, connect, connect_window, doc_screenshot, in_another_browser, js,
-    play, until, wait_game_page, Scenarios, TestResult, DESKTOP, PHONE,
+    browser_or_skip, click, connect, connect_window, doc_screenshot, in_another_browser, js, play,
+    until, wait_game_page, Scenarios, TestResult, DESKTOP, PHONE,
 };
 use common::Server;
 use fantoccini::{Client, Locator};
@@ -26,7 +26,12 @@ async fn fill(c: &Client, css: &str, text: &str) -> TestResult {
 /// Signs up on the log-in page and waits for the lobby.
 async fn sign_up(c: &Client, base: &str, name: &str) -> TestResult {
     c.goto(&format!("{base}/login")).await?;
-    until(c, "the log-in page", "return !document.getElementById('login-page').hidden").await?;
+    until(
+        c,
+        "the log-in page",
+        "return !document.getElementById('login-page').hidden",
+    )
+    .await?;
     fill(c, "#signup-name", name).await?;
     fill(c, "#signup-password", "a long password").await?;
     click(c, "#signup-form button[type=submit]").await?;
@@ -72,14 +77,20 @@ async fn five_in_a_row(black: &Client, white: &Client) -> TestResult {
             until(
                 white,
                 "black's move on white's page",
-                &format!("return Number(document.getElementById('board').dataset.ply) === {}", i * 2 + 1),
+                &format!(
+                    "return Number(document.getElementById('board').dataset.ply) === {}",
+                    i * 2 + 1
+                ),
             )
             .await?;
             play(white, 3 + i, 8).await?;
             until(
                 black,
                 "white's move on black's page",
-                &format!("return Number(document.getElementById('board').dataset.ply) === {}", i * 2 + 2),
+                &format!(
+                    "return Number(document.getElementById('board').dataset.ply) === {}",
+                    i * 2 + 2
+                ),
             )
             .await?;
         }
@@ -148,7 +159,12 @@ async fn two_people_play_a_rated_seek(c: &Client, base: &str) -> TestResult {
 async fn two_guests_play_a_casual_seek(c: &Client, base: &str) -> TestResult {
     // A fresh session: log out first.
     c.goto(&format!("{base}/lobby")).await?;
-    js(c, "await fetch('/api/session', {method: 'DELETE'}); location.reload();").await.ok();
+    js(
+        c,
+        "await fetch('/api/session', {method: 'DELETE'}); location.reload();",
+    )
+    .await
+    .ok();
     until(
         c,
         "the lobby as a guest",
@@ -219,6 +235,8 @@ async fn people_meet_in_the_lobby() {
     let mut scenarios = Scenarios::new(&client, &server.base);
     scenarios.run(two_people_play_a_rated_seek).await;
     scenarios.run(two_guests_play_a_casual_seek).await;
-    scenarios.run_alone(the_lobby_and_a_profile_on_a_phone).await;
+    scenarios
+        .run_alone(the_lobby_and_a_profile_on_a_phone)
+        .await;
     scenarios.finish().await;
 }

@@ -187,17 +187,38 @@ fn a_rated_seek_is_taken_played_with_cookies_and_rated_once() {
     );
     // A round of rated games among three, then every stored rating is
     // checked against a replay of Glicko-2 over the stored games.
-    for (poster, taker, colour) in [(&minh, &khoa, "black"), (&khoa, &lan, "white"), (&lan, &khoa, "black"), (&minh, &lan, "white")] {
-        let seek = post_seek(&server, Some(poster), json!({"rated": true, "colour": colour})).body["id"].as_i64().unwrap();
-        let game = accept(&server, seek, Some(taker)).body["id"].as_i64().unwrap();
-        let (black, white) = if colour == "black" { (poster, taker) } else { (taker, poster) };
+    for (poster, taker, colour) in [
+        (&minh, &khoa, "black"),
+        (&khoa, &lan, "white"),
+        (&lan, &khoa, "black"),
+        (&minh, &lan, "white"),
+    ] {
+        let seek = post_seek(
+            &server,
+            Some(poster),
+            json!({"rated": true, "colour": colour}),
+        )
+        .body["id"]
+            .as_i64()
+            .unwrap();
+        let game = accept(&server, seek, Some(taker)).body["id"]
+            .as_i64()
+            .unwrap();
+        let (black, white) = if colour == "black" {
+            (poster, taker)
+        } else {
+            (taker, poster)
+        };
         black_wins(&server, game, Who::Account(black), Who::Account(white));
     }
     let store = caro_server::store::Store::open_sqlite(&dir.path().join("caro.sqlite3")).unwrap();
     let audit = caro_server::rating_audit::audit(&store).unwrap();
     assert_eq!((audit.games, audit.standings), (5, 3), "{audit:?}");
     assert!(audit.clean(), "{audit:?}");
-    assert_eq!(profile(&server, "Khoa")["ratings"]["freestyle15"]["games"], 3);
+    assert_eq!(
+        profile(&server, "Khoa")["ratings"]["freestyle15"]["games"],
+        3
+    );
 
     // Provisional players are left off the leaderboard.
     let board = send(

@@ -532,7 +532,7 @@ async fn make_game(app: &Arc<App>, seek: &SeekRow, taker: i64) -> ApiResult<Valu
         rated: seek.rated,
         state: if seek.rated { "playing" } else { "casual" }.to_string(),
         ratings: [(0.0, 0.0); 2],
-            before: Default::default(),
+        before: Default::default(),
     };
     let seek_id = seek.id;
     app.store(move |s| s.seek_taken(seek_id, &record)).await?;
@@ -580,10 +580,13 @@ pub(crate) async fn game_players(
     State(app): State<Arc<App>>,
     super::GameId(id): super::GameId,
 ) -> ApiResult<Response> {
-    let record = app
-        .store(move |s| s.lobby_game(id))
-        .await?
-        .ok_or_else(|| refused(StatusCode::NOT_FOUND, "not_found", format!("game {id} was not made in the lobby")))?;
+    let record = app.store(move |s| s.lobby_game(id)).await?.ok_or_else(|| {
+        refused(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("game {id} was not made in the lobby"),
+        )
+    })?;
     let entry = super::entry(&app, id).await?;
     let first_is_black = {
         let g = entry.lock();
@@ -594,13 +597,19 @@ pub(crate) async fn game_players(
             let mut out = Vec::new();
             for (i, account_id) in record.accounts.iter().enumerate() {
                 if *account_id == 0 {
-                    out.push(json!({"name": null, "rating": null, "provisional": null, "change": null}));
+                    out.push(
+                        json!({"name": null, "rating": null, "provisional": null, "change": null}),
+                    );
                     continue;
                 }
                 let name = s.account(*account_id)?.map(|a| a.name);
                 let rated = record.state == "rated";
                 let now = s.standing(*account_id, &record.variant)?.rating;
-                let rating = if rated { record.ratings[i].0 } else { now.rating };
+                let rating = if rated {
+                    record.ratings[i].0
+                } else {
+                    now.rating
+                };
                 let provisional = now.is_provisional();
                 out.push(json!({
                     "name": name,

@@ -13,9 +13,9 @@ mod lobby;
 mod postgres;
 mod sql;
 mod sqlite;
-pub(crate) mod tls;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testdb;
+pub(crate) mod tls;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

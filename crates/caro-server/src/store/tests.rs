@@ -742,7 +742,7 @@ fn a_game_is_rated_once_over_the_standings_read() {
                     rated: true,
                     state: "playing".into(),
                     ratings: [(0.0, 0.0); 2],
-            before: Default::default(),
+                    before: Default::default(),
                 },
             )
             .unwrap();
@@ -816,7 +816,7 @@ fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
         rated: true,
         state: "playing".into(),
         ratings: [(0.0, 0.0); 2],
-            before: Default::default(),
+        before: Default::default(),
     };
     source.seek_taken(seek_id, &game).unwrap();
     let (x, y) = crate::rating::game(crate::rating::START, crate::rating::START, 0.5);
@@ -874,7 +874,10 @@ fn postgres_connections_use_tls_when_the_url_asks() {
     let ssl_in_use = |store: &Store| {
         store
             .backend
-            .query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[])
+            .query(
+                "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                &[],
+            )
             .unwrap()
     };
     let join = if pg.url.contains('?') { '&' } else { '?' };
@@ -887,11 +890,18 @@ fn postgres_connections_use_tls_when_the_url_asks() {
             assert_eq!(ssl_in_use(&encrypted), vec![vec![backend::Value::Int(1)]]);
             // The server's certificate is its own (Debian's snakeoil),
             // signed by no authority the web trusts: refused when checked.
-            let verify: Database = format!("{}{join}sslmode=verify-full", pg.url).parse().unwrap();
-            let refused = Store::open(&verify, 1).err().expect("an unchecked certificate");
+            let verify: Database = format!("{}{join}sslmode=verify-full", pg.url)
+                .parse()
+                .unwrap();
+            let refused = Store::open(&verify, 1)
+                .err()
+                .expect("an unchecked certificate");
             assert!(refused.to_string().contains("certificate"), "{refused}");
         }
         // A server without TLS says so; nothing more to check here.
-        Err(e) => assert!(e.to_string().contains("TLS") || e.to_string().contains("SSL"), "{e}"),
+        Err(e) => assert!(
+            e.to_string().contains("TLS") || e.to_string().contains("SSL"),
+            "{e}"
+        ),
     }
 }

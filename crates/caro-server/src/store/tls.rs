@@ -196,7 +196,9 @@ mod tests {
             )
         );
         assert!(connection("postgres://u@h/db?sslmode=verify-ca").is_ok());
-        assert!(connection("postgres://u@h/db?sslmode=verify-full&sslrootcert=/no/such.pem")
-            .is_err_and(|e| e.contains("/no/such.pem")));
+        assert!(
+            connection("postgres://u@h/db?sslmode=verify-full&sslrootcert=/no/such.pem")
+                .is_err_and(|e| e.contains("/no/such.pem"))
+        );
     }
 }
