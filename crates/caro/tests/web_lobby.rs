@@ -576,3 +576,54 @@ fn across_two_instances_a_seek_is_seen_taken_once_and_its_game_rated_once() {
     assert_eq!(profile(&a, "Minh")["ratings"]["freestyle15"]["games"], 0);
     let _ = minh;
 }
+
+#[test]
+fn a_game_that_ended_unrated_is_rated_when_the_server_starts_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let lan = account(&server, "Lan");
+    let minh = account(&server, "Minh");
+    let seek = post_seek(
+        &server,
+        Some(&lan),
+        json!({"rated": true, "colour": "black"}),
+    )
+    .body["id"]
+        .as_i64()
+        .unwrap();
+    let game = accept(&server, seek, Some(&minh)).body["id"]
+        .as_i64()
+        .unwrap();
+    black_wins(&server, game, Who::Account(&lan), Who::Account(&minh));
+    let rated = profile(&server, "Lan")["ratings"]["freestyle15"].clone();
+    assert_eq!(rated["games"], 1);
+    server.kill();
+
+    // The state a server killed between storing the end and rating it
+    // leaves: the game over, its rating not written.
+    let file = dir.path().join("caro.sqlite3");
+    let conn = rusqlite::Connection::open(&file).unwrap();
+    conn.execute_batch(
+        "UPDATE lobby_games SET state = 'playing', first_rating = 0, first_change = 0, second_rating = 0, second_change = 0;
+         DELETE FROM ratings; DELETE FROM rating_history;",
+    )
+    .unwrap();
+    drop(conn);
+
+    let server = Server::start(dir.path());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let now = profile(&server, "Lan")["ratings"]["freestyle15"].clone();
+        if now["games"] == 1 {
+            assert_eq!(now["rating"], rated["rating"]);
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not rated after the restart: {now}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let store = caro_server::store::Store::open_sqlite(&file).unwrap();
+    assert!(caro_server::rating_audit::audit(&store).unwrap().clean());
+}
