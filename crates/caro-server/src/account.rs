@@ -1,10 +1,11 @@
 //! Accounts, optional beside guest play: names, passwords hashed with
 //! Argon2id, and session tokens of which only a hash is stored.
 
-use std::sync::LazyLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{LazyLock, Mutex};
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
+use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
+use argon2::{Algorithm, Argon2, Block, Params, Version, ARGON2ID_IDENT};
 use sha2::{Digest, Sha256};
 
 /// The cookie that carries a session's token.
@@ -68,6 +69,44 @@ pub fn check_password(password: &str) -> Result<(), CredentialError> {
     Ok(())
 }
 
+/// Argon2id's working memory, kept and reused: at most one buffer per
+/// core, so however many log-ins arrive at once the hashes hold a bounded
+/// amount of memory (19 MiB each by default) and give none of it back to
+/// the allocator's per-thread arenas to keep.
+static WORK: LazyLock<Vec<Mutex<Vec<Block>>>> = LazyLock::new(|| {
+    let n = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    (0..n).map(|_| Mutex::new(Vec::new())).collect()
+});
+
+/// Which buffer a caller waits for when all are busy.
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// Runs `f` with Argon2 working memory of at least `blocks` blocks.
+fn with_work<T>(blocks: usize, f: impl FnOnce(&mut [Block]) -> T) -> T {
+    let mut work = WORK
+        .iter()
+        .find_map(|slot| slot.try_lock().ok())
+        .unwrap_or_else(|| {
+            let i = NEXT.fetch_add(1, Ordering::Relaxed) % WORK.len();
+            WORK[i].lock().unwrap_or_else(|e| e.into_inner())
+        });
+    if work.len() < blocks {
+        work.resize(blocks, Block::default());
+    }
+    f(&mut work[..blocks])
+}
+
+/// Argon2id over `password` and `salt` with `params`: the raw output.
+fn argon2id(params: &Params, password: &str, salt: &[u8]) -> Result<Vec<u8>, String> {
+    let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
+    let mut out = vec![0u8; params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN)];
+    with_work(params.block_count(), |work| {
+        argon.hash_password_into_with_memory(password.as_bytes(), salt, &mut out, work)
+    })
+    .map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
 /// A password's Argon2id hash (PHC string, salt and parameters included;
 /// the crate's default parameters: 19 MiB, 2 passes, 1 lane).
 ///
@@ -76,11 +115,17 @@ pub fn check_password(password: &str) -> Result<(), CredentialError> {
 pub fn hash_password(password: &str) -> Result<String, String> {
     let mut salt = [0u8; 16];
     getrandom::fill(&mut salt).map_err(|e| e.to_string())?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
+    let params = Params::default();
+    let out = argon2id(&params, password, &salt)?;
+    let salt_string = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+    let hash = PasswordHash {
+        algorithm: ARGON2ID_IDENT,
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(&params).map_err(|e| e.to_string())?,
+        salt: Some(salt_string.as_salt()),
+        hash: Some(Output::new(&out).map_err(|e| e.to_string())?),
+    };
+    Ok(hash.to_string())
 }
 
 /// A hash no password matches, verified when a log-in names nobody, so
@@ -96,9 +141,23 @@ pub fn verify_password(hash: Option<&str>, password: &str) -> bool {
     let Ok(parsed) = PasswordHash::new(hash) else {
         return false;
     };
-    let matches = Argon2::default()
-        .verify_password(password.as_bytes(), &parsed)
-        .is_ok();
+    let (Ok(params), Some(salt), Some(expected)) =
+        (Params::try_from(&parsed), parsed.salt, parsed.hash)
+    else {
+        return false;
+    };
+    if parsed.algorithm != ARGON2ID_IDENT {
+        return false;
+    }
+    let mut salt_bytes = [0u8; 64];
+    let Ok(salt) = salt.decode_b64(&mut salt_bytes) else {
+        return false;
+    };
+    let Ok(out) = argon2id(&params, password, salt) else {
+        return false;
+    };
+    // Output compares in constant time.
+    let matches = Output::new(&out).is_ok_and(|o| o == expected);
     found && matches
 }
 
@@ -190,6 +249,17 @@ mod tests {
         assert!(!verify_password(Some(&a), "correct horse!"));
         assert!(!verify_password(None, "no account has this password"));
         assert!(!verify_password(Some("not a hash"), "x"));
+        // The same PHC string the crate's own hasher makes and checks.
+        use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+        let theirs = Argon2::default()
+            .hash_password(b"correct horse", &SaltString::encode_b64(&[7; 16]).unwrap())
+            .unwrap()
+            .to_string();
+        assert!(verify_password(Some(&theirs), "correct horse"));
+        let parsed = PasswordHash::new(&a).unwrap();
+        assert!(Argon2::default()
+            .verify_password(b"correct horse", &parsed)
+            .is_ok());
     }
 
     #[test]
