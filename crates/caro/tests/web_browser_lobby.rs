@@ -194,6 +194,44 @@ async fn two_guests_play_a_casual_seek(c: &Client, base: &str) -> TestResult {
     .await
 }
 
+async fn a_seek_leaves_with_its_poster_and_the_lobby_works_from_the_keyboard(
+    c: &Client,
+    base: &str,
+) -> TestResult {
+    c.goto(&format!("{base}/lobby")).await?;
+    until(
+        c,
+        "the lobby",
+        "return !document.getElementById('lobby-page').hidden",
+    )
+    .await?;
+    // From the keyboard: the form's fields, then Enter on its button.
+    js(c, "document.getElementById('seek-game').focus()").await?;
+    c.active_element().await?.send_keys("\u{E015}").await?;
+    js(
+        c,
+        "document.querySelector('#seek-form button[type=submit]').focus()",
+    )
+    .await?;
+    c.active_element().await?.send_keys("\u{E007}").await?;
+    until(
+        c,
+        "the seek posted from the keyboard",
+        "return document.querySelectorAll('#seek-list li.mine').length === 1",
+    )
+    .await?;
+    // Leaving the page takes the seek out of the lobby.
+    c.goto(&format!("{base}/games")).await?;
+    until(
+        c,
+        "the lobby empty after its poster left",
+        "if (!window.caroSeeks) { window.caroSeeks = 'asking'; fetch('/api/seeks').then(r => r.json()).then(l => { window.caroSeeks = l; }); }
+         if (Array.isArray(window.caroSeeks)) { const empty = window.caroSeeks.length === 0; window.caroSeeks = null; return empty; }
+         return false",
+    )
+    .await
+}
+
 async fn the_lobby_and_a_profile_on_a_phone(base: &str) -> TestResult {
     in_another_browser(PHONE, "lobby_phone", async |p: &Client| {
         p.goto(&format!("{base}/lobby")).await?;
@@ -235,6 +273,9 @@ async fn people_meet_in_the_lobby() {
     let mut scenarios = Scenarios::new(&client, &server.base);
     scenarios.run(two_people_play_a_rated_seek).await;
     scenarios.run(two_guests_play_a_casual_seek).await;
+    scenarios
+        .run(a_seek_leaves_with_its_poster_and_the_lobby_works_from_the_keyboard)
+        .await;
     scenarios
         .run_alone(the_lobby_and_a_profile_on_a_phone)
         .await;
