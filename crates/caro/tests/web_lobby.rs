@@ -432,7 +432,7 @@ impl LobbyFeed {
     }
 
     /// The next list of seeks.
-    pub fn next(&mut self) -> Vec<Value> {
+    pub fn next_list(&mut self) -> Vec<Value> {
         let mut event = String::new();
         for line in self.lines.by_ref() {
             let line = line.expect("an event line");
@@ -456,10 +456,10 @@ fn the_live_lobby_shows_seeks_come_and_go_without_reloading() {
     let lan = account(&server, "Lan");
     let minh = account(&server, "Minh");
     let mut feed = LobbyFeed::open(&server);
-    assert!(feed.next().is_empty());
+    assert!(feed.next_list().is_empty());
     let seek = post_seek(&server, Some(&lan), json!({"rule": "caro", "rated": true}));
     assert_eq!(seek.status, 201, "{}", seek.body);
-    let list = feed.next();
+    let list = feed.next_list();
     assert_eq!(list.len(), 1);
     assert_eq!(
         (list[0]["name"].as_str(), list[0]["variant"].as_str()),
@@ -467,7 +467,7 @@ fn the_live_lobby_shows_seeks_come_and_go_without_reloading() {
     );
     let taken = accept(&server, seek.body["id"].as_i64().unwrap(), Some(&minh));
     assert_eq!(taken.status, 201, "{}", taken.body);
-    assert!(feed.next().is_empty(), "a taken seek leaves the lobby");
+    assert!(feed.next_list().is_empty(), "a taken seek leaves the lobby");
 }
 
 /// Two `caro serve` instances on one fresh PostgreSQL database (skipped,
@@ -502,11 +502,11 @@ fn across_two_instances_a_seek_is_seen_taken_once_and_its_game_rated_once() {
     let lan = account(&a, "Lan");
     let minh = account(&b, "Minh");
     let mut feed_b = LobbyFeed::open(&b);
-    assert!(feed_b.next().is_empty());
+    assert!(feed_b.next_list().is_empty());
     let seek = post_seek(&a, Some(&lan), json!({"rated": true, "colour": "white"}));
     assert_eq!(seek.status, 201, "{}", seek.body);
     let seek = seek.body["id"].as_i64().unwrap();
-    let seen = feed_b.next();
+    let seen = feed_b.next_list();
     assert_eq!(seen.len(), 1, "posted on a, seen live on b");
     assert_eq!(seen[0]["name"], "Lan");
 
@@ -541,7 +541,7 @@ fn across_two_instances_a_seek_is_seen_taken_once_and_its_game_rated_once() {
     let winner_index = answers.iter().position(|(s, _)| *s == 201).unwrap();
     let taker = &takers[winner_index];
     let taker_name = format!("Taker{winner_index}");
-    assert!(feed_b.next().is_empty());
+    assert!(feed_b.next_list().is_empty());
 
     // The taker plays black (Lan asked for white) on one instance, Lan on
     // the other; the game ends on instance b.
