@@ -56,6 +56,18 @@ enum Who<'a> {
     Guest(&'a str),
 }
 
+/// Resigns a game with a session cookie.
+fn resign(server: &Server, game: i64, cookie: &str) -> Answer {
+    send(
+        server,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        Some(cookie),
+        &[],
+        Some(json!({})),
+    )
+}
+
 fn profile(server: &Server, name: &str) -> Value {
     let a = send(
         server,
@@ -172,14 +184,7 @@ fn a_rated_seek_is_taken_played_with_cookies_and_rated_once() {
     assert_eq!(minh_p["ratings"]["renju15"]["provisional"], true);
 
     // Rated once: a resignation after the end changes nothing.
-    let again = send(
-        &server,
-        "POST",
-        &format!("/api/games/{game}/resign"),
-        Some(&lan),
-        &[],
-        Some(json!({})),
-    );
+    let again = resign(&server, game, &lan);
     assert_eq!(again.status, 409, "{}", again.body);
     assert_eq!(
         profile(&server, "Lan")["ratings"]["freestyle15"]["games"],
@@ -397,14 +402,7 @@ fn seeks_are_cancelled_by_their_poster_capped_and_a_short_game_is_not_rated() {
         a.status == 200
     };
     assert!(lobby_seat(&lan) || lobby_seat(&minh));
-    let resigned = send(
-        &server,
-        "POST",
-        &format!("/api/games/{game}/resign"),
-        Some(&lan),
-        &[],
-        Some(json!({})),
-    );
+    let resigned = resign(&server, game, &lan);
     assert_eq!(resigned.status, 200, "{}", resigned.body);
     for name in ["Lan", "Minh"] {
         let p = profile(&server, name);

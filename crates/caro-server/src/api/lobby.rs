@@ -380,6 +380,15 @@ async fn seek_of(app: &Arc<App>, id: i64) -> ApiResult<SeekRow> {
         .ok_or_else(|| refused(StatusCode::NOT_FOUND, "not_found", format!("no seek {id}")))
 }
 
+/// The seek a path names, and who asks about it (a guest: `None`).
+async fn seek_and_asker(
+    app: &Arc<App>,
+    id: i64,
+    headers: &HeaderMap,
+) -> ApiResult<(SeekRow, Option<AccountRow>)> {
+    Ok((seek_of(app, id).await?, signed_in(app, headers).await?))
+}
+
 /// Whether the request comes from the seek's poster: its account, or a
 /// guest's token in `X-Caro-Seat`.
 fn is_poster(seek: &SeekRow, account: Option<&AccountRow>, headers: &HeaderMap) -> bool {
@@ -408,8 +417,7 @@ pub(crate) async fn cancel_seek(
     SeekId(id): SeekId,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let seek = seek_of(&app, id).await?;
-    let account = signed_in(&app, &headers).await?;
+    let (seek, account) = seek_and_asker(&app, id, &headers).await?;
     if !is_poster(&seek, account.as_ref(), &headers) {
         return Err(refused(
             StatusCode::FORBIDDEN,
@@ -437,8 +445,7 @@ pub(crate) async fn accept_seek(
     SeekId(id): SeekId,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let seek = seek_of(&app, id).await?;
-    let account = signed_in(&app, &headers).await?;
+    let (seek, account) = seek_and_asker(&app, id, &headers).await?;
     let now = now_secs();
     if seek.cancelled || seek.game_id != 0 || seek.expires <= now {
         return Err(refused(

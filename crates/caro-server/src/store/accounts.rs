@@ -50,36 +50,20 @@ const SET_PASSWORD: &str = "UPDATE accounts SET password_hash = $2 WHERE id = $1
 const SET_DISABLED: &str = "UPDATE accounts SET disabled = $2 WHERE id = $1 AND deleted = 0";
 const DELETE_ACCOUNT: &str = "UPDATE accounts SET name = 'deleted', name_key = '#deleted-' || id, password_hash = '', deleted = $2 WHERE id = $1 AND deleted = 0";
 
-/// An integer column.
-fn int(v: &Value) -> i64 {
-    match v {
-        Value::Int(i) => *i,
-        _ => 0,
-    }
-}
-
-/// A text column.
-fn text(v: &Value) -> String {
-    match v {
-        Value::Text(t) => t.clone(),
-        _ => String::new(),
-    }
-}
-
 fn read_account(row: &[Value]) -> Result<AccountRow, StoreError> {
     let [id, name, hash, created, disabled, deleted] = row else {
         return Err(StoreError::Damaged {
-            id: row.first().map_or(0, int),
+            id: row.first().map_or(0, Value::int),
             reason: format!("an account row has {} columns, not 6", row.len()),
         });
     };
     Ok(AccountRow {
-        id: int(id),
-        name: text(name),
-        password_hash: text(hash),
-        created: int(created),
-        disabled: int(disabled) != 0,
-        deleted: int(deleted) != 0,
+        id: id.int(),
+        name: name.text(),
+        password_hash: hash.text(),
+        created: created.int(),
+        disabled: disabled.int() != 0,
+        deleted: deleted.int() != 0,
     })
 }
 
@@ -110,7 +94,7 @@ impl Store {
                 Value::Int(now),
             ],
         )?;
-        Ok(rows.first().and_then(|r| r.first()).map(int))
+        Ok(rows.first().and_then(|r| r.first()).map(Value::int))
     }
 
     /// The account a name's key belongs to (disabled ones included).

@@ -21,6 +21,35 @@ pub enum Value {
     Null,
 }
 
+impl Value {
+    /// The value as an integer (a real rounded toward zero; 0 for text
+    /// or NULL).
+    pub fn int(&self) -> i64 {
+        match self {
+            Value::Int(i) => *i,
+            Value::Real(r) => *r as i64,
+            _ => 0,
+        }
+    }
+
+    /// The value as a real number (0 for text or NULL).
+    pub fn real(&self) -> f64 {
+        match self {
+            Value::Real(r) => *r,
+            Value::Int(i) => *i as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// The value as text (empty for a number or NULL).
+    pub fn text(&self) -> String {
+        match self {
+            Value::Text(t) => t.clone(),
+            _ => String::new(),
+        }
+    }
+}
+
 /// One statement of a [`Backend::transaction`].
 pub(crate) struct Statement {
     /// The SQL, in PostgreSQL's dialect (`$1` …).

@@ -178,32 +178,9 @@ const ADD_HISTORY: &str = "INSERT INTO rating_history (account_id, variant, game
 const HISTORY: &str = "SELECT game_id, rating, deviation, at FROM rating_history WHERE account_id = $1 AND variant = $2 ORDER BY at, game_id";
 const LEADERS: &str = "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id WHERE r.variant = $1 AND r.deviation < $2 AND a.deleted = 0 AND a.disabled = 0 ORDER BY r.rating DESC, a.name_key LIMIT $3";
 
-fn int(v: &Value) -> i64 {
-    match v {
-        Value::Int(i) => *i,
-        Value::Real(r) => *r as i64,
-        _ => 0,
-    }
-}
-
-fn real(v: &Value) -> f64 {
-    match v {
-        Value::Real(r) => *r,
-        Value::Int(i) => *i as f64,
-        _ => 0.0,
-    }
-}
-
-fn text(v: &Value) -> String {
-    match v {
-        Value::Text(t) => t.clone(),
-        _ => String::new(),
-    }
-}
-
 fn damaged(what: &str, row: &[Value], want: usize) -> StoreError {
     StoreError::Damaged {
-        id: row.first().map_or(0, int),
+        id: row.first().map_or(0, Value::int),
         reason: format!("a {what} row has {} columns, not {want}", row.len()),
     }
 }
@@ -213,22 +190,22 @@ fn read_seek(r: &[Value]) -> Result<SeekRow, StoreError> {
         return Err(damaged("seek", r, 16));
     }
     Ok(SeekRow {
-        id: int(&r[0]),
-        account_id: int(&r[1]),
-        guest_token: text(&r[2]),
-        owner: text(&r[3]),
-        rule: text(&r[4]),
-        width: int(&r[5]),
-        height: int(&r[6]),
-        opening: text(&r[7]),
-        minutes: int(&r[8]),
-        increment: int(&r[9]),
-        rated: int(&r[10]) != 0,
-        colour: text(&r[11]),
-        created: int(&r[12]),
-        expires: int(&r[13]),
-        cancelled: int(&r[14]) != 0,
-        game_id: int(&r[15]),
+        id: r[0].int(),
+        account_id: r[1].int(),
+        guest_token: r[2].text(),
+        owner: r[3].text(),
+        rule: r[4].text(),
+        width: r[5].int(),
+        height: r[6].int(),
+        opening: r[7].text(),
+        minutes: r[8].int(),
+        increment: r[9].int(),
+        rated: r[10].int() != 0,
+        colour: r[11].text(),
+        created: r[12].int(),
+        expires: r[13].int(),
+        cancelled: r[14].int() != 0,
+        game_id: r[15].int(),
     })
 }
 
@@ -239,20 +216,20 @@ fn read_lobby_game(r: &[Value]) -> Result<LobbyGameRow, StoreError> {
     let before = |rating: &Value, deviation: &Value, volatility: &Value, games: &Value| {
         (
             Rating {
-                rating: real(rating),
-                deviation: real(deviation),
-                volatility: real(volatility),
+                rating: rating.real(),
+                deviation: deviation.real(),
+                volatility: volatility.real(),
             },
-            int(games),
+            games.int(),
         )
     };
     Ok(LobbyGameRow {
-        game_id: int(&r[0]),
-        accounts: [int(&r[1]), int(&r[2])],
-        variant: text(&r[3]),
-        rated: int(&r[4]) != 0,
-        state: text(&r[5]),
-        ratings: [(real(&r[6]), real(&r[7])), (real(&r[8]), real(&r[9]))],
+        game_id: r[0].int(),
+        accounts: [r[1].int(), r[2].int()],
+        variant: r[3].text(),
+        rated: r[4].int() != 0,
+        state: r[5].text(),
+        ratings: [(r[6].real(), r[7].real()), (r[8].real(), r[9].real())],
         before: [
             before(&r[6], &r[10], &r[11], &r[12]),
             before(&r[8], &r[13], &r[14], &r[15]),
@@ -265,14 +242,14 @@ fn read_lobby_game(r: &[Value]) -> Result<LobbyGameRow, StoreError> {
 fn read_standing(r: &[Value]) -> Standing {
     Standing {
         rating: Rating {
-            rating: real(&r[0]),
-            deviation: real(&r[1]),
-            volatility: real(&r[2]),
+            rating: r[0].real(),
+            deviation: r[1].real(),
+            volatility: r[2].real(),
         },
-        games: int(&r[3]),
-        wins: int(&r[4]),
-        draws: int(&r[5]),
-        losses: int(&r[6]),
+        games: r[3].int(),
+        wins: r[4].int(),
+        draws: r[5].int(),
+        losses: r[6].int(),
     }
 }
 
@@ -300,7 +277,7 @@ impl Store {
                 Value::Int(s.expires),
             ],
         )?;
-        Ok(rows.first().and_then(|r| r.first()).map_or(0, int))
+        Ok(rows.first().and_then(|r| r.first()).map_or(0, Value::int))
     }
 
     /// A seek by id.
@@ -337,7 +314,7 @@ impl Store {
                 &[Value::Int(now), Value::Text(owner.into())],
             )?
         };
-        Ok(rows.first().and_then(|r| r.first()).map_or(0, int))
+        Ok(rows.first().and_then(|r| r.first()).map_or(0, Value::int))
     }
 
     /// Cancels an open seek: `false` when it was taken (or is being taken).
@@ -427,7 +404,11 @@ impl Store {
     /// The database's error.
     pub fn pending_rated_games(&self) -> Result<Vec<i64>, StoreError> {
         let rows = self.backend.query(PENDING_RATED, &[])?;
-        Ok(rows.iter().filter_map(|r| r.first()).map(int).collect())
+        Ok(rows
+            .iter()
+            .filter_map(|r| r.first())
+            .map(Value::int)
+            .collect())
     }
 
     /// An account's standing in a variant (a new player's if none).
@@ -456,7 +437,7 @@ impl Store {
         Ok(rows
             .iter()
             .filter(|r| r.len() == 8)
-            .map(|r| (text(&r[0]), read_standing(&r[1..])))
+            .map(|r| (r[0].text(), read_standing(&r[1..])))
             .collect())
     }
 
@@ -477,10 +458,10 @@ impl Store {
             .iter()
             .filter(|r| r.len() == 4)
             .map(|r| HistoryPoint {
-                game_id: int(&r[0]),
-                rating: real(&r[1]),
-                deviation: real(&r[2]),
-                at: int(&r[3]),
+                game_id: r[0].int(),
+                rating: r[1].real(),
+                deviation: r[2].real(),
+                at: r[3].int(),
             })
             .collect())
     }
@@ -507,7 +488,7 @@ impl Store {
         Ok(rows
             .iter()
             .filter(|r| r.len() == 4)
-            .map(|r| (text(&r[0]), real(&r[1]), real(&r[2]), int(&r[3])))
+            .map(|r| (r[0].text(), r[1].real(), r[2].real(), r[3].int()))
             .collect())
     }
 
@@ -529,7 +510,7 @@ impl Store {
         Ok(rows
             .iter()
             .filter(|r| r.len() == 9)
-            .map(|r| (int(&r[0]), text(&r[1]), read_standing(&r[2..])))
+            .map(|r| (r[0].int(), r[1].text(), read_standing(&r[2..])))
             .collect())
     }
 
