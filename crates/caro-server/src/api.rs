@@ -635,20 +635,8 @@ pub(crate) async fn entry(app: &Arc<App>, id: i64) -> ApiResult<Arc<Entry>> {
     app.entry(id).await?.ok_or(ApiError::NoGame(id))
 }
 
-/// The game as stored, for a reader that starts from it (a view, a
-/// socket's or an event stream's first message): with other instances,
-/// read again, so that a change whose notification never came (its
-/// instance died between the write and the note) is not missed.
-pub(crate) async fn fresh_entry(app: &Arc<App>, id: i64) -> ApiResult<Arc<Entry>> {
-    let entry = entry(app, id).await?;
-    if app.is_shared() {
-        app.refresh(&entry).await?;
-    }
-    Ok(entry)
-}
-
 async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
-    let entry = fresh_entry(&app, id).await?;
+    let entry = entry(&app, id).await?;
     let mut g = entry.lock();
     // A game loaded after a restart resumes here; one that finds the pool
     // full waits for room and goes on by itself.
@@ -657,7 +645,7 @@ async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<
 }
 
 async fn export_psq(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
-    let entry = fresh_entry(&app, id).await?;
+    let entry = entry(&app, id).await?;
     let record = PsqRecord::from_table(&entry.lock().table)
         .map_err(|e| ApiError::BadRequest(format!("cannot write PSQ: {e}")))?;
     Ok((
@@ -680,7 +668,7 @@ async fn events(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
-    let entry = fresh_entry(&app, id).await?;
+    let entry = entry(&app, id).await?;
     let (first, rx) = {
         let g = entry.lock();
         (

@@ -33,8 +33,7 @@ use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::{
-    build_table, change_caught_up, first_to, fresh_entry, new_match, ApiError, ApiResult, GameId,
-    NewGame,
+    build_table, change_caught_up, entry, first_to, new_match, ApiError, ApiResult, GameId, NewGame,
 };
 use crate::listen::ConnectionSlot;
 use crate::live::{ActionError, Clock, LiveGame, Online, Sitter, DEFAULT_TIME_MS};
@@ -167,7 +166,7 @@ pub(crate) async fn socket(
 ) -> ApiResult<Response> {
     let upgrade = upgrade?;
     let Query(q) = q?;
-    let entry = fresh_entry(&app, id).await?;
+    let entry = entry(&app, id).await?;
     // A flag that is due falls now (and is stored).
     app.change(&entry, flag).await?;
     // A seat bound to an account needs no token: the session names it.
