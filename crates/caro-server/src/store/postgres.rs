@@ -35,57 +35,12 @@ const POOL_WAIT: Duration = Duration::from_secs(10);
 /// How long opening a connection may take, unless the URL says.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Most notifications sent in one transaction.
-const NOTIFY_BATCH: usize = 256;
-
 /// The games database on a PostgreSQL server.
 pub(super) struct PgStore {
     describe: String,
     pool: Pool,
     /// The runtime the connections run on.
     driver: Driver,
-    /// Game changes to announce, sent after their write commits
-    /// ([`notifier`]).
-    changes: tokio::sync::mpsc::UnboundedSender<String>,
-}
-
-/// Announces the game changes this instance stored, in the order stored,
-/// each after its write committed, several in one transaction when they
-/// come together. PostgreSQL serialises the commits of transactions that
-/// notify (a lock on the notification queue): a move's write that
-/// notified itself waited there behind every other instance's, and the
-/// slowest of them set the other players' latency. Here only this one
-/// connection takes that lock, once a batch; the writes do not.
-async fn notifier(
-    pool: Pool,
-    describe: String,
-    mut changes: tokio::sync::mpsc::UnboundedReceiver<String>,
-) {
-    let mut batch = Vec::with_capacity(NOTIFY_BATCH);
-    while changes.recv_many(&mut batch, NOTIFY_BATCH).await > 0 {
-        // A connection lost on the way: tried again, a few times.
-        for attempt in 0..5u32 {
-            let sent = async {
-                let c = pool.get().await.map_err(|e| e.to_string())?;
-                let stmt = c
-                    .prepare_cached("SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS n(p, i) ORDER BY i")
-                    .await
-                    .map_err(|e| e.to_string())?;
-                c.execute(&stmt, &[&CHANNEL, &batch])
-                    .await
-                    .map_err(|e| e.to_string())
-            }
-            .await;
-            match sent {
-                Ok(_) => break,
-                Err(e) => {
-                    tracing::warn!("{describe}: {} changes not announced yet: {e}", batch.len());
-                    tokio::time::sleep(Duration::from_millis(100 << attempt)).await;
-                }
-            }
-        }
-        batch.clear();
-    }
 }
 
 /// The runtime a [`PgStore`]'s connections run on.
@@ -113,20 +68,6 @@ impl Driver {
             .build()
             .map_err(|e| StoreError::Thread(e.to_string()))?;
         Ok(Driver::Own(Some(runtime)))
-    }
-
-    /// Starts `f` on the runtime.
-    fn spawn(&self, f: impl Future<Output = ()> + Send + 'static) -> Result<(), StoreError> {
-        match self {
-            Driver::Server(handle) => {
-                handle.spawn(f);
-            }
-            Driver::Own(Some(rt)) => {
-                rt.spawn(f);
-            }
-            Driver::Own(None) => return Err(StoreError::Thread("the store is closed".into())),
-        }
-        Ok(())
     }
 
     /// Runs `f` to its end on the runtime, blocking the calling thread.
@@ -253,13 +194,10 @@ impl PgStore {
             .recycle_timeout(Some(CONNECT_TIMEOUT))
             .build()
             .map_err(|e| StoreError::Postgres(e.to_string()))?;
-        let (changes, announced) = tokio::sync::mpsc::unbounded_channel();
-        driver.spawn(notifier(pool.clone(), describe.clone(), announced))?;
         Ok(PgStore {
             describe,
             pool,
             driver,
-            changes,
         })
     }
 
@@ -382,13 +320,15 @@ impl Backend for PgStore {
     fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
         self.run(async {
             let c = self.client().await?;
-            // The notification goes out once the change is committed (and
-            // only then), from the notifier.
+            // One statement, so one transaction: the notification goes
+            // out when (and only if) the change is committed.
             let stmt = c
                 .prepare_cached(
-                    "UPDATE games SET updated = $2, moves = $3, redo = $4, result = $5, ending = $6, clock = $7, choices = $8, hints = $9,
+                    "WITH u AS (
+                        UPDATE games SET updated = $2, moves = $3, redo = $4, result = $5, ending = $6, clock = $7, choices = $8, hints = $9,
                         offers = $11, paused = $12, delay_ms = $13, computer_turn = $14, search_until = $15, next_id = $16, version = version + 1
-                        WHERE id = $1 AND version = $10 RETURNING version",
+                        WHERE id = $1 AND version = $10 RETURNING id, version)
+                     SELECT pg_notify('caro_games', 'g ' || id || ' ' || version || $17) FROM u",
                 )
                 .await
                 .map_err(|e| self.err(e))?;
@@ -416,19 +356,12 @@ impl Backend for PgStore {
                         &v.computer_turn,
                         &row.search_until,
                         &row.next_id,
+                        &tail,
                     ],
                 )
                 .await
                 .map_err(|e| self.err(e))?;
-            let Some(stored) = rows.first() else {
-                return Ok(false);
-            };
-            let version: i64 = stored.get(0);
-            // Only if the notifier has stopped (the runtime shutting down)
-            // is this lost: the other instances then read the game again
-            // when a request for it is stale, as after any missed note.
-            let _ = self.changes.send(format!("g {} {version}{tail}", row.id));
-            Ok(true)
+            Ok(rows.len() == 1)
         })
     }
 
@@ -551,10 +484,17 @@ impl Backend for PgStore {
     }
 
     fn notify(&self, payload: &str) -> Result<(), StoreError> {
-        // In order with the game changes stored before it.
-        self.changes
-            .send(payload.to_string())
-            .map_err(|_| StoreError::Thread("the notifier has stopped".into()))
+        self.run(async {
+            let c = self.client().await?;
+            let stmt = c
+                .prepare_cached("SELECT pg_notify($1, $2)")
+                .await
+                .map_err(|e| self.err(e))?;
+            c.execute(&stmt, &[&CHANNEL, &payload])
+                .await
+                .map_err(|e| self.err(e))?;
+            Ok(())
+        })
     }
 
     fn set_presence(
