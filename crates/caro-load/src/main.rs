@@ -41,7 +41,6 @@
 
 mod check;
 mod client;
-mod fresh;
 mod server;
 
 use std::collections::HashMap;
@@ -54,6 +53,7 @@ use clap::Parser;
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
+use caro_server::store::scratch::ScratchDatabase;
 use check::Check;
 use client::{Auth, ClientEnd, ClientPlan, Counters, GameClock};
 use server::{ServeSpec, Server};
@@ -154,13 +154,32 @@ fn summary(latencies: &mut [Duration]) -> (f64, f64, f64) {
 async fn main() -> std::process::ExitCode {
     let args = Args::parse();
     let fresh = match &args.fresh_postgres {
-        Some(url) => match fresh::FreshDatabase::create(url).await {
-            Ok(f) => Some(f),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return std::process::ExitCode::from(2);
+        Some(url) => {
+            let (url, name) = (
+                url.clone(),
+                format!(
+                    "caro_load_{}_{:08x}",
+                    std::process::id(),
+                    rand::random::<u32>()
+                ),
+            );
+            let made =
+                tokio::task::spawn_blocking(move || ScratchDatabase::create(&url, &name)).await;
+            match made {
+                Ok(Ok(f)) => Some(f),
+                Ok(Err(e)) => {
+                    eprintln!(
+                        "error: {}: {e}",
+                        shown(args.fresh_postgres.as_deref().unwrap_or(""))
+                    );
+                    return std::process::ExitCode::from(2);
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return std::process::ExitCode::from(2);
+                }
             }
-        },
+        }
         None => None,
     };
     let database = fresh
@@ -170,9 +189,13 @@ async fn main() -> std::process::ExitCode {
     let outcome = run(&args, database).await;
     if let Some(f) = fresh {
         if args.keep {
-            println!("kept database {} ({})", f.name, fresh::redact(&f.url));
-        } else if let Err(e) = f.drop_database().await {
-            eprintln!("error: {e}");
+            println!("kept database {} ({})", f.name, shown(&f.url));
+        } else {
+            match tokio::task::spawn_blocking(move || f.drop_database()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => eprintln!("error: dropping the run's database: {e}"),
+                Err(e) => eprintln!("error: {e}"),
+            }
         }
     }
     match outcome {
@@ -183,6 +206,12 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::from(2)
         }
     }
+}
+
+/// A database URL as it may be shown: without its password.
+fn shown(url: &str) -> String {
+    url.parse::<caro_server::store::Database>()
+        .map_or_else(|_| "the database URL".to_string(), |d| d.to_string())
 }
 
 /// An instance and its figures.
@@ -517,7 +546,7 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
     let per_second = moves as f64 / elapsed.as_secs_f64();
     let db = database
         .as_deref()
-        .map_or_else(|| "SQLite".to_string(), fresh::redact);
+        .map_or_else(|| "SQLite".to_string(), shown);
     let memory: Vec<String> = instances
         .iter()
         .enumerate()

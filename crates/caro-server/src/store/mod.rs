@@ -11,6 +11,7 @@ mod backend;
 mod copy;
 mod lobby;
 mod postgres;
+pub mod scratch;
 mod sql;
 mod sqlite;
 #[cfg(any(test, feature = "test-support"))]

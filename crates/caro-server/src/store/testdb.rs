@@ -9,16 +9,14 @@
 use std::io::Write;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
 
 use super::postgres::with_causes;
+pub use super::scratch::PgError;
+use super::scratch::{execute, run, ScratchDatabase};
 use super::Database;
 
 /// Where the tests' databases are made unless `CARO_TEST_POSTGRES` says.
 pub const DEFAULT_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
-
-/// How long connecting may take before PostgreSQL counts as unreachable.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
@@ -29,8 +27,7 @@ pub struct TestDb {
     pub url: String,
     /// Its name.
     pub name: String,
-    /// The server's own URL, the one the database was created through.
-    admin: String,
+    scratch: ScratchDatabase,
 }
 
 /// The server the tests use: `CARO_TEST_POSTGRES` or [`DEFAULT_URL`].
@@ -71,8 +68,8 @@ pub fn fresh_database() -> Option<TestDb> {
         COUNTER.fetch_add(1, Ordering::Relaxed),
         u32::from_le_bytes(random)
     );
-    match execute(&admin, &format!("CREATE DATABASE {name}")) {
-        Ok(()) => {}
+    let scratch = match ScratchDatabase::create(&admin, &name) {
+        Ok(scratch) => scratch,
         Err(PgError::Unreachable(reason)) => {
             let shown = shown(&admin);
             assert!(
@@ -88,12 +85,12 @@ pub fn fresh_database() -> Option<TestDb> {
             return None;
         }
         Err(PgError::Failed(reason)) => panic!("creating the test database {name}: {reason}"),
-    }
-    let Some(Database::Postgres(url)) = Database::Postgres(admin.clone()).with_database_name(&name)
-    else {
-        unreachable!("a PostgreSQL URL with another name is still one");
     };
-    Some(TestDb { url, name, admin })
+    Some(TestDb {
+        url: scratch.url.clone(),
+        name: scratch.name.clone(),
+        scratch,
+    })
 }
 
 impl TestDb {
@@ -138,8 +135,7 @@ impl TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
-        if let Err(e) = execute(&self.admin, &sql) {
+        if let Err(e) = self.scratch.drop_database() {
             let _ = writeln!(
                 std::io::stderr(),
                 "could not drop the test database {}: {e}",
@@ -147,51 +143,4 @@ impl Drop for TestDb {
             );
         }
     }
-}
-
-/// Why a statement did not run.
-#[derive(Debug, thiserror::Error)]
-pub enum PgError {
-    /// No connection: the server is down, the address or the login wrong.
-    #[error("not reachable: {0}")]
-    Unreachable(String),
-    /// Connected, and the statement failed.
-    #[error("{0}")]
-    Failed(String),
-}
-
-fn execute(url: &str, sql: &str) -> Result<(), PgError> {
-    run(url, |client| async move {
-        client.batch_execute(sql).await.map_err(|e| with_causes(&e))
-    })
-}
-
-/// Connects to `url` (giving up after [`CONNECT_TIMEOUT`]) and runs `work`
-/// with the client on a runtime of its own: [`PgError::Unreachable`] when
-/// it cannot connect, [`PgError::Failed`] when `work` fails.
-fn run<T, F, Fut>(url: &str, work: F) -> Result<T, PgError>
-where
-    F: FnOnce(tokio_postgres::Client) -> Fut,
-    Fut: std::future::Future<Output = Result<T, String>>,
-{
-    let config = tokio_postgres::Config::from_str(url)
-        .map_err(|e| PgError::Unreachable(format!("bad URL: {}", with_causes(&e))))?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| PgError::Failed(format!("a runtime: {e}")))?;
-    runtime.block_on(async move {
-        let (client, connection) =
-            tokio::time::timeout(CONNECT_TIMEOUT, config.connect(tokio_postgres::NoTls))
-                .await
-                .map_err(|_| {
-                    PgError::Unreachable(format!("no answer in {} s", CONNECT_TIMEOUT.as_secs()))
-                })?
-                .map_err(|e| PgError::Unreachable(with_causes(&e)))?;
-        let driver = tokio::spawn(connection);
-        let out = work(client).await.map_err(PgError::Failed);
-        // The client is dropped by now: the connection ends by itself.
-        let _ = driver.await;
-        out
-    })
 }
