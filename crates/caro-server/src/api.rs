@@ -749,6 +749,11 @@ pub(crate) async fn seat_token(
     if let Some(token) = headers.get(SEAT_HEADER).and_then(|v| v.to_str().ok()) {
         return Ok(Some(token.to_string()));
     }
+    // Only an online game has seats: a move in any other game costs no
+    // look at the session or the lobby.
+    if entry(app, id).await?.lock().online.is_none() {
+        return Ok(None);
+    }
     lobby::account_seat_token(app, id, headers).await
 }
 
