@@ -9,7 +9,9 @@
 //!   articles caro was asked to implement, reproduced faithfully;
 //! - [`search`]: caro's own threat-space alpha-beta search, levels 1..=10;
 //! - [`analysis`]: win chances, the best few moves of a position, and a
-//!   game reviewed move by move.
+//!   game reviewed move by move;
+//! - [`selfplay`] and [`dataset`]: training positions from self-play and
+//!   their binary file.
 //!
 //! ```
 //! use caro_core::{BoardSize, Color, Game, Rule, Rules};
@@ -27,6 +29,7 @@
 
 pub mod analysis;
 pub mod arena;
+pub mod dataset;
 mod failcache;
 mod keymap;
 pub mod minimax;
@@ -36,6 +39,7 @@ pub mod random;
 pub mod renju_opening;
 pub mod scoremap;
 pub mod search;
+pub mod selfplay;
 pub mod sprt;
 
 pub use player::{

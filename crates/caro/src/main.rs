@@ -13,6 +13,7 @@ mod play;
 mod players;
 mod position;
 mod rulesargs;
+mod selfplay;
 mod serve;
 mod user;
 
@@ -83,6 +84,10 @@ enum Command {
     /// Accounts: reset a password, disable or enable an account.
     #[command(after_help = user::EXAMPLES)]
     User(user::UserArgs),
+    /// Training positions from games of caro against itself at a fixed
+    /// node count, written to a binary file; or a file's summary.
+    #[command(after_help = selfplay::EXAMPLES)]
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 /// What `caro brain --help` says beyond its summary.
@@ -122,6 +127,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => analyse::run(&args),
         Some(Command::Db(args)) => db::run(&args),
         Some(Command::User(args)) => user::run(&args),
+        Some(Command::Selfplay(args)) => selfplay::run(&args),
         None => serve::run(&serve::ServeArgs::defaults()),
     };
     match result {

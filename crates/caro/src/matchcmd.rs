@@ -221,7 +221,9 @@ fn parse_threads(text: &str) -> Result<[Option<usize>; 2], UsageError> {
     }
 }
 
-fn random_opening(rules: &Rules, plies: usize, rng: &mut StdRng) -> Vec<Pos> {
+/// A random opening of `plies` moves near the centre that does not end
+/// the game.
+pub(crate) fn random_opening(rules: &Rules, plies: usize, rng: &mut StdRng) -> Vec<Pos> {
     loop {
         let mut game = match Game::new(*rules, Color::Black) {
             Ok(g) => g,

@@ -1,0 +1,188 @@
+//! `caro selfplay` through the real binary: the file it writes, read back
+//! with the repository's reader, position by position.
+
+use std::path::Path;
+use std::process::Command;
+
+use caro_core::{Color, Game};
+use caro_engine::dataset::{GameResult, Reader, Sample, EVAL_LIMIT};
+use serde_json::Value;
+
+fn caro(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_caro"))
+        .args(args)
+        .output()
+        .expect("run caro")
+}
+
+fn succeed(args: &[&str]) -> Value {
+    let out = caro(args);
+    assert!(
+        out.status.success(),
+        "caro {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().expect("output");
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+fn read(path: &Path) -> Vec<Sample> {
+    let f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    Reader::new(f).unwrap().collect::<Result<_, _>>().unwrap()
+}
+
+fn book(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../openings")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn renju_games_from_the_book_give_legal_labelled_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("renju.cpos");
+    let file_arg = file.display().to_string();
+    let totals = succeed(&[
+        "selfplay",
+        "--rule",
+        "renju",
+        "--openings",
+        &book("renju15-book.txt"),
+        "--games",
+        "4",
+        "--nodes",
+        "1500",
+        "-j",
+        "2",
+        "--hash-mb",
+        "2",
+        "--out",
+        &file_arg,
+        "--json",
+    ]);
+    let samples = read(&file);
+    assert_eq!(totals["positions"].as_u64().unwrap(), samples.len() as u64);
+    assert_eq!(
+        totals["bytes"].as_u64().unwrap(),
+        std::fs::metadata(&file).unwrap().len()
+    );
+    let games = totals["black_wins"].as_u64().unwrap()
+        + totals["white_wins"].as_u64().unwrap()
+        + totals["draws"].as_u64().unwrap();
+    assert_eq!(games, 4);
+    assert!(samples.len() > 20, "{} positions", samples.len());
+    let mut keys = std::collections::HashSet::new();
+    for s in &samples {
+        assert_eq!(s.rules.rule, caro_core::Rule::Renju);
+        assert!(keys.insert(s.position_key()), "no position twice");
+        let game: Game = s.to_game().expect("a legal position");
+        assert!(!game.is_over());
+        game.check(s.best)
+            .expect("the best move is legal, never a foul");
+        let blacks = s.stones.iter().filter(|(_, c)| *c == Color::Black).count();
+        let expected = if blacks > s.stones.len() - blacks {
+            Color::White
+        } else {
+            Color::Black
+        };
+        assert_eq!(s.to_move, expected);
+        if s.score > EVAL_LIMIT {
+            assert_eq!(s.result, GameResult::Win, "a proven win is won");
+        }
+    }
+    // The same seed writes the same file, whatever the number of threads.
+    let again = dir.path().join("again.cpos");
+    succeed(&[
+        "selfplay",
+        "--rule",
+        "renju",
+        "--openings",
+        &book("renju15-book.txt"),
+        "--games",
+        "4",
+        "--nodes",
+        "1500",
+        "-j",
+        "1",
+        "--hash-mb",
+        "2",
+        "--out",
+        &again.display().to_string(),
+        "--json",
+    ]);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+}
+
+#[test]
+fn appending_leaves_out_what_the_file_holds_and_stats_count_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("caro20.cpos");
+    let f = file.display().to_string();
+    let common = [
+        "selfplay",
+        "--rule",
+        "caro",
+        "--size",
+        "20",
+        "--games",
+        "2",
+        "--nodes",
+        "800",
+        "--hash-mb",
+        "2",
+        "--out",
+        &f,
+        "--json",
+    ];
+    let first = succeed(&common);
+    let written = first["positions"].as_u64().unwrap();
+    // A second run would overwrite: refused, the file unchanged.
+    let before = std::fs::read(&file).unwrap();
+    let out = caro(&common);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--append"));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    // The same games again add nothing; other seeds add new positions.
+    let same = succeed(&[&common[..], &["--append"]].concat());
+    assert_eq!(same["positions"].as_u64(), Some(0));
+    assert_eq!(same["duplicates"].as_u64(), Some(written));
+    let more = succeed(&[&common[..], &["--append", "--seed", "2"]].concat());
+    let total = written + more["positions"].as_u64().unwrap();
+    assert!(total > written);
+    let stats = succeed(&["selfplay", "--stats", &f, "--json"]);
+    assert_eq!(stats["positions"].as_u64(), Some(total));
+    assert_eq!(read(&file).len() as u64, total);
+    let kind = &stats["kinds"][0];
+    assert_eq!(kind["rules"], "caro 20x20 k5");
+}
+
+#[test]
+fn bad_files_and_options_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.cpos");
+    std::fs::write(&junk, b"not positions at all").unwrap();
+    let out = caro(&["selfplay", "--stats", &junk.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("CAROPOS1"));
+    let out = caro(&["selfplay", "--games", "0", "--out", "x.cpos"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--games"));
+    let openings = dir.path().join("won.txt");
+    std::fs::write(&openings, "a1 a5 b1 b5 c1 c5 d1 d5 e1\n").unwrap();
+    let out = caro(&[
+        "selfplay",
+        "--openings",
+        &openings.display().to_string(),
+        "--out",
+        &dir.path().join("o.cpos").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already ends the game"));
+    assert!(!dir.path().join("o.cpos").exists());
+}
