@@ -10,8 +10,8 @@
 //! - [`search`]: caro's own threat-space alpha-beta search, levels 1..=10;
 //! - [`analysis`]: win chances, the best few moves of a position, and a
 //!   game reviewed move by move;
-//! - [`selfplay`] and [`dataset`]: training positions from self-play and
-//!   their binary file.
+//! - [`selfplay`], [`dataset`] and [`train`]: training positions from
+//!   self-play, their binary file, and the fit of the evaluation to them.
 //!
 //! ```
 //! use caro_core::{BoardSize, Color, Game, Rule, Rules};
@@ -51,4 +51,5 @@ mod point_values;
 pub mod state;
 #[cfg(test)]
 mod testing;
+pub mod train;
 pub mod tt;

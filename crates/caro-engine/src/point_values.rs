@@ -28,7 +28,7 @@ use crate::state::{Threat, COUNTED_THREATS, MAX_COUNT};
 mod counts;
 mod fitted;
 use counts::COUNT_VALUES;
-use fitted::FITTED;
+pub(crate) use fitted::FITTED;
 
 /// Combinations of four line patterns, as multisets of four of the nine
 /// patterns: C(12, 4).
@@ -80,7 +80,7 @@ pub(crate) fn combination(patterns: [u8; 4]) -> usize {
 /// Whether a black stone on a point with these patterns may be a renju
 /// foul (as [`crate::state::State::may_be_foul`] reads it, less the open
 /// four that a single line can make legally).
-fn may_be_foul(p: [u8; 4]) -> bool {
+pub(crate) fn may_be_foul(p: [u8; 4]) -> bool {
     let has = |x: Pattern| p.contains(&(x as u8));
     let fours = p
         .iter()

@@ -15,6 +15,7 @@ mod position;
 mod rulesargs;
 mod selfplay;
 mod serve;
+mod train;
 mod user;
 
 use std::io::Write as _;
@@ -88,6 +89,10 @@ enum Command {
     /// node count, written to a binary file; or a file's summary.
     #[command(after_help = selfplay::EXAMPLES)]
     Selfplay(selfplay::SelfplayArgs),
+    /// Fit the evaluation's point values to files of training positions
+    /// and write them as Rust source for the engine.
+    #[command(after_help = train::EXAMPLES)]
+    Train(train::TrainArgs),
 }
 
 /// What `caro brain --help` says beyond its summary.
@@ -128,6 +133,7 @@ fn main() -> ExitCode {
         Some(Command::Db(args)) => db::run(&args),
         Some(Command::User(args)) => user::run(&args),
         Some(Command::Selfplay(args)) => selfplay::run(&args),
+        Some(Command::Train(args)) => train::run(&args),
         None => serve::run(&serve::ServeArgs::defaults()),
     };
     match result {

@@ -1,0 +1,434 @@
+//! Fitting the evaluation's point values to training positions
+//! ([`crate::dataset`]): what `caro train` runs.
+//!
+//! The model is the engine's own point sum: each empty point is worth the
+//! value of the combination of its four line patterns, for the side to
+//! move (added) and for the other side (taken away), over the count
+//! correction, which stays as it is. The fit starts from the values the
+//! engine plays with and moves them by Adam, full batch, so that the
+//! logistic squash of the sum predicts a blend of the game's result and
+//! the search's squashed score:
+//!
+//! `target = λ · result + (1 − λ) · σ(score / scale)`, loss `(σ(eval /
+//! scale) − target)²`, averaged.
+//!
+//! Positions with a proven result (a score beyond
+//! [`crate::dataset::EVAL_LIMIT`]) are left out: no point sum should
+//! predict them. One position in ten (by its position key) is held out,
+//! the fit stops when the held-out loss has not improved for `patience`
+//! epochs, and the best epoch's values are kept. Nothing is random: the
+//! same data and settings give the same values.
+
+use std::fmt::Write as _;
+
+use caro_core::{Cell, Color, Rule};
+
+use crate::dataset::{Sample, EVAL_LIMIT};
+use crate::point_values::{combination, may_be_foul, COMBINATIONS, FITTED};
+use crate::state::State;
+
+/// Weights of the model: `[as the side to move, as the other side]`, by
+/// combination of four line patterns.
+pub type PointTable = [[i16; COMBINATIONS]; 2];
+
+/// The values the engine plays with today.
+#[must_use]
+pub fn current_table() -> PointTable {
+    FITTED
+}
+
+/// How a fit runs.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainSettings {
+    /// Weight of the game's result in the target (the rest: the search's
+    /// score). Range 0..=1.
+    pub lambda: f64,
+    /// Evaluation units of the logistic squash: a score of `scale` is a
+    /// 73% expectation.
+    pub scale: f64,
+    /// Most passes over the training positions.
+    pub epochs: u32,
+    /// Passes without a better held-out loss before the fit stops.
+    pub patience: u32,
+    /// Adam's step size, in evaluation units.
+    pub learning_rate: f64,
+    /// A value seen on fewer points than this in the training positions
+    /// keeps its start.
+    pub min_seen: f64,
+}
+
+impl Default for TrainSettings {
+    fn default() -> Self {
+        TrainSettings {
+            lambda: 0.5,
+            scale: 200.0,
+            epochs: 300,
+            patience: 10,
+            learning_rate: 2.0,
+            min_seen: 20.0,
+        }
+    }
+}
+
+/// One position as the model sees it.
+struct Row {
+    /// (weight index, signed count): index `role * COMBINATIONS + c`.
+    x: Vec<(u32, f32)>,
+    /// What the model does not fit: the count correction.
+    fixed: f32,
+    target: f32,
+}
+
+/// The training and held-out positions, as rows of the model.
+pub struct TrainingSet {
+    train: Vec<Row>,
+    held: Vec<Row>,
+    /// Positions left out: proven results or positions that are not legal.
+    pub skipped: usize,
+}
+
+impl TrainingSet {
+    /// The rows of `samples` under `settings` (the blend of the target).
+    pub fn new<'a>(
+        samples: impl IntoIterator<Item = &'a Sample>,
+        settings: &TrainSettings,
+    ) -> Self {
+        let mut set = TrainingSet {
+            train: Vec::new(),
+            held: Vec::new(),
+            skipped: 0,
+        };
+        for s in samples {
+            if s.score.abs() > EVAL_LIMIT {
+                set.skipped += 1;
+                continue;
+            }
+            let Ok(game) = s.to_game() else {
+                set.skipped += 1;
+                continue;
+            };
+            let state = State::new(&game);
+            let squashed = sigmoid(f64::from(s.score) / settings.scale);
+            let target = settings.lambda * s.result.score() + (1.0 - settings.lambda) * squashed;
+            let row = Row {
+                x: features(&state, s.rules.rule),
+                fixed: state.evaluate_counts() as f32,
+                target: target as f32,
+            };
+            if s.position_key() % 10 == 0 {
+                set.held.push(row);
+            } else {
+                set.train.push(row);
+            }
+        }
+        set
+    }
+
+    /// Training positions.
+    #[must_use]
+    pub fn train_len(&self) -> usize {
+        self.train.len()
+    }
+
+    /// Held-out positions.
+    #[must_use]
+    pub fn held_len(&self) -> usize {
+        self.held.len()
+    }
+}
+
+/// The model's features of a position: for each empty point, the
+/// combination of its four line patterns for each side (a renju foul
+/// point of black's counts nothing for black, as in the engine).
+fn features(state: &State, rule: Rule) -> Vec<(u32, f32)> {
+    let me = state.to_move();
+    let mut counts = vec![0f32; 2 * COMBINATIONS];
+    let size = state.rules().size;
+    for y in 0..size.height {
+        for x in 0..size.width {
+            let i = state.index(caro_core::Pos::new(x, y));
+            if state.board().cell(i) != Cell::Empty {
+                continue;
+            }
+            for (role, color) in [(0, me), (1, me.opponent())] {
+                let p = state.patterns(i).dir[color.index()];
+                if rule == Rule::Renju && color == Color::Black && may_be_foul(p) {
+                    continue;
+                }
+                let c = combination(p);
+                if c != 0 {
+                    counts[role * COMBINATIONS + c] += if role == 0 { 1.0 } else { -1.0 };
+                }
+            }
+        }
+    }
+    counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &k)| k != 0.0)
+        .map(|(f, &k)| (f as u32, k))
+        .collect()
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+fn predict(w: &[f64], row: &Row) -> f64 {
+    f64::from(row.fixed)
+        + row
+            .x
+            .iter()
+            .map(|&(f, k)| w[f as usize] * f64::from(k))
+            .sum::<f64>()
+}
+
+fn loss(w: &[f64], rows: &[Row], scale: f64) -> f64 {
+    if rows.is_empty() {
+        return f64::NAN;
+    }
+    let total: f64 = rows
+        .iter()
+        .map(|r| {
+            let e = sigmoid(predict(w, r) / scale) - f64::from(r.target);
+            e * e
+        })
+        .sum();
+    total / rows.len() as f64
+}
+
+/// One epoch's losses.
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    /// The pass, from 1 (0: the start).
+    pub epoch: u32,
+    /// Mean loss on the training positions.
+    pub train: f64,
+    /// Mean loss on the held-out positions.
+    pub held: f64,
+}
+
+/// What a fit found.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    /// The values of the best epoch, rounded.
+    pub table: PointTable,
+    /// The losses before the fit (epoch 0).
+    pub start: Epoch,
+    /// The best epoch by held-out loss.
+    pub best: Epoch,
+    /// Epochs run.
+    pub epochs_run: u32,
+}
+
+/// Fits the point values to `set` from `start`, calling `report` after
+/// each epoch.
+#[must_use]
+pub fn fit(
+    set: &TrainingSet,
+    start: &PointTable,
+    settings: &TrainSettings,
+    mut report: impl FnMut(Epoch),
+) -> Fitted {
+    let n = 2 * COMBINATIONS;
+    let mut w: Vec<f64> = start.iter().flatten().map(|&v| f64::from(v)).collect();
+    let mut seen = vec![0.0; n];
+    for r in &set.train {
+        for &(f, k) in &r.x {
+            seen[f as usize] += f64::from(k.abs());
+        }
+    }
+    let scale = settings.scale;
+    let first = Epoch {
+        epoch: 0,
+        train: loss(&w, &set.train, scale),
+        held: loss(&w, &set.held, scale),
+    };
+    report(first);
+    let mut best = first;
+    let mut best_w = w.clone();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    let (b1, b2) = (0.9f64, 0.999f64);
+    let mut epochs_run = 0;
+    for epoch in 1..=settings.epochs {
+        epochs_run = epoch;
+        let mut g = vec![0.0; n];
+        let count = set.train.len().max(1) as f64;
+        for r in &set.train {
+            let p = sigmoid(predict(&w, r) / scale);
+            let slope = 2.0 * (p - f64::from(r.target)) * p * (1.0 - p) / scale / count;
+            for &(f, k) in &r.x {
+                g[f as usize] += slope * f64::from(k);
+            }
+        }
+        let t = i32::try_from(epoch).unwrap_or(i32::MAX);
+        for f in 0..n {
+            if seen[f] < settings.min_seen {
+                continue;
+            }
+            m[f] = b1 * m[f] + (1.0 - b1) * g[f];
+            v[f] = b2 * v[f] + (1.0 - b2) * g[f] * g[f];
+            let mh = m[f] / (1.0 - b1.powi(t));
+            let vh = v[f] / (1.0 - b2.powi(t));
+            w[f] -= settings.learning_rate * mh / (vh.sqrt() + 1e-12);
+            w[f] = w[f].clamp(-f64::from(i16::MAX), f64::from(i16::MAX));
+        }
+        let now = Epoch {
+            epoch,
+            train: loss(&w, &set.train, scale),
+            held: loss(&w, &set.held, scale),
+        };
+        report(now);
+        if now.held < best.held || best.held.is_nan() {
+            best = now;
+            best_w.clone_from(&w);
+        } else if epoch - best.epoch >= settings.patience {
+            break;
+        }
+    }
+    let mut table = [[0i16; COMBINATIONS]; 2];
+    for (f, value) in best_w.iter().enumerate() {
+        table[f / COMBINATIONS][f % COMBINATIONS] = value.round() as i16;
+    }
+    Fitted {
+        table,
+        start: first,
+        best,
+        epochs_run,
+    }
+}
+
+/// The table as the Rust source of `src/point_values/fitted.rs`, with
+/// `header` as its first comment lines (the command and data that made
+/// it).
+#[must_use]
+pub fn render_table(table: &PointTable, header: &str) -> String {
+    let mut text = String::new();
+    for line in header.lines() {
+        let _ = writeln!(text, "// {line}");
+    }
+    text.push_str(
+        "\nuse super::COMBINATIONS;\n\n\
+         /// Fitted point values: `[as the side to move, as the other side]`, each\n\
+         /// by combination of four line patterns (see [`super::combination`]).\n\
+         #[rustfmt::skip]\n\
+         pub(crate) const FITTED: [[i16; COMBINATIONS]; 2] = [\n",
+    );
+    for role in table {
+        text.push_str("    [\n");
+        for row in role.chunks(16) {
+            let row: Vec<String> = row.iter().map(ToString::to_string).collect();
+            let _ = writeln!(text, "        {},", row.join(", "));
+        }
+        text.push_str("    ],\n");
+    }
+    text.push_str("];\n");
+    text
+}
+
+/// The table of a file written by [`render_table`], or what is wrong
+/// with it.
+///
+/// # Errors
+/// A message for a file without the table's 990 numbers.
+pub fn parse_table(text: &str) -> Result<PointTable, String> {
+    let start = text.find("= [").ok_or("no `FITTED` table in the file")?;
+    let numbers: Result<Vec<i16>, _> = text[start + 3..]
+        .split(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .filter(|s| !s.is_empty())
+        .map(str::parse::<i16>)
+        .collect();
+    let numbers = numbers.map_err(|e| format!("a value that is not a number: {e}"))?;
+    if numbers.len() != 2 * COMBINATIONS {
+        return Err(format!(
+            "{} values, not {}",
+            numbers.len(),
+            2 * COMBINATIONS
+        ));
+    }
+    let mut table = [[0i16; COMBINATIONS]; 2];
+    for (f, &value) in numbers.iter().enumerate() {
+        table[f / COMBINATIONS][f % COMBINATIONS] = value;
+    }
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::GameResult;
+    use caro_core::{BoardSize, Game, Pos, Rules};
+
+    #[test]
+    fn the_engine_table_reads_back_from_its_source_file() {
+        let source = include_str!("point_values/fitted.rs");
+        assert_eq!(parse_table(source).unwrap(), FITTED);
+        let rendered = render_table(&FITTED, "a header\nof two lines");
+        assert!(rendered.starts_with("// a header\n// of two lines\n"));
+        assert_eq!(parse_table(&rendered).unwrap(), FITTED);
+        assert!(parse_table("pub(crate) const FITTED = [1, 2];").is_err());
+    }
+
+    #[test]
+    fn the_model_with_the_engine_table_is_the_engine_evaluation() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let rules = Rules::new(BoardSize::square(15), 5, rule).unwrap();
+            let moves = caro_core::notation::parse_move_list(
+                "h8 i9 h9 h10 g9 i10 j10 i8 i7 g10 f10 j7",
+                rules.size,
+            )
+            .unwrap();
+            let game = Game::from_moves(rules, Color::Black, &moves).unwrap();
+            let state = State::new(&game);
+            let w: Vec<f64> = FITTED.iter().flatten().map(|&v| f64::from(v)).collect();
+            let row = Row {
+                x: features(&state, rule),
+                fixed: state.evaluate_counts() as f32,
+                target: 0.5,
+            };
+            assert_eq!(predict(&w, &row).round() as i32, state.evaluate(), "{rule}");
+        }
+    }
+
+    #[test]
+    fn a_fit_lowers_the_loss_it_is_judged_by() {
+        // Positions labelled as won by the side to move whenever it has
+        // more open twos: a fit must move towards them.
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
+        let mut samples = Vec::new();
+        let mut game = Game::new(rules, Color::Black).unwrap();
+        let path = [
+            (7, 7),
+            (8, 8),
+            (7, 9),
+            (9, 9),
+            (5, 7),
+            (10, 6),
+            (6, 10),
+            (3, 3),
+        ];
+        for (n, &(x, y)) in path.iter().enumerate() {
+            game.try_play(Pos::new(x, y)).unwrap();
+            for result in [GameResult::Win, GameResult::Loss, GameResult::Win] {
+                let mut s = Sample::of_game(&game, 40 * n as i16, Pos::new(0, 0), result);
+                s.ply = n as u16;
+                samples.push(s);
+            }
+        }
+        let settings = TrainSettings {
+            min_seen: 0.0,
+            epochs: 50,
+            patience: 50,
+            ..TrainSettings::default()
+        };
+        let set = TrainingSet::new(&samples, &settings);
+        let mut held_out_everything = TrainingSet::new(&samples, &settings);
+        held_out_everything.held = TrainingSet::new(&samples, &settings).train;
+        let fitted = fit(&held_out_everything, &FITTED, &settings, |_| {});
+        assert!(fitted.best.held < fitted.start.held, "{fitted:?}");
+        assert!(set.train_len() + set.held_len() == samples.len());
+        // The same data, the same values.
+        let again = fit(&held_out_everything, &FITTED, &settings, |_| {});
+        assert_eq!(again.table, fitted.table);
+    }
+}

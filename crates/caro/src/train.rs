@@ -1,0 +1,197 @@
+//! `caro train`: fits the evaluation's point values to files of training
+//! positions (`caro selfplay`) and writes them as the Rust source of
+//! `crates/caro-engine/src/point_values/fitted.rs` (docs/training.md).
+
+use std::fs::File;
+use std::io::{BufReader, Write as _};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use caro_engine::dataset::{Reader, Sample};
+use caro_engine::train::{
+    current_table, fit, parse_table, render_table, TrainSettings, TrainingSet,
+};
+use clap::Args;
+
+use crate::UsageError;
+
+/// What `caro train --help` ends with.
+pub const EXAMPLES: &str = "\
+Examples:
+  caro train freestyle15.cpos --out fitted.rs
+  caro train freestyle15.cpos renju15.cpos --lambda 0.3 --out fitted.rs --json
+  caro train more.cpos --start fitted.rs --out fitted2.rs";
+
+/// `caro train`'s options.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Files of training positions written by caro selfplay.
+    #[arg(required = true, value_name = "FILE")]
+    pub data: Vec<PathBuf>,
+    /// Where to write the fitted values (Rust source, the form of
+    /// crates/caro-engine/src/point_values/fitted.rs).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Start from the values of this file (written by caro train) rather
+    /// than the engine's own.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// Only the positions of this rule (freestyle, standard, renju, caro,
+    /// caro-standard).
+    #[arg(long)]
+    pub rule: Option<String>,
+    /// Weight of the game's result in the target, the rest the search's
+    /// score (0 to 1).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Evaluation units of the logistic squash.
+    #[arg(long, default_value_t = 200.0)]
+    pub scale: f64,
+    /// Most passes over the training positions.
+    #[arg(long, default_value_t = 300)]
+    pub epochs: u32,
+    /// Passes without a better held-out loss before the fit stops.
+    #[arg(long, default_value_t = 10)]
+    pub patience: u32,
+    /// Adam's step size, in evaluation units.
+    #[arg(long, default_value_t = 2.0)]
+    pub lr: f64,
+    /// Print one JSON line of totals at the end.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `caro train`.
+///
+/// # Errors
+/// A [`UsageError`] for bad options, unreadable files or no positions.
+pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(UsageError("--lambda must be from 0 to 1".to_string()));
+    }
+    if !(args.scale > 0.0 && args.lr > 0.0) {
+        return Err(UsageError("--scale and --lr must be above 0".to_string()));
+    }
+    let rule = args
+        .rule
+        .as_deref()
+        .map(|r| {
+            r.parse::<caro_core::Rule>()
+                .map_err(|e| UsageError(e.to_string()))
+        })
+        .transpose()?;
+    let start = match &args.start {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+            parse_table(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?
+        }
+        None => current_table(),
+    };
+    let started = Instant::now();
+    let mut samples: Vec<Sample> = Vec::new();
+    for path in &args.data {
+        let f = File::open(path)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        let reader = Reader::new(BufReader::new(f))
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        for s in reader {
+            let s = s.map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            if rule.is_none_or(|r| s.rules.rule == r) {
+                samples.push(s);
+            }
+        }
+    }
+    let settings = TrainSettings {
+        lambda: args.lambda,
+        scale: args.scale,
+        epochs: args.epochs,
+        patience: args.patience,
+        learning_rate: args.lr,
+        ..TrainSettings::default()
+    };
+    let set = TrainingSet::new(&samples, &settings);
+    if set.train_len() == 0 || set.held_len() == 0 {
+        return Err(UsageError(format!(
+            "{} positions to fit ({} left out as proven results): too few for a training \
+             and a held-out set",
+            set.train_len() + set.held_len(),
+            set.skipped
+        )));
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "{} positions: {} to train on, {} held out, {} left out (proven results)",
+        samples.len(),
+        set.train_len(),
+        set.held_len(),
+        set.skipped
+    );
+    let fitted = fit(&set, &start, &settings, |e| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "epoch {}: train {:.6} held-out {:.6}",
+            e.epoch,
+            e.train,
+            e.held
+        );
+    });
+    let files: Vec<String> = args
+        .data
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    let header = format!(
+        "@generated by `caro train {} --lambda {} --scale {} --epochs {} --patience {} --lr {}{}`;\n\
+         do not edit. Data: {} positions ({} held out) of {}.\n\
+         Held-out loss {:.5} before the fit, {:.5} after (epoch {} of {}).",
+        files.join(" "),
+        args.lambda,
+        args.scale,
+        args.epochs,
+        args.patience,
+        args.lr,
+        args.rule.as_ref().map_or(String::new(), |r| format!(" --rule {r}")),
+        set.train_len() + set.held_len(),
+        set.held_len(),
+        files.join(", "),
+        fitted.start.held,
+        fitted.best.held,
+        fitted.best.epoch,
+        fitted.epochs_run,
+    );
+    std::fs::write(&args.out, render_table(&fitted.table, &header))
+        .map_err(|e| UsageError(format!("cannot write {}: {e}", args.out.display())))?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let line = serde_json::json!({
+            "positions": set.train_len() + set.held_len(),
+            "train": set.train_len(),
+            "held_out": set.held_len(),
+            "skipped": set.skipped,
+            "start_held_loss": fitted.start.held,
+            "best_held_loss": fitted.best.held,
+            "best_epoch": fitted.best.epoch,
+            "epochs": fitted.epochs_run,
+            "seconds": seconds,
+            "out": args.out.display().to_string(),
+        });
+        println!("{line}");
+    } else {
+        println!(
+            "held-out loss {:.5} → {:.5} (best epoch {} of {}), {} positions, {:.0} s; values \
+             written to {}",
+            fitted.start.held,
+            fitted.best.held,
+            fitted.best.epoch,
+            fitted.epochs_run,
+            set.train_len() + set.held_len(),
+            seconds,
+            args.out.display()
+        );
+    }
+    Ok(())
+}
