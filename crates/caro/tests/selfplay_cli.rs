@@ -40,12 +40,11 @@ fn book(name: &str) -> String {
         .to_string()
 }
 
-#[test]
-fn renju_games_from_the_book_give_legal_labelled_positions() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("renju.cpos");
-    let file_arg = file.display().to_string();
-    let totals = succeed(&[
+/// Four renju games from the repository's book into `file`, on `jobs`
+/// threads: the totals line.
+fn renju_games(file: &Path, jobs: &str) -> Value {
+    let file = file.display().to_string();
+    succeed(&[
         "selfplay",
         "--rule",
         "renju",
@@ -56,13 +55,20 @@ fn renju_games_from_the_book_give_legal_labelled_positions() {
         "--nodes",
         "1500",
         "-j",
-        "2",
+        jobs,
         "--hash-mb",
         "2",
         "--out",
-        &file_arg,
+        &file,
         "--json",
-    ]);
+    ])
+}
+
+#[test]
+fn renju_games_from_the_book_give_legal_labelled_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("renju.cpos");
+    let totals = renju_games(&file, "2");
     let samples = read(&file);
     assert_eq!(totals["positions"].as_u64().unwrap(), samples.len() as u64);
     assert_eq!(
@@ -95,24 +101,7 @@ fn renju_games_from_the_book_give_legal_labelled_positions() {
     }
     // The same seed writes the same file, whatever the number of threads.
     let again = dir.path().join("again.cpos");
-    succeed(&[
-        "selfplay",
-        "--rule",
-        "renju",
-        "--openings",
-        &book("renju15-book.txt"),
-        "--games",
-        "4",
-        "--nodes",
-        "1500",
-        "-j",
-        "1",
-        "--hash-mb",
-        "2",
-        "--out",
-        &again.display().to_string(),
-        "--json",
-    ]);
+    renju_games(&again, "1");
     assert_eq!(
         std::fs::read(&file).unwrap(),
         std::fs::read(&again).unwrap()
