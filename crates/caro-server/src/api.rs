@@ -25,7 +25,8 @@ use serde_json::json;
 use tokio_stream::wrappers::BroadcastStream;
 
 use crate::live::{
-    parse_color, ActionError, LiveGame, Sitter, DEFAULT_TIME_MS, MAX_FIRST_TO, MAX_TIME_MS,
+    parse_color, ActionError, GameView, LiveGame, Sitter, DEFAULT_TIME_MS, MAX_FIRST_TO,
+    MAX_TIME_MS,
 };
 use crate::pool::Busy;
 use crate::store::{MatchRow, StoreError};
@@ -590,11 +591,8 @@ async fn new_game(
             "time_ms must be from 10 to {MAX_TIME_MS}, not {time_ms}"
         )));
     }
-    if seats.iter().any(Sitter::is_computer) && !app.pool.has_room() {
-        return Err(Busy {
-            queued: app.pool.queued(),
-        }
-        .into());
+    if seats.iter().any(Sitter::is_computer) {
+        app.pool.ensure_room()?;
     }
     let live = match first_to {
         None => LiveGame::new(table, time_ms),
@@ -604,12 +602,7 @@ async fn new_game(
         }
     };
     let entry = app.insert(live).await?;
-    let view = {
-        let mut g = entry.lock();
-        let _ = app.schedule(&entry, &mut g);
-        g.view()
-    };
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok(created(scheduled_view(&app, &entry)))
 }
 
 async fn import_psq(
@@ -628,7 +621,7 @@ async fn import_psq(
     live.names = psq_names(&body, record.first);
     let entry = app.insert(live).await?;
     let view = entry.lock().view();
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok(created(view))
 }
 
 pub(crate) async fn entry(app: &Arc<App>, id: i64) -> ApiResult<Arc<Entry>> {
@@ -731,6 +724,40 @@ async fn act(
     Ok(Json(view).into_response())
 }
 
+/// [`act`] for the intents an online game agrees over its socket instead
+/// (undo, pause, speed…): an online game refuses them with `what`.
+async fn act_offline(
+    app: &Arc<App>,
+    id: i64,
+    what: &'static str,
+    mut f: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
+) -> ApiResult<Response> {
+    act(app, id, |g| {
+        not_online(g, what)?;
+        f(g)
+    })
+    .await
+}
+
+/// A new game's first view, answered with 201 Created.
+fn created(view: GameView) -> Response {
+    (StatusCode::CREATED, Json(view)).into_response()
+}
+
+/// The view of a game just made, after its first search is scheduled (a
+/// computer to move starts thinking).
+fn scheduled_view(app: &Arc<App>, entry: &Arc<Entry>) -> GameView {
+    let mut g = entry.lock();
+    let _ = app.schedule(entry, &mut g);
+    g.view()
+}
+
+/// A game's current view, answered with 200.
+async fn current_view(app: &Arc<App>, id: i64) -> ApiResult<Response> {
+    let view = entry(app, id).await?.lock().view();
+    Ok(Json(view).into_response())
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
@@ -783,11 +810,8 @@ async fn play_move(
             let color = seat_of_token(g, token.as_deref())?;
             return Ok(g.online_move(color, m.ply, Pos::new(m.x, m.y))?);
         }
-        if g.against_computer() && !app.pool.has_room() {
-            return Err(Busy {
-                queued: app.pool.queued(),
-            }
-            .into());
+        if g.against_computer() {
+            app.pool.ensure_room()?;
         }
         Ok(g.play_human(m.ply, Pos::new(m.x, m.y))?)
     })
@@ -806,8 +830,7 @@ async fn undo(
     body: Result<Json<PlyBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
-    act(&app, id, |g| {
-        not_online(g, "undo: ask your opponent for a takeback")?;
+    act_offline(&app, id, "undo: ask your opponent for a takeback", |g| {
         Ok(g.undo(b.ply)?)
     })
     .await
@@ -819,11 +842,7 @@ async fn redo(
     body: Result<Json<PlyBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
-    act(&app, id, |g| {
-        not_online(g, "redo")?;
-        Ok(g.redo(b.ply)?)
-    })
-    .await
+    act_offline(&app, id, "redo", |g| Ok(g.redo(b.ply)?)).await
 }
 
 #[derive(Deserialize, Default)]
@@ -882,8 +901,7 @@ async fn pause(
     body: Result<Json<PauseBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
-    act(&app, id, |g| {
-        not_online(g, "pause")?;
+    act_offline(&app, id, "pause", |g| {
         g.paused = b.paused;
         if b.paused {
             // The move being searched is dropped; resuming searches again.
@@ -895,8 +913,7 @@ async fn pause(
 }
 
 async fn step(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
-    act(&app, id, |g| {
-        not_online(g, "step")?;
+    act_offline(&app, id, "step", |g| {
         if g.is_over() {
             return Err(ActionError::GameOver.into());
         }
@@ -927,8 +944,7 @@ async fn speed(
             b.delay_ms
         )));
     }
-    act(&app, id, |g| {
-        not_online(g, "speed")?;
+    act_offline(&app, id, "speed", |g| {
         g.delay_ms = b.delay_ms;
         Ok(())
     })
@@ -969,12 +985,7 @@ async fn rematch(
         live
     };
     let entry = app.insert(live).await?;
-    let view = {
-        let mut g = entry.lock();
-        let _ = app.schedule(&entry, &mut g);
-        g.view()
-    };
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok(created(scheduled_view(&app, &entry)))
 }
 
 /// Stores a new match of these players (A opens game 1) and returns its id.
@@ -1037,8 +1048,7 @@ async fn choose(
             b.choice
         ))
     })?;
-    act(&app, id, |g| {
-        not_online(g, "choose: send it over the game's socket")?;
+    act_offline(&app, id, "choose: send it over the game's socket", |g| {
         Ok(g.choose_human(b.ply, choice)?)
     })
     .await
@@ -1075,16 +1085,11 @@ async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult
     let live = match made {
         Ok(live) => live,
         Err(next) => {
-            let entry = entry(&app, next).await?;
-            let view = entry.lock().view();
-            return Ok(Json(view).into_response());
+            return current_view(&app, next).await;
         }
     };
-    if live.table.sitters().iter().any(Sitter::is_computer) && !app.pool.has_room() {
-        return Err(Busy {
-            queued: app.pool.queued(),
-        }
-        .into());
+    if live.table.sitters().iter().any(Sitter::is_computer) {
+        app.pool.ensure_room()?;
     }
     let entry = match app.insert(live).await {
         Ok(entry) => entry,
@@ -1100,16 +1105,11 @@ async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult
                 return Err(e.into());
             };
             crate::link_next(&mut old.lock(), &row);
-            let next = entry(&app, row.id).await?;
-            let view = next.lock().view();
-            return Ok(Json(view).into_response());
+            return current_view(&app, row.id).await;
         }
     };
-    let (view, next) = {
-        let mut g = entry.lock();
-        let _ = app.schedule(&entry, &mut g);
-        (g.view(), g.id)
-    };
+    let view = scheduled_view(&app, &entry);
+    let next = view.id;
     {
         let mut g = old.lock();
         if let Some(m) = &mut g.series {
@@ -1120,5 +1120,5 @@ async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult
         }
         old.publish(&g);
     }
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok(created(view))
 }
