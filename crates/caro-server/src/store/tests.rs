@@ -43,6 +43,17 @@ fn row() -> GameRow {
     }
 }
 
+/// A match not yet stored: a person against `random`, first to two wins.
+fn a_match() -> MatchRow {
+    MatchRow {
+        id: 0,
+        first_to: 2,
+        player_a: "human".into(),
+        player_b: "random".into(),
+        created: 5,
+    }
+}
+
 /// A game with every field away from its default.
 fn full_row() -> GameRow {
     GameRow {
@@ -226,13 +237,7 @@ fn a_search_is_claimed_once_and_due_games_come_oldest_first() {
 #[test]
 fn a_match_has_one_game_of_each_number() {
     each_backend(|store| {
-        let m = MatchRow {
-            id: 0,
-            first_to: 2,
-            player_a: "human".into(),
-            player_b: "random".into(),
-            created: 5,
-        };
+        let m = a_match();
         let match_id = store.insert_match(&m).unwrap();
         let mut g2 = row();
         g2.match_id = match_id;
@@ -522,13 +527,7 @@ fn an_old_database_gains_the_added_columns_and_the_matches_table() {
     r.id = store.insert(&r).unwrap();
     assert_eq!(r.id, 2);
     assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
-    let m = MatchRow {
-        id: 0,
-        first_to: 2,
-        player_a: "human".into(),
-        player_b: "random".into(),
-        created: 5,
-    };
+    let m = a_match();
     let match_id = store.insert_match(&m).unwrap();
     let mut g = row();
     g.match_id = match_id;
