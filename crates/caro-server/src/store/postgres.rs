@@ -618,26 +618,18 @@ impl ToSql for Value {
 /// A row's columns as [`Value`]s.
 fn read_values(row: &Row) -> Result<Vec<Value>, StoreError> {
     use tokio_postgres::types::Type;
+    let int = |v: Option<i64>| v.map_or(Value::Null, Value::Int);
+    let real = |v: Option<f64>| v.map_or(Value::Null, Value::Real);
+    let text = |v: Option<String>| v.map_or(Value::Null, Value::Text);
     let read = |i: usize| -> Result<Value, tokio_postgres::Error> {
         let ty = row.columns()[i].type_();
-        Ok(if *ty == Type::INT8 {
-            row.try_get::<_, Option<i64>>(i)?
-                .map_or(Value::Null, Value::Int)
-        } else if *ty == Type::INT4 {
-            row.try_get::<_, Option<i32>>(i)?
-                .map_or(Value::Null, |v| Value::Int(v.into()))
-        } else if *ty == Type::INT2 {
-            row.try_get::<_, Option<i16>>(i)?
-                .map_or(Value::Null, |v| Value::Int(v.into()))
-        } else if *ty == Type::BOOL {
-            row.try_get::<_, Option<bool>>(i)?
-                .map_or(Value::Null, |v| Value::Int(v.into()))
-        } else if *ty == Type::FLOAT8 {
-            row.try_get::<_, Option<f64>>(i)?
-                .map_or(Value::Null, Value::Real)
-        } else {
-            row.try_get::<_, Option<String>>(i)?
-                .map_or(Value::Null, Value::Text)
+        Ok(match ty {
+            t if *t == Type::INT8 => int(row.try_get(i)?),
+            t if *t == Type::INT4 => int(row.try_get::<_, Option<i32>>(i)?.map(i64::from)),
+            t if *t == Type::INT2 => int(row.try_get::<_, Option<i16>>(i)?.map(i64::from)),
+            t if *t == Type::BOOL => int(row.try_get::<_, Option<bool>>(i)?.map(i64::from)),
+            t if *t == Type::FLOAT8 => real(row.try_get(i)?),
+            _ => text(row.try_get(i)?),
         })
     };
     (0..row.len())
