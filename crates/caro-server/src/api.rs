@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection, StringRejection};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{DefaultBodyLimit, FromRequestParts, OriginalUri, Path, Query, State};
+use axum::extract::{
+    DefaultBodyLimit, FromRequest, FromRequestParts, OriginalUri, Path, Query, Request, State,
+};
 use axum::handler::Handler;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, Method, StatusCode};
@@ -20,6 +22,7 @@ use caro_core::psq::{read_psq, write_psq, PsqRecord};
 use caro_core::table::Table;
 use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
 use futures_util::stream::{self, Stream, StreamExt};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 use tokio_stream::wrappers::BroadcastStream;
@@ -328,6 +331,19 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     }
 }
 
+/// A JSON request body: one that does not read as a `T` is refused with
+/// the JSON error ([`ApiError::Json`]).
+pub(crate) struct Body<T>(pub(crate) T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Body<T>, ApiError> {
+        let Json(value) = Json::<T>::from_request(req, state).await?;
+        Ok(Body(value))
+    }
+}
+
 /// `/api/import` takes the PSQ file as `text/plain` (any charset).
 fn require_text(headers: &HeaderMap) -> ApiResult<()> {
     let content_type = headers
@@ -569,11 +585,7 @@ pub(crate) fn build_game(req: &NewGame) -> ApiResult<Game> {
     Game::new(rules, first).map_err(|e| ApiError::BadRequest(e.to_string()))
 }
 
-async fn new_game(
-    State(app): State<Arc<App>>,
-    body: Result<Json<NewGame>, JsonRejection>,
-) -> ApiResult<Response> {
-    let Json(req) = body?;
+async fn new_game(State(app): State<Arc<App>>, Body(req): Body<NewGame>) -> ApiResult<Response> {
     if req.clock_seconds.is_some() || req.increment_seconds.is_some() {
         return Err(ApiError::BadRequest(
             "clocks are for online games (POST /api/online)".to_string(),
@@ -801,9 +813,8 @@ async fn play_move(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
     headers: HeaderMap,
-    body: Result<Json<MoveBody>, JsonRejection>,
+    Body(m): Body<MoveBody>,
 ) -> ApiResult<Response> {
-    let Json(m) = body?;
     let token = seat_token(&app, id, &headers).await?;
     act(&app, id, |g| {
         if g.online.is_some() {
@@ -827,9 +838,8 @@ struct PlyBody {
 async fn undo(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<PlyBody>, JsonRejection>,
+    Body(b): Body<PlyBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     act_offline(&app, id, "undo: ask your opponent for a takeback", |g| {
         Ok(g.undo(b.ply)?)
     })
@@ -839,9 +849,8 @@ async fn undo(
 async fn redo(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<PlyBody>, JsonRejection>,
+    Body(b): Body<PlyBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     act_offline(&app, id, "redo", |g| Ok(g.redo(b.ply)?)).await
 }
 
@@ -855,9 +864,8 @@ async fn resign(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
     headers: HeaderMap,
-    body: Result<Json<ResignBody>, JsonRejection>,
+    Body(b): Body<ResignBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     let color = match b.color.as_deref() {
         None => None,
         Some(c) => Some(parse_color(c).ok_or_else(|| {
@@ -898,9 +906,8 @@ struct PauseBody {
 async fn pause(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<PauseBody>, JsonRejection>,
+    Body(b): Body<PauseBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     act_offline(&app, id, "pause", |g| {
         g.paused = b.paused;
         if b.paused {
@@ -935,9 +942,8 @@ struct SpeedBody {
 async fn speed(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<SpeedBody>, JsonRejection>,
+    Body(b): Body<SpeedBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     if b.delay_ms > 10_000 {
         return Err(ApiError::BadRequest(format!(
             "delay_ms must be at most 10000, not {}",
@@ -962,9 +968,8 @@ struct RematchBody {
 async fn rematch(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<RematchBody>, JsonRejection>,
+    Body(b): Body<RematchBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     let old = entry(&app, id).await?;
     let live = {
         let g = old.lock();
@@ -1039,9 +1044,8 @@ struct ChooseBody {
 async fn choose(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<ChooseBody>, JsonRejection>,
+    Body(b): Body<ChooseBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     let choice: Choice = b.choice.parse().map_err(|_| {
         ApiError::BadRequest(format!(
             "choice must be take-black, take-white or place-two, not {:?}",
