@@ -61,6 +61,30 @@ pub(crate) struct Statement {
     pub must_change: bool,
 }
 
+impl Statement {
+    /// A statement whose transaction goes on whether or not it changes a
+    /// row.
+    pub fn new(sql: impl Into<std::borrow::Cow<'static, str>>, params: Vec<Value>) -> Statement {
+        Statement {
+            sql: sql.into(),
+            params,
+            must_change: false,
+        }
+    }
+
+    /// A statement that must change a row, or its transaction is rolled
+    /// back.
+    pub fn must_change(
+        sql: impl Into<std::borrow::Cow<'static, str>>,
+        params: Vec<Value>,
+    ) -> Statement {
+        Statement {
+            must_change: true,
+            ..Statement::new(sql, params)
+        }
+    }
+}
+
 /// A database the games are stored in. See [`super::Store`]'s methods for
 /// each call's contract; the contract tests (`tests.rs`) run on both.
 pub(super) trait Backend: Send + Sync {

@@ -880,32 +880,32 @@ impl Store {
         matches: &[MatchRow],
         analyses: &[AnalysisRow],
     ) -> Result<(), StoreError> {
-        let matches = matches.iter().map(|m| Statement {
-            sql: sql::COPY_MATCH.into(),
-            params: vec![
-                Value::Int(m.id),
-                Value::Int(i64::from(m.first_to)),
-                Value::Text(m.player_a.clone()),
-                Value::Text(m.player_b.clone()),
-                Value::Int(m.created),
-            ],
-            must_change: false,
+        let matches = matches.iter().map(|m| {
+            Statement::new(
+                sql::COPY_MATCH,
+                vec![
+                    Value::Int(m.id),
+                    Value::Int(i64::from(m.first_to)),
+                    Value::Text(m.player_a.clone()),
+                    Value::Text(m.player_b.clone()),
+                    Value::Int(m.created),
+                ],
+            )
         });
-        let games = games.iter().map(|g| Statement {
-            sql: sql::INSERT_GAME.into(),
-            params: game_values(g),
-            must_change: false,
-        });
-        let analyses = analyses.iter().map(|a| Statement {
-            sql: sql::COPY_ANALYSIS.into(),
-            params: vec![
-                Value::Int(a.game_id),
-                Value::Text(a.position.clone()),
-                Value::Text(a.engine.clone()),
-                Value::Text(a.data.clone()),
-                Value::Int(a.created),
-            ],
-            must_change: false,
+        let games = games
+            .iter()
+            .map(|g| Statement::new(sql::INSERT_GAME, game_values(g)));
+        let analyses = analyses.iter().map(|a| {
+            Statement::new(
+                sql::COPY_ANALYSIS,
+                vec![
+                    Value::Int(a.game_id),
+                    Value::Text(a.position.clone()),
+                    Value::Text(a.engine.clone()),
+                    Value::Text(a.data.clone()),
+                    Value::Int(a.created),
+                ],
+            )
         });
         self.backend
             .import(&mut matches.chain(games).chain(analyses))
