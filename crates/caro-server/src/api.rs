@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection, StringRejection};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{DefaultBodyLimit, FromRequestParts, OriginalUri, Path, Query, State};
+use axum::extract::{
+    DefaultBodyLimit, FromRequest, FromRequestParts, OriginalUri, Path, Query, Request, State,
+};
 use axum::handler::Handler;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, Method, StatusCode};
@@ -20,12 +22,14 @@ use caro_core::psq::{read_psq, write_psq, PsqRecord};
 use caro_core::table::Table;
 use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
 use futures_util::stream::{self, Stream, StreamExt};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 use tokio_stream::wrappers::BroadcastStream;
 
 use crate::live::{
-    parse_color, ActionError, LiveGame, Sitter, DEFAULT_TIME_MS, MAX_FIRST_TO, MAX_TIME_MS,
+    parse_color, ActionError, GameView, LiveGame, Sitter, DEFAULT_TIME_MS, MAX_FIRST_TO,
+    MAX_TIME_MS,
 };
 use crate::pool::Busy;
 use crate::store::{MatchRow, StoreError};
@@ -327,6 +331,19 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     }
 }
 
+/// A JSON request body: one that does not read as a `T` is refused with
+/// the JSON error ([`ApiError::Json`]).
+pub(crate) struct Body<T>(pub(crate) T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Body<T>, ApiError> {
+        let Json(value) = Json::<T>::from_request(req, state).await?;
+        Ok(Body(value))
+    }
+}
+
 /// `/api/import` takes the PSQ file as `text/plain` (any charset).
 fn require_text(headers: &HeaderMap) -> ApiResult<()> {
     let content_type = headers
@@ -568,11 +585,7 @@ pub(crate) fn build_game(req: &NewGame) -> ApiResult<Game> {
     Game::new(rules, first).map_err(|e| ApiError::BadRequest(e.to_string()))
 }
 
-async fn new_game(
-    State(app): State<Arc<App>>,
-    body: Result<Json<NewGame>, JsonRejection>,
-) -> ApiResult<Response> {
-    let Json(req) = body?;
+async fn new_game(State(app): State<Arc<App>>, Body(req): Body<NewGame>) -> ApiResult<Response> {
     if req.clock_seconds.is_some() || req.increment_seconds.is_some() {
         return Err(ApiError::BadRequest(
             "clocks are for online games (POST /api/online)".to_string(),
@@ -590,11 +603,8 @@ async fn new_game(
             "time_ms must be from 10 to {MAX_TIME_MS}, not {time_ms}"
         )));
     }
-    if seats.iter().any(Sitter::is_computer) && !app.pool.has_room() {
-        return Err(Busy {
-            queued: app.pool.queued(),
-        }
-        .into());
+    if seats.iter().any(Sitter::is_computer) {
+        app.pool.ensure_room()?;
     }
     let live = match first_to {
         None => LiveGame::new(table, time_ms),
@@ -604,12 +614,7 @@ async fn new_game(
         }
     };
     let entry = app.insert(live).await?;
-    let view = {
-        let mut g = entry.lock();
-        let _ = app.schedule(&entry, &mut g);
-        g.view()
-    };
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok(created(scheduled_view(&app, &entry)))
 }
 
 async fn import_psq(
@@ -628,7 +633,7 @@ async fn import_psq(
     live.names = psq_names(&body, record.first);
     let entry = app.insert(live).await?;
     let view = entry.lock().view();
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok(created(view))
 }
 
 pub(crate) async fn entry(app: &Arc<App>, id: i64) -> ApiResult<Arc<Entry>> {
@@ -731,6 +736,40 @@ async fn act(
     Ok(Json(view).into_response())
 }
 
+/// [`act`] for the intents an online game agrees over its socket instead
+/// (undo, pause, speed…): an online game refuses them with `what`.
+async fn act_offline(
+    app: &Arc<App>,
+    id: i64,
+    what: &'static str,
+    mut f: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
+) -> ApiResult<Response> {
+    act(app, id, |g| {
+        not_online(g, what)?;
+        f(g)
+    })
+    .await
+}
+
+/// A new game's first view, answered with 201 Created.
+fn created(view: GameView) -> Response {
+    (StatusCode::CREATED, Json(view)).into_response()
+}
+
+/// The view of a game just made, after its first search is scheduled (a
+/// computer to move starts thinking).
+fn scheduled_view(app: &Arc<App>, entry: &Arc<Entry>) -> GameView {
+    let mut g = entry.lock();
+    let _ = app.schedule(entry, &mut g);
+    g.view()
+}
+
+/// A game's current view, answered with 200.
+async fn current_view(app: &Arc<App>, id: i64) -> ApiResult<Response> {
+    let view = entry(app, id).await?.lock().view();
+    Ok(Json(view).into_response())
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
@@ -774,20 +813,16 @@ async fn play_move(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
     headers: HeaderMap,
-    body: Result<Json<MoveBody>, JsonRejection>,
+    Body(m): Body<MoveBody>,
 ) -> ApiResult<Response> {
-    let Json(m) = body?;
     let token = seat_token(&app, id, &headers).await?;
     act(&app, id, |g| {
         if g.online.is_some() {
             let color = seat_of_token(g, token.as_deref())?;
             return Ok(g.online_move(color, m.ply, Pos::new(m.x, m.y))?);
         }
-        if g.against_computer() && !app.pool.has_room() {
-            return Err(Busy {
-                queued: app.pool.queued(),
-            }
-            .into());
+        if g.against_computer() {
+            app.pool.ensure_room()?;
         }
         Ok(g.play_human(m.ply, Pos::new(m.x, m.y))?)
     })
@@ -803,11 +838,9 @@ struct PlyBody {
 async fn undo(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<PlyBody>, JsonRejection>,
+    Body(b): Body<PlyBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
-    act(&app, id, |g| {
-        not_online(g, "undo: ask your opponent for a takeback")?;
+    act_offline(&app, id, "undo: ask your opponent for a takeback", |g| {
         Ok(g.undo(b.ply)?)
     })
     .await
@@ -816,14 +849,9 @@ async fn undo(
 async fn redo(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<PlyBody>, JsonRejection>,
+    Body(b): Body<PlyBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
-    act(&app, id, |g| {
-        not_online(g, "redo")?;
-        Ok(g.redo(b.ply)?)
-    })
-    .await
+    act_offline(&app, id, "redo", |g| Ok(g.redo(b.ply)?)).await
 }
 
 #[derive(Deserialize, Default)]
@@ -836,9 +864,8 @@ async fn resign(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
     headers: HeaderMap,
-    body: Result<Json<ResignBody>, JsonRejection>,
+    Body(b): Body<ResignBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     let color = match b.color.as_deref() {
         None => None,
         Some(c) => Some(parse_color(c).ok_or_else(|| {
@@ -879,11 +906,9 @@ struct PauseBody {
 async fn pause(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<PauseBody>, JsonRejection>,
+    Body(b): Body<PauseBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
-    act(&app, id, |g| {
-        not_online(g, "pause")?;
+    act_offline(&app, id, "pause", |g| {
         g.paused = b.paused;
         if b.paused {
             // The move being searched is dropped; resuming searches again.
@@ -895,8 +920,7 @@ async fn pause(
 }
 
 async fn step(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult<Response> {
-    act(&app, id, |g| {
-        not_online(g, "step")?;
+    act_offline(&app, id, "step", |g| {
         if g.is_over() {
             return Err(ActionError::GameOver.into());
         }
@@ -918,17 +942,15 @@ struct SpeedBody {
 async fn speed(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<SpeedBody>, JsonRejection>,
+    Body(b): Body<SpeedBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     if b.delay_ms > 10_000 {
         return Err(ApiError::BadRequest(format!(
             "delay_ms must be at most 10000, not {}",
             b.delay_ms
         )));
     }
-    act(&app, id, |g| {
-        not_online(g, "speed")?;
+    act_offline(&app, id, "speed", |g| {
         g.delay_ms = b.delay_ms;
         Ok(())
     })
@@ -946,9 +968,8 @@ struct RematchBody {
 async fn rematch(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<RematchBody>, JsonRejection>,
+    Body(b): Body<RematchBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     let old = entry(&app, id).await?;
     let live = {
         let g = old.lock();
@@ -969,12 +990,7 @@ async fn rematch(
         live
     };
     let entry = app.insert(live).await?;
-    let view = {
-        let mut g = entry.lock();
-        let _ = app.schedule(&entry, &mut g);
-        g.view()
-    };
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok(created(scheduled_view(&app, &entry)))
 }
 
 /// Stores a new match of these players (A opens game 1) and returns its id.
@@ -1028,17 +1044,15 @@ struct ChooseBody {
 async fn choose(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<ChooseBody>, JsonRejection>,
+    Body(b): Body<ChooseBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     let choice: Choice = b.choice.parse().map_err(|_| {
         ApiError::BadRequest(format!(
             "choice must be take-black, take-white or place-two, not {:?}",
             b.choice
         ))
     })?;
-    act(&app, id, |g| {
-        not_online(g, "choose: send it over the game's socket")?;
+    act_offline(&app, id, "choose: send it over the game's socket", |g| {
         Ok(g.choose_human(b.ply, choice)?)
     })
     .await
@@ -1075,16 +1089,11 @@ async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult
     let live = match made {
         Ok(live) => live,
         Err(next) => {
-            let entry = entry(&app, next).await?;
-            let view = entry.lock().view();
-            return Ok(Json(view).into_response());
+            return current_view(&app, next).await;
         }
     };
-    if live.table.sitters().iter().any(Sitter::is_computer) && !app.pool.has_room() {
-        return Err(Busy {
-            queued: app.pool.queued(),
-        }
-        .into());
+    if live.table.sitters().iter().any(Sitter::is_computer) {
+        app.pool.ensure_room()?;
     }
     let entry = match app.insert(live).await {
         Ok(entry) => entry,
@@ -1100,16 +1109,11 @@ async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult
                 return Err(e.into());
             };
             crate::link_next(&mut old.lock(), &row);
-            let next = entry(&app, row.id).await?;
-            let view = next.lock().view();
-            return Ok(Json(view).into_response());
+            return current_view(&app, row.id).await;
         }
     };
-    let (view, next) = {
-        let mut g = entry.lock();
-        let _ = app.schedule(&entry, &mut g);
-        (g.view(), g.id)
-    };
+    let view = scheduled_view(&app, &entry);
+    let next = view.id;
     {
         let mut g = old.lock();
         if let Some(m) = &mut g.series {
@@ -1120,5 +1124,5 @@ async fn next_game(State(app): State<Arc<App>>, GameId(id): GameId) -> ApiResult
         }
         old.publish(&g);
     }
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok(created(view))
 }

@@ -18,7 +18,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Query, State};
@@ -33,7 +33,8 @@ use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::{
-    build_table, change_caught_up, entry, first_to, new_match, ApiError, ApiResult, GameId, NewGame,
+    build_table, change_caught_up, entry, first_to, new_match, ApiError, ApiResult, Body, GameId,
+    NewGame,
 };
 use crate::listen::ConnectionSlot;
 use crate::live::{ActionError, Clock, LiveGame, Online, Sitter, DEFAULT_TIME_MS};
@@ -73,9 +74,8 @@ fn new_tokens() -> Result<[String; 2], ApiError> {
 pub(crate) async fn create(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Json<NewGame>, JsonRejection>,
+    Body(req): Body<NewGame>,
 ) -> ApiResult<Response> {
-    let Json(req) = body?;
     for (color, seat) in [("black", &req.black), ("white", &req.white)] {
         if seat
             .as_deref()

@@ -104,6 +104,19 @@ impl EnginePool {
         self.queued() < self.capacity
     }
 
+    /// Refuses a new computer game or move while the queue is full.
+    ///
+    /// # Errors
+    /// [`Busy`], with the searches waiting, when a job would be refused.
+    pub fn ensure_room(&self) -> Result<(), Busy> {
+        if self.has_room() {
+            return Ok(());
+        }
+        Err(Busy {
+            queued: self.queued(),
+        })
+    }
+
     /// Searches waiting for a thread or running.
     #[must_use]
     pub fn queued(&self) -> usize {

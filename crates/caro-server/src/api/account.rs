@@ -6,7 +6,6 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
@@ -17,7 +16,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{ApiError, ApiResult};
+use super::{ApiError, ApiResult, Body};
 use crate::account::{self, CredentialError};
 use crate::store::AccountRow;
 use crate::App;
@@ -180,9 +179,8 @@ pub(crate) struct Credentials {
 pub(crate) async fn sign_up(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
-    body: Result<Json<Credentials>, JsonRejection>,
+    Body(c): Body<Credentials>,
 ) -> ApiResult<Response> {
-    let Json(c) = body?;
     let key = account::name_key(&c.name)?;
     account::check_password(&c.password)?;
     let hash = blocking(move || account::hash_password(&c.password))
@@ -212,9 +210,8 @@ pub(crate) async fn sign_up(
 pub(crate) async fn log_in(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
-    body: Result<Json<Credentials>, JsonRejection>,
+    Body(c): Body<Credentials>,
 ) -> ApiResult<Response> {
-    let Json(c) = body?;
     // A name that cannot exist is still a failed log-in, counted and as
     // slow as any other.
     let key = account::name_key(&c.name).unwrap_or_else(|_| c.name.to_ascii_lowercase());
@@ -287,9 +284,8 @@ async fn confirmed(app: &App, headers: &HeaderMap, password: String) -> ApiResul
 pub(crate) async fn change_password(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
-    body: Result<Json<PasswordChange>, JsonRejection>,
+    Body(c): Body<PasswordChange>,
 ) -> ApiResult<Response> {
-    let Json(c) = body?;
     account::check_password(&c.new_password)?;
     let account = confirmed(&app, &headers, c.password).await?;
     let hash = blocking(move || account::hash_password(&c.new_password))
@@ -314,9 +310,8 @@ pub(crate) struct Confirmation {
 pub(crate) async fn delete_me(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
-    body: Result<Json<Confirmation>, JsonRejection>,
+    Body(c): Body<Confirmation>,
 ) -> ApiResult<Response> {
-    let Json(c) = body?;
     let account = confirmed(&app, &headers, c.password).await?;
     let id = account.id;
     app.store(move |s| s.delete_account(id, now_secs())).await?;

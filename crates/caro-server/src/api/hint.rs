@@ -4,7 +4,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -14,7 +13,7 @@ use caro_engine::{Context, Decision, EngineError, Limits, PlayerSpec, Score, Sto
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{entry, not_online, ApiError, ApiResult, GameId};
+use super::{entry, not_online, ApiError, ApiResult, Body, GameId};
 use crate::live::{ActionError, LiveGame};
 use crate::pool::Busy;
 use crate::App;
@@ -61,9 +60,8 @@ fn xy(p: caro_core::Pos) -> [u8; 2] {
 pub(super) async fn hint(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
-    body: Result<Json<HintBody>, JsonRejection>,
+    Body(b): Body<HintBody>,
 ) -> ApiResult<Response> {
-    let Json(b) = body?;
     let entry = entry(&app, id).await?;
     let position = {
         let g = entry.lock();

@@ -8,7 +8,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::request::Parts;
@@ -22,7 +21,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::account::signed_in;
-use super::{build_table, ApiError, ApiResult, NewGame, SEAT_HEADER};
+use super::{build_table, ApiError, ApiResult, Body, NewGame, SEAT_HEADER};
 use crate::live::{now_secs, Clock, LiveGame, Online, Sitter, DEFAULT_TIME_MS};
 use crate::rating::{self, Rating};
 use crate::store::{AccountRow, LobbyGameRow, SeekRow, Standing};
@@ -172,9 +171,8 @@ pub(crate) async fn post_seek(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    body: Result<Json<NewSeek>, JsonRejection>,
+    Body(req): Body<NewSeek>,
 ) -> ApiResult<Response> {
-    let Json(req) = body?;
     let account = signed_in(&app, &headers).await?;
     let rule = req
         .rule

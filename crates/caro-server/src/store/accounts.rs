@@ -167,16 +167,11 @@ impl Store {
     /// The database's error.
     pub fn set_password(&self, account_id: i64, password_hash: &str) -> Result<bool, StoreError> {
         self.backend.transaction(&[
-            Statement {
-                sql: SET_PASSWORD.into(),
-                params: vec![Value::Int(account_id), Value::Text(password_hash.into())],
-                must_change: true,
-            },
-            Statement {
-                sql: DELETE_SESSIONS_OF.into(),
-                params: vec![Value::Int(account_id)],
-                must_change: false,
-            },
+            Statement::must_change(
+                SET_PASSWORD,
+                vec![Value::Int(account_id), Value::Text(password_hash.into())],
+            ),
+            Statement::new(DELETE_SESSIONS_OF, vec![Value::Int(account_id)]),
         ])
     }
 
@@ -187,16 +182,14 @@ impl Store {
     /// The database's error.
     pub fn set_disabled(&self, account_id: i64, disabled: bool) -> Result<bool, StoreError> {
         self.backend.transaction(&[
-            Statement {
-                sql: SET_DISABLED.into(),
-                params: vec![Value::Int(account_id), Value::Int(disabled.into())],
-                must_change: true,
-            },
-            Statement {
-                sql: DELETE_SESSIONS_OF.into(),
-                params: vec![Value::Int(if disabled { account_id } else { 0 })],
-                must_change: false,
-            },
+            Statement::must_change(
+                SET_DISABLED,
+                vec![Value::Int(account_id), Value::Int(disabled.into())],
+            ),
+            Statement::new(
+                DELETE_SESSIONS_OF,
+                vec![Value::Int(if disabled { account_id } else { 0 })],
+            ),
         ])
     }
 
@@ -208,16 +201,11 @@ impl Store {
     /// The database's error.
     pub fn delete_account(&self, account_id: i64, now: i64) -> Result<bool, StoreError> {
         self.backend.transaction(&[
-            Statement {
-                sql: DELETE_ACCOUNT.into(),
-                params: vec![Value::Int(account_id), Value::Int(now)],
-                must_change: true,
-            },
-            Statement {
-                sql: DELETE_SESSIONS_OF.into(),
-                params: vec![Value::Int(account_id)],
-                must_change: false,
-            },
+            Statement::must_change(
+                DELETE_ACCOUNT,
+                vec![Value::Int(account_id), Value::Int(now)],
+            ),
+            Statement::new(DELETE_SESSIONS_OF, vec![Value::Int(account_id)]),
         ])
     }
 }

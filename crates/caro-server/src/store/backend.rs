@@ -3,7 +3,7 @@
 //! each backend only says how its database does it. The calls block: the
 //! server makes them on blocking threads and engine threads.
 
-use super::{AnalysisRow, GameRow, MatchRow, StoreError};
+use super::{GameRow, MatchRow, StoreError};
 
 /// A value bound to, or read from, a statement of the tables written once
 /// for both dialects ([`Backend::execute`], [`Backend::query`]): the
@@ -61,6 +61,30 @@ pub(crate) struct Statement {
     pub must_change: bool,
 }
 
+impl Statement {
+    /// A statement whose transaction goes on whether or not it changes a
+    /// row.
+    pub fn new(sql: impl Into<std::borrow::Cow<'static, str>>, params: Vec<Value>) -> Statement {
+        Statement {
+            sql: sql.into(),
+            params,
+            must_change: false,
+        }
+    }
+
+    /// A statement that must change a row, or its transaction is rolled
+    /// back.
+    pub fn must_change(
+        sql: impl Into<std::borrow::Cow<'static, str>>,
+        params: Vec<Value>,
+    ) -> Statement {
+        Statement {
+            must_change: true,
+            ..Statement::new(sql, params)
+        }
+    }
+}
+
 /// A database the games are stored in. See [`super::Store`]'s methods for
 /// each call's contract; the contract tests (`tests.rs`) run on both.
 pub(super) trait Backend: Send + Sync {
@@ -69,15 +93,6 @@ pub(super) trait Backend: Send + Sync {
 
     /// The database, password hidden.
     fn describe(&self) -> String;
-
-    /// The newest migration applied.
-    fn schema_version(&self) -> Result<i64, StoreError>;
-
-    /// Stores a new game: its id.
-    fn insert(&self, row: &GameRow) -> Result<i64, StoreError>;
-
-    /// Stores a new match: its id.
-    fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError>;
 
     /// A match by id.
     fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError>;
@@ -88,71 +103,25 @@ pub(super) trait Backend: Send + Sync {
     /// Writes a game over the version it was read at: `false` when another writer changed it first.
     fn update(&self, row: &GameRow) -> Result<bool, StoreError>;
 
-    /// Claims a game's computer search until `until_ms`, if nobody holds it at `now_ms`.
-    fn claim_search(
-        &self,
-        id: i64,
-        version: i64,
-        now_ms: i64,
-        until_ms: i64,
-    ) -> Result<bool, StoreError>;
-
-    /// Extends the claim on a game's search, if the game is still at `version`.
-    fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError>;
-
-    /// How many other instances were heard from after `alive_after_ms`.
-    fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError>;
-
-    /// Games whose computer is to act and whose search nobody holds.
-    fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError>;
-
     /// A game by id.
     fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError>;
-
-    /// How many unfinished online games one client has.
-    fn open_online_games(&self, owner: &str) -> Result<usize, StoreError>;
-
-    /// The online games whose clock runs.
-    fn running_clocks(&self) -> Result<Vec<i64>, StoreError>;
 
     /// The newest games, without those abandoned unplayed before `abandoned_before`.
     fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError>;
 
-    /// A game's stored review by one engine: the position it is of, and its data.
-    fn analysis(&self, game_id: i64, engine: &str) -> Result<Option<(String, String)>, StoreError>;
-
-    /// Stores a game's review.
-    fn put_analysis(
-        &self,
-        game_id: i64,
-        position: &str,
-        engine: &str,
-        data: &str,
-        now: i64,
-    ) -> Result<(), StoreError>;
-
     /// Tells the other instances (nothing to tell with one instance).
     fn notify(&self, _payload: &str) -> Result<(), StoreError>;
 
-    /// How many sockets a seat has open on an instance.
-    fn set_presence(
+    /// Runs one statement (as [`Backend::execute`]) and tells the other
+    /// instances `payload` in the same statement, so the notification goes
+    /// out when (and only if) the change is committed; with one instance,
+    /// only the statement.
+    fn execute_and_notify(
         &self,
-        instance: &str,
-        game_id: i64,
-        seat: u8,
-        sockets: u32,
+        sql: &str,
+        params: &[Value],
+        payload: &str,
     ) -> Result<(), StoreError>;
-
-    /// The sockets each seat has open on the other live instances.
-    fn presence(
-        &self,
-        game_id: i64,
-        except_instance: &str,
-        alive_after_ms: i64,
-    ) -> Result<[u32; 2], StoreError>;
-
-    /// An instance's heartbeat.
-    fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError>;
 
     /// Removes the instances not heard from since `dead_before_ms` with their sockets: the games they touched.
     fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError>;
@@ -166,9 +135,6 @@ pub(super) trait Backend: Send + Sync {
     /// Every match, by id.
     fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError>;
 
-    /// Every review.
-    fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError>;
-
     /// Runs one statement (PostgreSQL's dialect, `$N` parameters): the
     /// number of rows it changed.
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
@@ -181,15 +147,13 @@ pub(super) trait Backend: Send + Sync {
     /// statement marked `must_change` changed no row.
     fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError>;
 
+    /// Copies rows into an empty database, ids kept: runs the statements
+    /// in one transaction, after checking (with other writers kept out)
+    /// that no game, match or review is stored, and makes new ids continue
+    /// after the largest copied.
+    fn import(&self, statements: &mut dyn Iterator<Item = Statement>) -> Result<(), StoreError>;
+
     /// After rows were copied with their ids: new ids of these tables
     /// continue after the largest copied.
     fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError>;
-
-    /// Copies rows into an empty database, ids kept.
-    fn import(
-        &self,
-        games: &[GameRow],
-        matches: &[MatchRow],
-        analyses: &[AnalysisRow],
-    ) -> Result<(), StoreError>;
 }

@@ -105,11 +105,7 @@ impl Store {
                 placeholders.join(", ")
             );
             for row in table_rows {
-                statements.push(Statement {
-                    sql: sql.clone().into(),
-                    params: row.clone(),
-                    must_change: true,
-                });
+                statements.push(Statement::must_change(sql.clone(), row.clone()));
             }
         }
         target.backend.transaction(&statements)?;

@@ -352,9 +352,9 @@ impl Store {
     /// The database's error.
     pub fn seek_taken(&self, seek_id: i64, game: &LobbyGameRow) -> Result<(), StoreError> {
         self.backend.transaction(&[
-            Statement {
-                sql: INSERT_LOBBY_GAME.into(),
-                params: vec![
+            Statement::must_change(
+                INSERT_LOBBY_GAME,
+                vec![
                     Value::Int(game.game_id),
                     Value::Int(game.accounts[0]),
                     Value::Int(game.accounts[1]),
@@ -362,13 +362,11 @@ impl Store {
                     Value::Int(game.rated.into()),
                     Value::Text(game.state.clone()),
                 ],
-                must_change: true,
-            },
-            Statement {
-                sql: SEEK_TAKEN.into(),
-                params: vec![Value::Int(seek_id), Value::Int(game.game_id)],
-                must_change: false,
-            },
+            ),
+            Statement::new(
+                SEEK_TAKEN,
+                vec![Value::Int(seek_id), Value::Int(game.game_id)],
+            ),
         ])?;
         Ok(())
     }
@@ -537,9 +535,9 @@ impl Store {
         seats: [RatedSeat; 2],
         now: i64,
     ) -> Result<bool, StoreError> {
-        let mut statements = vec![Statement {
-            sql: MARK_RATED.into(),
-            params: vec![
+        let mut statements = vec![Statement::must_change(
+            MARK_RATED,
+            vec![
                 Value::Int(game_id),
                 Value::Real(seats[0].before.rating.rating),
                 Value::Real(seats[0].after.rating - seats[0].before.rating.rating),
@@ -552,8 +550,7 @@ impl Store {
                 Value::Real(seats[1].before.rating.volatility),
                 Value::Int(seats[1].before.games),
             ],
-            must_change: true,
-        }];
+        )];
         // Always in the same order of accounts, so two games rated at once
         // never wait on each other's rows in a circle.
         let mut ordered = seats;
@@ -563,9 +560,9 @@ impl Store {
             let won = i64::from(s.score > 0.75);
             let drew = i64::from((0.25..=0.75).contains(&s.score));
             let lost = i64::from(s.score < 0.25);
-            statements.push(Statement {
-                sql: PUT_STANDING.into(),
-                params: vec![
+            statements.push(Statement::must_change(
+                PUT_STANDING,
+                vec![
                     Value::Int(s.account_id),
                     Value::Text(variant.into()),
                     Value::Real(s.after.rating),
@@ -578,11 +575,10 @@ impl Store {
                     Value::Int(b.losses + lost),
                     Value::Int(now),
                 ],
-                must_change: true,
-            });
-            statements.push(Statement {
-                sql: ADD_HISTORY.into(),
-                params: vec![
+            ));
+            statements.push(Statement::must_change(
+                ADD_HISTORY,
+                vec![
                     Value::Int(s.account_id),
                     Value::Text(variant.into()),
                     Value::Int(game_id),
@@ -590,8 +586,7 @@ impl Store {
                     Value::Real(s.after.deviation),
                     Value::Int(now),
                 ],
-                must_change: true,
-            });
+            ));
         }
         self.backend.transaction(&statements)
     }

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 pub use self::accounts::AccountRow;
-use self::backend::Backend;
+use self::backend::{Backend, Statement, Value};
 pub use self::lobby::{HistoryPoint, LobbyGameRow, RatedSeat, SeekRow, Standing};
 use self::postgres::PgStore;
 use self::sqlite::SqliteStore;
@@ -421,7 +421,73 @@ fn not_empty(describe: &str, counts: (usize, usize, usize)) -> StoreError {
     ))
 }
 
+/// A game's values in the order of the columns [`sql::INSERT_GAME`]
+/// writes, its id first.
+fn game_values(row: &GameRow) -> Vec<Value> {
+    let text = |t: &str| Value::Text(t.to_string());
+    let clamped = |n: u64| Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    vec![
+        Value::Int(row.id),
+        Value::Int(row.created),
+        Value::Int(row.updated),
+        text(&row.black),
+        text(&row.white),
+        Value::Int(row.width.into()),
+        Value::Int(row.height.into()),
+        Value::Int(row.k.into()),
+        text(&row.rule),
+        text(&row.first),
+        clamped(row.time_ms),
+        text(&row.moves),
+        text(&row.redo),
+        text(&row.result),
+        text(&row.ending),
+        text(&row.black_token),
+        text(&row.white_token),
+        text(&row.owner),
+        text(&row.clock),
+        text(&row.opening),
+        text(&row.choices),
+        Value::Int(row.match_id),
+        Value::Int(row.game_no.into()),
+        Value::Int(row.hints.into()),
+        text(&row.names),
+        Value::Int(row.version),
+        text(&row.offers),
+        Value::Int(row.paused.into()),
+        clamped(row.delay_ms),
+        Value::Int(row.computer_turn.into()),
+        Value::Int(row.search_until),
+        Value::Int(row.next_id),
+    ]
+}
+
+/// A row's columns, when it has the `N` a query selects; `what` names
+/// the row in the error.
+fn columns<'a, const N: usize>(row: &'a [Value], what: &str) -> Result<&'a [Value; N], StoreError> {
+    row.try_into().map_err(|_| StoreError::Damaged {
+        id: row.first().map_or(0, Value::int),
+        reason: format!("a {what} row has {} columns, not {N}", row.len()),
+    })
+}
+
 impl Store {
+    /// The first column of a query's first row as an integer (0 when it
+    /// selects nothing): a count, a new id.
+    fn first_int(&self, sql: &str, params: &[Value]) -> Result<i64, StoreError> {
+        let rows = self.backend.query(sql, params)?;
+        Ok(rows.first().and_then(|r| r.first()).map_or(0, Value::int))
+    }
+
+    /// The first column of every row a query selects, as integers: ids.
+    fn ids(&self, sql: &str, params: &[Value]) -> Result<Vec<i64>, StoreError> {
+        let rows = self.backend.query(sql, params)?;
+        Ok(rows
+            .iter()
+            .map(|r| r.first().map_or(0, Value::int))
+            .collect())
+    }
+
     /// Opens the database (creating an SQLite file if needed) and applies
     /// the pending migrations. `pool_size` is the number of PostgreSQL
     /// connections (SQLite uses one writer and one reader).
@@ -462,7 +528,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
-        self.backend.schema_version()
+        self.first_int(sql::SCHEMA_VERSION, &[])
     }
 
     /// Stores a new game (at `row.version`) and returns its id.
@@ -471,7 +537,7 @@ impl Store {
     /// The database's error; a second game with the same match and game
     /// number is refused.
     pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
-        self.backend.insert(row)
+        self.first_int(sql::NEW_GAME, &game_values(row)[1..])
     }
 
     /// Stores a new match and returns its id.
@@ -479,7 +545,15 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
-        self.backend.insert_match(m)
+        self.first_int(
+            sql::INSERT_MATCH,
+            &[
+                Value::Int(i64::from(m.first_to)),
+                Value::Text(m.player_a.clone()),
+                Value::Text(m.player_b.clone()),
+                Value::Int(m.created),
+            ],
+        )
     }
 
     /// Reads one match.
@@ -522,7 +596,16 @@ impl Store {
         now_ms: i64,
         until_ms: i64,
     ) -> Result<bool, StoreError> {
-        self.backend.claim_search(id, version, now_ms, until_ms)
+        let n = self.backend.execute(
+            sql::CLAIM_SEARCH,
+            &[
+                Value::Int(id),
+                Value::Int(version),
+                Value::Int(now_ms),
+                Value::Int(until_ms),
+            ],
+        )?;
+        Ok(n == 1)
     }
 
     /// Sets how long the instance holding game `id`'s search at `version`
@@ -532,7 +615,11 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
-        self.backend.hold_search(id, version, until_ms)
+        let n = self.backend.execute(
+            sql::HOLD_SEARCH,
+            &[Value::Int(id), Value::Int(version), Value::Int(until_ms)],
+        )?;
+        Ok(n == 1)
     }
 
     /// How many instances other than `except` were seen after
@@ -541,7 +628,11 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
-        self.backend.live_instances(except, alive_after_ms)
+        let n = self.first_int(
+            sql::LIVE_INSTANCES,
+            &[Value::Text(except.to_string()), Value::Int(alive_after_ms)],
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
     }
 
     /// Unfinished games with a computer to move whose search nobody holds
@@ -550,7 +641,8 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
-        self.backend.searches_due(now_ms, limit)
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.ids(sql::SEARCHES_DUE, &[Value::Int(now_ms), Value::Int(limit)])
     }
 
     /// Reads one game.
@@ -566,7 +658,8 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
-        self.backend.open_online_games(owner)
+        let n = self.first_int(sql::OPEN_ONLINE_GAMES, &[Value::Text(owner.to_string())])?;
+        Ok(n.max(0) as usize)
     }
 
     /// Online games whose clock runs: unfinished, with a clock and at
@@ -575,7 +668,7 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
-        self.backend.running_clocks()
+        self.ids(sql::RUNNING_CLOCKS, &[])
     }
 
     /// The most recently changed games, newest first, without the empty
@@ -611,7 +704,24 @@ impl Store {
         seat: u8,
         sockets: u32,
     ) -> Result<(), StoreError> {
-        self.backend.set_presence(instance, game_id, seat, sockets)
+        let at = [
+            Value::Text(instance.to_string()),
+            Value::Int(game_id),
+            Value::Int(i64::from(seat)),
+        ];
+        let payload = format!("p {game_id}");
+        // A count past the column's range is kept as its largest value.
+        match i32::try_from(sockets).unwrap_or(i32::MAX) {
+            0 => self
+                .backend
+                .execute_and_notify(sql::LEAVE_SEAT, &at, &payload),
+            sockets => {
+                let mut params = at.to_vec();
+                params.push(Value::Int(i64::from(sockets)));
+                self.backend
+                    .execute_and_notify(sql::SIT_AT_SEAT, &params, &payload)
+            }
+        }
     }
 
     /// Sockets per seat on game `game_id` held by the other instances
@@ -625,8 +735,25 @@ impl Store {
         except_instance: &str,
         alive_after_ms: i64,
     ) -> Result<[u32; 2], StoreError> {
-        self.backend
-            .presence(game_id, except_instance, alive_after_ms)
+        let rows = self.backend.query(
+            sql::PRESENCE,
+            &[
+                Value::Int(game_id),
+                Value::Text(except_instance.to_string()),
+                Value::Int(alive_after_ms),
+            ],
+        )?;
+        let mut sockets = [0u32; 2];
+        for row in &rows {
+            let [seat, n] = columns(row, "presence")?;
+            if let Some(slot) = usize::try_from(seat.int())
+                .ok()
+                .and_then(|s| sockets.get_mut(s))
+            {
+                *slot = u32::try_from(n.int().max(0)).unwrap_or(u32::MAX);
+            }
+        }
+        Ok(sockets)
     }
 
     /// Records that `instance` is alive at `now_ms`.
@@ -634,7 +761,11 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
-        self.backend.heartbeat(instance, now_ms)
+        self.backend.execute(
+            sql::HEARTBEAT,
+            &[Value::Text(instance.to_string()), Value::Int(now_ms)],
+        )?;
+        Ok(())
     }
 
     /// Deletes the instances not seen since `dead_before_ms` and their
@@ -657,7 +788,16 @@ impl Store {
         game_id: i64,
         engine: &str,
     ) -> Result<Option<(String, String)>, StoreError> {
-        self.backend.analysis(game_id, engine)
+        let rows = self.backend.query(
+            sql::GET_ANALYSIS,
+            &[Value::Int(game_id), Value::Text(engine.to_string())],
+        )?;
+        rows.first()
+            .map(|row| {
+                let [position, data] = columns(row, "review")?;
+                Ok((position.text(), data.text()))
+            })
+            .transpose()
     }
 
     /// Stores a game's review (replacing the one before).
@@ -671,8 +811,17 @@ impl Store {
         engine: &str,
         data: &str,
     ) -> Result<(), StoreError> {
-        self.backend
-            .put_analysis(game_id, position, engine, data, now_secs())
+        self.backend.execute(
+            sql::PUT_ANALYSIS,
+            &[
+                Value::Int(game_id),
+                Value::Text(position.to_string()),
+                Value::Text(engine.to_string()),
+                Value::Text(data.to_string()),
+                Value::Int(now_secs()),
+            ],
+        )?;
+        Ok(())
     }
 
     /// Rows in games, matches and analyses.
@@ -704,7 +853,19 @@ impl Store {
     /// # Errors
     /// The database's error.
     pub fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
-        self.backend.all_analyses()
+        let rows = self.backend.query(sql::ALL_ANALYSES, &[])?;
+        rows.iter()
+            .map(|row| {
+                let [game_id, position, engine, data, created] = columns(row, "review")?;
+                Ok(AnalysisRow {
+                    game_id: game_id.int(),
+                    position: position.text(),
+                    engine: engine.text(),
+                    data: data.text(),
+                    created: created.int(),
+                })
+            })
+            .collect()
     }
 
     /// Copies rows into this (empty) database keeping their ids, in one
@@ -719,7 +880,35 @@ impl Store {
         matches: &[MatchRow],
         analyses: &[AnalysisRow],
     ) -> Result<(), StoreError> {
-        self.backend.import(games, matches, analyses)
+        let matches = matches.iter().map(|m| {
+            Statement::new(
+                sql::COPY_MATCH,
+                vec![
+                    Value::Int(m.id),
+                    Value::Int(i64::from(m.first_to)),
+                    Value::Text(m.player_a.clone()),
+                    Value::Text(m.player_b.clone()),
+                    Value::Int(m.created),
+                ],
+            )
+        });
+        let games = games
+            .iter()
+            .map(|g| Statement::new(sql::INSERT_GAME, game_values(g)));
+        let analyses = analyses.iter().map(|a| {
+            Statement::new(
+                sql::COPY_ANALYSIS,
+                vec![
+                    Value::Int(a.game_id),
+                    Value::Text(a.position.clone()),
+                    Value::Text(a.engine.clone()),
+                    Value::Text(a.data.clone()),
+                    Value::Int(a.created),
+                ],
+            )
+        });
+        self.backend
+            .import(&mut matches.chain(games).chain(analyses))
     }
 }
 

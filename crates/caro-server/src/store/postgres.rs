@@ -4,6 +4,7 @@
 //! stay synchronous: they are made on blocking threads and engine
 //! threads, never on the runtime's workers.
 
+use std::borrow::Borrow;
 use std::future::Future;
 use std::time::Duration;
 
@@ -15,8 +16,8 @@ use tokio_postgres::{Config, GenericClient, Row};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::backend::{Backend, Statement, Value};
-use super::sql::{self, COLUMNS};
-use super::{hide_password, not_empty, AnalysisRow, GameRow, MatchRow, StoreError};
+use super::sql;
+use super::{hide_password, not_empty, GameRow, MatchRow, StoreError};
 
 mod embedded {
     refinery::embed_migrations!("migrations/postgres");
@@ -223,24 +224,44 @@ impl PgStore {
         })
     }
 
-    /// The games a query selects (its columns: [`COLUMNS`]).
-    fn games(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<GameRow>, StoreError> {
+    /// Runs statements in `tx`: `false` as soon as one marked
+    /// `must_change` changed no row (the later ones are not run).
+    async fn execute_all(
+        &self,
+        tx: &deadpool_postgres::Transaction<'_>,
+        statements: impl IntoIterator<Item = impl Borrow<Statement>>,
+    ) -> Result<bool, StoreError> {
+        for s in statements {
+            let s = s.borrow();
+            let stmt = tx.prepare_cached(&s.sql).await.map_err(|e| self.err(e))?;
+            let n = tx
+                .execute(&stmt, &bind(&s.params))
+                .await
+                .map_err(|e| self.err(e))?;
+            if s.must_change && n == 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The rows a query selects, on a pooled connection.
+    fn rows(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>, StoreError> {
         self.run(async {
             let c = self.client().await?;
             let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
-            let rows = c.query(&stmt, params).await.map_err(|e| self.err(e))?;
-            rows.iter().map(read_row).collect()
+            c.query(&stmt, params).await.map_err(|e| self.err(e))
         })
+    }
+
+    /// The games a query selects (its columns: those [`sql::GET_GAME`] selects).
+    fn games(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<GameRow>, StoreError> {
+        self.rows(sql, params)?.iter().map(read_row).collect()
     }
 
     /// The ids a query selects.
     fn ids(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<i64>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
-            let rows = c.query(&stmt, params).await.map_err(|e| self.err(e))?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
+        Ok(self.rows(sql, params)?.iter().map(|r| r.get(0)).collect())
     }
 }
 
@@ -251,55 +272,6 @@ impl Backend for PgStore {
 
     fn describe(&self) -> String {
         self.describe.clone()
-    }
-
-    fn schema_version(&self) -> Result<i64, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_one(
-                    "SELECT COALESCE(MAX(version), 0)::BIGINT FROM refinery_schema_history",
-                    &[],
-                )
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(row.get(0))
-        })
-    }
-
-    fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let v = Converted::of(row);
-            let stmt = c
-                .prepare_cached(&format!(
-                    "INSERT INTO games ({}) VALUES ({}) RETURNING id",
-                    &COLUMNS["id, ".len()..],
-                    placeholders(1, 31)
-                ))
-                .await
-                .map_err(|e| self.err(e))?;
-            let params = game_params(row, &v);
-            let got = c
-                .query_one(&stmt, &params[1..])
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(got.get(0))
-        })
-    }
-
-    fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_one(
-                    "INSERT INTO matches (first_to, player_a, player_b, created) VALUES ($1, $2, $3, $4) RETURNING id",
-                    &[&i64::from(m.first_to), &m.player_a, &m.player_b, &m.created],
-                )
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(row.get(0))
-        })
     }
 
     fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
@@ -365,59 +337,6 @@ impl Backend for PgStore {
         })
     }
 
-    fn claim_search(
-        &self,
-        id: i64,
-        version: i64,
-        now_ms: i64,
-        until_ms: i64,
-    ) -> Result<bool, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c
-                .prepare_cached(sql::CLAIM_SEARCH)
-                .await
-                .map_err(|e| self.err(e))?;
-            let n = c
-                .execute(&stmt, &[&id, &version, &now_ms, &until_ms])
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(n == 1)
-        })
-    }
-
-    fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c
-                .prepare_cached(sql::HOLD_SEARCH)
-                .await
-                .map_err(|e| self.err(e))?;
-            let n = c
-                .execute(&stmt, &[&id, &version, &until_ms])
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(n == 1)
-        })
-    }
-
-    fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_one(sql::LIVE_INSTANCES, &[&except, &alive_after_ms])
-                .await
-                .map_err(|e| self.err(e))?;
-            let n: i64 = row.get(0);
-            Ok(usize::try_from(n).unwrap_or(0))
-        })
-    }
-
-    fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.ids(sql::SEARCHES_DUE, &[&now_ms, &limit])
-    }
-
     fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         self.run(async {
             let c = self.client().await?;
@@ -430,57 +349,9 @@ impl Backend for PgStore {
         })
     }
 
-    fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_one(sql::OPEN_ONLINE_GAMES, &[&owner])
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(row.get::<_, i64>(0).max(0) as usize)
-        })
-    }
-
-    fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
-        self.ids(sql::RUNNING_CLOCKS, &[])
-    }
-
     fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.games(sql::LIST_GAMES, &[&limit, &abandoned_before])
-    }
-
-    fn analysis(&self, game_id: i64, engine: &str) -> Result<Option<(String, String)>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_opt(sql::GET_ANALYSIS, &[&game_id, &engine])
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(row.map(|r| (r.get(0), r.get(1))))
-        })
-    }
-
-    fn put_analysis(
-        &self,
-        game_id: i64,
-        position: &str,
-        engine: &str,
-        data: &str,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            c.execute(
-                "INSERT INTO analyses (game_id, position, engine, data, created) VALUES ($1, $2, $3, $4, $5)
-                 ON CONFLICT (game_id) DO UPDATE SET position = EXCLUDED.position, engine = EXCLUDED.engine,
-                 data = EXCLUDED.data, created = EXCLUDED.created",
-                &[&game_id, &position, &engine, &data, &now],
-            )
-            .await
-            .map_err(|e| self.err(e))?;
-            Ok(())
-        })
     }
 
     fn notify(&self, payload: &str) -> Result<(), StoreError> {
@@ -497,88 +368,24 @@ impl Backend for PgStore {
         })
     }
 
-    fn set_presence(
+    fn execute_and_notify(
         &self,
-        instance: &str,
-        game_id: i64,
-        seat: u8,
-        sockets: u32,
+        sql: &str,
+        params: &[Value],
+        payload: &str,
     ) -> Result<(), StoreError> {
-        let seat = i32::from(seat);
-        let sockets = i32::try_from(sockets).unwrap_or(i32::MAX);
-        let payload = format!("p {game_id}");
+        // The change and its notification in one statement.
+        let sql = format!(
+            "WITH w AS ({sql}) SELECT pg_notify('{CHANNEL}', ${})",
+            params.len() + 1
+        );
+        let payload = Value::Text(payload.to_string());
         self.run(async {
             let c = self.client().await?;
-            // The change and its notification in one statement.
-            if sockets == 0 {
-                let stmt = c
-                    .prepare_cached(
-                        "WITH d AS (DELETE FROM presence WHERE instance = $1 AND game_id = $2 AND seat = $3)
-                         SELECT pg_notify('caro_games', $4)",
-                    )
-                    .await
-                    .map_err(|e| self.err(e))?;
-                c.execute(&stmt, &[&instance, &game_id, &seat, &payload])
-                    .await
-                    .map_err(|e| self.err(e))?;
-            } else {
-                let stmt = c
-                    .prepare_cached(
-                        "WITH w AS (INSERT INTO presence (instance, game_id, seat, sockets) VALUES ($1, $2, $3, $4)
-                                    ON CONFLICT (instance, game_id, seat) DO UPDATE SET sockets = EXCLUDED.sockets)
-                         SELECT pg_notify('caro_games', $5)",
-                    )
-                    .await
-                    .map_err(|e| self.err(e))?;
-                c.execute(&stmt, &[&instance, &game_id, &seat, &sockets, &payload])
-                    .await
-                    .map_err(|e| self.err(e))?;
-            }
-            Ok(())
-        })
-    }
-
-    fn presence(
-        &self,
-        game_id: i64,
-        except_instance: &str,
-        alive_after_ms: i64,
-    ) -> Result<[u32; 2], StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c
-                .prepare_cached(
-                    "SELECT p.seat, SUM(p.sockets)::BIGINT FROM presence p JOIN instances i ON i.id = p.instance
-                     WHERE p.game_id = $1 AND p.instance <> $2 AND i.seen > $3 GROUP BY p.seat",
-                )
-                .await
-                .map_err(|e| self.err(e))?;
-            let rows = c
-                .query(&stmt, &[&game_id, &except_instance, &alive_after_ms])
-                .await
-                .map_err(|e| self.err(e))?;
-            let mut out = [0u32; 2];
-            for r in rows {
-                let seat: i32 = r.get(0);
-                let n: i64 = r.get(1);
-                if let Some(slot) = usize::try_from(seat).ok().and_then(|s| out.get_mut(s)) {
-                    *slot = u32::try_from(n.max(0)).unwrap_or(u32::MAX);
-                }
-            }
-            Ok(out)
-        })
-    }
-
-    fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c
-                .prepare_cached(sql::HEARTBEAT)
-                .await
-                .map_err(|e| self.err(e))?;
-            c.execute(&stmt, &[&instance, &now_ms])
-                .await
-                .map_err(|e| self.err(e))?;
+            let stmt = c.prepare_cached(&sql).await.map_err(|e| self.err(e))?;
+            let mut bound = bind(params);
+            bound.push(&payload);
+            c.execute(&stmt, &bound).await.map_err(|e| self.err(e))?;
             Ok(())
         })
     }
@@ -605,34 +412,10 @@ impl Backend for PgStore {
     }
 
     fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let rows = c
-                .query(sql::ALL_MATCHES, &[])
-                .await
-                .map_err(|e| self.err(e))?;
-            rows.iter().map(read_match).collect()
-        })
-    }
-
-    fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let rows = c
-                .query(sql::ALL_ANALYSES, &[])
-                .await
-                .map_err(|e| self.err(e))?;
-            Ok(rows
-                .iter()
-                .map(|r| AnalysisRow {
-                    game_id: r.get(0),
-                    position: r.get(1),
-                    engine: r.get(2),
-                    data: r.get(3),
-                    created: r.get(4),
-                })
-                .collect())
-        })
+        self.rows(sql::ALL_MATCHES, &[])?
+            .iter()
+            .map(read_match)
+            .collect()
     }
 
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
@@ -646,58 +429,25 @@ impl Backend for PgStore {
     }
 
     fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
-            let rows = c
-                .query(&stmt, &bind(params))
-                .await
-                .map_err(|e| self.err(e))?;
-            rows.iter().map(read_values).collect()
-        })
+        self.rows(sql, &bind(params))?
+            .iter()
+            .map(read_values)
+            .collect()
     }
 
     fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError> {
         self.run(async {
             let mut c = self.client().await?;
             let tx = c.transaction().await.map_err(|e| self.err(e))?;
-            for s in statements {
-                let stmt = tx.prepare_cached(&s.sql).await.map_err(|e| self.err(e))?;
-                let n = tx
-                    .execute(&stmt, &bind(&s.params))
-                    .await
-                    .map_err(|e| self.err(e))?;
-                if s.must_change && n == 0 {
-                    return Ok(false);
-                }
+            if !self.execute_all(&tx, statements).await? {
+                return Ok(false);
             }
             tx.commit().await.map_err(|e| self.err(e))?;
             Ok(true)
         })
     }
 
-    fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            for table in tables {
-                c.batch_execute(&format!(
-                    "SELECT setval(pg_get_serial_sequence('{table}', 'id'),
-                                   GREATEST((SELECT MAX(id) FROM {table}), 1),
-                                   (SELECT MAX(id) FROM {table}) IS NOT NULL)"
-                ))
-                .await
-                .map_err(|e| self.err(e))?;
-            }
-            Ok(())
-        })
-    }
-
-    fn import(
-        &self,
-        games: &[GameRow],
-        matches: &[MatchRow],
-        analyses: &[AnalysisRow],
-    ) -> Result<(), StoreError> {
+    fn import(&self, statements: &mut dyn Iterator<Item = Statement>) -> Result<(), StoreError> {
         self.run(async {
             let mut c = self.client().await?;
             let tx = c.transaction().await.map_err(|e| self.err(e))?;
@@ -709,57 +459,38 @@ impl Backend for PgStore {
             if have != (0, 0, 0) {
                 return Err(not_empty(&self.describe, have));
             }
-            let stmt = tx.prepare(sql::COPY_MATCH).await.map_err(|e| self.err(e))?;
-            for m in matches {
-                tx.execute(
-                    &stmt,
-                    &[
-                        &m.id,
-                        &i64::from(m.first_to),
-                        &m.player_a,
-                        &m.player_b,
-                        &m.created,
-                    ],
-                )
+            self.execute_all(&tx, statements).await?;
+            continue_ids(&*tx, &["games", "matches"])
                 .await
                 .map_err(|e| self.err(e))?;
-            }
-            let stmt = tx
-                .prepare(sql::INSERT_GAME)
-                .await
-                .map_err(|e| self.err(e))?;
-            for g in games {
-                let v = Converted::of(g);
-                tx.execute(&stmt, &game_params(g, &v))
-                    .await
-                    .map_err(|e| self.err(e))?;
-            }
-            let stmt = tx
-                .prepare(sql::COPY_ANALYSIS)
-                .await
-                .map_err(|e| self.err(e))?;
-            for a in analyses {
-                tx.execute(
-                    &stmt,
-                    &[&a.game_id, &a.position, &a.engine, &a.data, &a.created],
-                )
-                .await
-                .map_err(|e| self.err(e))?;
-            }
-            // New ids continue after the largest copied.
-            for table in ["games", "matches"] {
-                tx.batch_execute(&format!(
-                    "SELECT setval(pg_get_serial_sequence('{table}', 'id'),
-                                   GREATEST((SELECT MAX(id) FROM {table}), 1),
-                                   (SELECT MAX(id) FROM {table}) IS NOT NULL)"
-                ))
-                .await
-                .map_err(|e| self.err(e))?;
-            }
             tx.commit().await.map_err(|e| self.err(e))?;
             Ok(())
         })
     }
+
+    fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError> {
+        self.run(async {
+            let c = self.client().await?;
+            continue_ids(&**c, tables).await.map_err(|e| self.err(e))
+        })
+    }
+}
+
+/// After rows were copied with their ids: new ids of `tables` continue
+/// after the largest copied.
+async fn continue_ids<C: GenericClient>(
+    c: &C,
+    tables: &[&str],
+) -> Result<(), tokio_postgres::Error> {
+    for table in tables {
+        c.batch_execute(&format!(
+            "SELECT setval(pg_get_serial_sequence('{table}', 'id'),
+                           GREATEST((SELECT MAX(id) FROM {table}), 1),
+                           (SELECT MAX(id) FROM {table}) IS NOT NULL)"
+        ))
+        .await?;
+    }
+    Ok(())
 }
 
 async fn counts<C: GenericClient>(c: &C) -> Result<(usize, usize, usize), tokio_postgres::Error> {
@@ -773,21 +504,9 @@ async fn counts<C: GenericClient>(c: &C) -> Result<(usize, usize, usize), tokio_
     Ok((n(0), n(1), n(2)))
 }
 
-/// `$from, ..., $(from + n - 1)`.
-fn placeholders(from: usize, n: usize) -> String {
-    (from..from + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A game's fields in the column types PostgreSQL has for them.
+/// The fields of a game's update in the column types PostgreSQL has for
+/// them.
 struct Converted {
-    width: i32,
-    height: i32,
-    k: i32,
-    time_ms: i64,
-    game_no: i64,
     hints: i64,
     paused: i32,
     delay_ms: i64,
@@ -797,55 +516,12 @@ struct Converted {
 impl Converted {
     fn of(row: &GameRow) -> Converted {
         Converted {
-            width: i32::from(row.width),
-            height: i32::from(row.height),
-            k: i32::from(row.k),
-            time_ms: i64::try_from(row.time_ms).unwrap_or(i64::MAX),
-            game_no: i64::from(row.game_no),
             hints: i64::from(row.hints),
             paused: i32::from(row.paused),
             delay_ms: i64::try_from(row.delay_ms).unwrap_or(i64::MAX),
             computer_turn: i32::from(row.computer_turn),
         }
     }
-}
-
-/// A game's values in [`COLUMNS`]' order.
-fn game_params<'a>(row: &'a GameRow, v: &'a Converted) -> [&'a (dyn ToSql + Sync); 32] {
-    [
-        &row.id,
-        &row.created,
-        &row.updated,
-        &row.black,
-        &row.white,
-        &v.width,
-        &v.height,
-        &v.k,
-        &row.rule,
-        &row.first,
-        &v.time_ms,
-        &row.moves,
-        &row.redo,
-        &row.result,
-        &row.ending,
-        &row.black_token,
-        &row.white_token,
-        &row.owner,
-        &row.clock,
-        &row.opening,
-        &row.choices,
-        &row.match_id,
-        &v.game_no,
-        &v.hints,
-        &row.names,
-        &row.version,
-        &row.offers,
-        &v.paused,
-        &v.delay_ms,
-        &v.computer_turn,
-        &row.search_until,
-        &row.next_id,
-    ]
 }
 
 fn read_match(r: &Row) -> Result<MatchRow, StoreError> {
@@ -942,26 +618,18 @@ impl ToSql for Value {
 /// A row's columns as [`Value`]s.
 fn read_values(row: &Row) -> Result<Vec<Value>, StoreError> {
     use tokio_postgres::types::Type;
+    let int = |v: Option<i64>| v.map_or(Value::Null, Value::Int);
+    let real = |v: Option<f64>| v.map_or(Value::Null, Value::Real);
+    let text = |v: Option<String>| v.map_or(Value::Null, Value::Text);
     let read = |i: usize| -> Result<Value, tokio_postgres::Error> {
         let ty = row.columns()[i].type_();
-        Ok(if *ty == Type::INT8 {
-            row.try_get::<_, Option<i64>>(i)?
-                .map_or(Value::Null, Value::Int)
-        } else if *ty == Type::INT4 {
-            row.try_get::<_, Option<i32>>(i)?
-                .map_or(Value::Null, |v| Value::Int(v.into()))
-        } else if *ty == Type::INT2 {
-            row.try_get::<_, Option<i16>>(i)?
-                .map_or(Value::Null, |v| Value::Int(v.into()))
-        } else if *ty == Type::BOOL {
-            row.try_get::<_, Option<bool>>(i)?
-                .map_or(Value::Null, |v| Value::Int(v.into()))
-        } else if *ty == Type::FLOAT8 {
-            row.try_get::<_, Option<f64>>(i)?
-                .map_or(Value::Null, Value::Real)
-        } else {
-            row.try_get::<_, Option<String>>(i)?
-                .map_or(Value::Null, Value::Text)
+        Ok(match ty {
+            t if *t == Type::INT8 => int(row.try_get(i)?),
+            t if *t == Type::INT4 => int(row.try_get::<_, Option<i32>>(i)?.map(i64::from)),
+            t if *t == Type::INT2 => int(row.try_get::<_, Option<i16>>(i)?.map(i64::from)),
+            t if *t == Type::BOOL => int(row.try_get::<_, Option<bool>>(i)?.map(i64::from)),
+            t if *t == Type::FLOAT8 => real(row.try_get(i)?),
+            _ => text(row.try_get(i)?),
         })
     };
     (0..row.len())

@@ -1,5 +1,6 @@
 //! The SQLite backend: one file, one writer connection, one reader.
 
+use std::borrow::Borrow;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Mutex, MutexGuard};
@@ -8,7 +9,7 @@ use std::time::Duration;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
 use super::backend::{Backend, Statement, Value};
-use super::{not_empty, sql, AnalysisRow, GameRow, MatchRow, StoreError};
+use super::{not_empty, sql, GameRow, MatchRow, StoreError};
 
 mod embedded {
     refinery::embed_migrations!("migrations/sqlite");
@@ -161,6 +162,20 @@ impl SqliteStore {
     fn reader(&self) -> MutexGuard<'_, Connection> {
         self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// Every row a read selects (its SQL in PostgreSQL's dialect), each
+    /// made by `read`.
+    fn read_all<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        read: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare(&sql::sqlite(sql))?;
+        let rows = stmt.query_map(params, read)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
 }
 
 impl Backend for SqliteStore {
@@ -172,30 +187,6 @@ impl Backend for SqliteStore {
         format!("sqlite:{}", self.path.display())
     }
 
-    fn schema_version(&self) -> Result<i64, StoreError> {
-        let v: Option<i64> = self.reader().query_row(
-            "SELECT MAX(version) FROM refinery_schema_history",
-            [],
-            |r| r.get(0),
-        )?;
-        Ok(v.unwrap_or(0))
-    }
-
-    fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
-        let conn = self.conn();
-        insert_game(&conn, row, false)?;
-        Ok(conn.last_insert_rowid())
-    }
-
-    fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
-        let conn = self.conn();
-        conn.execute(
-            "INSERT INTO matches (first_to, player_a, player_b, created) VALUES (?1, ?2, ?3, ?4)",
-            params![m.first_to, m.player_a, m.player_b, m.created],
-        )?;
-        Ok(conn.last_insert_rowid())
-    }
-
     fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
         let row = self
             .reader()
@@ -205,10 +196,7 @@ impl Backend for SqliteStore {
     }
 
     fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        let conn = self.reader();
-        let mut stmt = conn.prepare(&sql::sqlite(sql::MATCH_GAMES))?;
-        let rows = stmt.query_map([match_id], read_row)?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        self.read_all(sql::MATCH_GAMES, [match_id], read_row)
     }
 
     fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
@@ -241,97 +229,18 @@ impl Backend for SqliteStore {
         Ok(n == 1)
     }
 
-    fn claim_search(
-        &self,
-        id: i64,
-        version: i64,
-        now_ms: i64,
-        until_ms: i64,
-    ) -> Result<bool, StoreError> {
-        let n = self.conn().execute(
-            &sql::sqlite(sql::CLAIM_SEARCH),
-            params![id, version, now_ms, until_ms],
-        )?;
-        Ok(n == 1)
-    }
-
-    fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
-        let n = self.conn().execute(
-            &sql::sqlite(sql::HOLD_SEARCH),
-            params![id, version, until_ms],
-        )?;
-        Ok(n == 1)
-    }
-
-    fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
-        let n: i64 = self.reader().query_row(
-            &sql::sqlite(sql::LIVE_INSTANCES),
-            params![except, alive_after_ms],
-            |r| r.get(0),
-        )?;
-        Ok(usize::try_from(n).unwrap_or(0))
-    }
-
-    fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
-        let conn = self.reader();
-        let mut stmt = conn.prepare_cached(&sql::sqlite(sql::SEARCHES_DUE))?;
-        let ids = stmt.query_map(params![now_ms, limit as i64], |r| r.get(0))?;
-        Ok(ids.collect::<Result<Vec<i64>, _>>()?)
-    }
-
     fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(&sql::sqlite(sql::GET_GAME))?;
         Ok(stmt.query_row([id], read_row).optional()?)
     }
 
-    fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
-        let n: i64 =
-            self.reader()
-                .query_row(&sql::sqlite(sql::OPEN_ONLINE_GAMES), [owner], |r| r.get(0))?;
-        Ok(n.max(0) as usize)
-    }
-
-    fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
-        let conn = self.reader();
-        let mut stmt = conn.prepare(sql::RUNNING_CLOCKS)?;
-        let ids = stmt.query_map([], |r| r.get(0))?;
-        Ok(ids.collect::<Result<Vec<i64>, _>>()?)
-    }
-
     fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
-        let conn = self.reader();
-        let mut stmt = conn.prepare(&sql::sqlite(sql::LIST_GAMES))?;
-        let rows = stmt.query_map(params![limit as i64, abandoned_before], read_row)?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
-    }
-
-    fn analysis(&self, game_id: i64, engine: &str) -> Result<Option<(String, String)>, StoreError> {
-        let row = self
-            .reader()
-            .query_row(
-                &sql::sqlite(sql::GET_ANALYSIS),
-                params![game_id, engine],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        Ok(row)
-    }
-
-    fn put_analysis(
-        &self,
-        game_id: i64,
-        position: &str,
-        engine: &str,
-        data: &str,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT OR REPLACE INTO analyses (game_id, position, engine, data, created)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![game_id, position, engine, data, now],
-        )?;
-        Ok(())
+        self.read_all(
+            sql::LIST_GAMES,
+            params![limit as i64, abandoned_before],
+            read_row,
+        )
     }
 
     /// One instance has an SQLite file: nobody to tell.
@@ -339,56 +248,13 @@ impl Backend for SqliteStore {
         Ok(())
     }
 
-    fn set_presence(
+    fn execute_and_notify(
         &self,
-        instance: &str,
-        game_id: i64,
-        seat: u8,
-        sockets: u32,
+        sql: &str,
+        params: &[Value],
+        _payload: &str,
     ) -> Result<(), StoreError> {
-        let conn = self.conn();
-        if sockets == 0 {
-            conn.execute(
-                "DELETE FROM presence WHERE instance = ?1 AND game_id = ?2 AND seat = ?3",
-                params![instance, game_id, seat],
-            )?;
-        } else {
-            conn.execute(
-                "INSERT INTO presence (instance, game_id, seat, sockets) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (instance, game_id, seat) DO UPDATE SET sockets = excluded.sockets",
-                params![instance, game_id, seat, sockets],
-            )?;
-        }
-        Ok(())
-    }
-
-    fn presence(
-        &self,
-        game_id: i64,
-        except_instance: &str,
-        alive_after_ms: i64,
-    ) -> Result<[u32; 2], StoreError> {
-        let conn = self.reader();
-        let mut stmt = conn.prepare_cached(
-            "SELECT p.seat, SUM(p.sockets) FROM presence p JOIN instances i ON i.id = p.instance
-             WHERE p.game_id = ?1 AND p.instance <> ?2 AND i.seen > ?3 GROUP BY p.seat",
-        )?;
-        let rows = stmt.query_map(params![game_id, except_instance, alive_after_ms], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-        })?;
-        let mut out = [0u32; 2];
-        for row in rows {
-            let (seat, n) = row?;
-            if let Some(slot) = usize::try_from(seat).ok().and_then(|s| out.get_mut(s)) {
-                *slot = u32::try_from(n.max(0)).unwrap_or(u32::MAX);
-            }
-        }
-        Ok(out)
-    }
-
-    fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
-        self.conn()
-            .execute(&sql::sqlite(sql::HEARTBEAT), params![instance, now_ms])?;
+        self.execute(sql, params)?;
         Ok(())
     }
 
@@ -417,32 +283,11 @@ impl Backend for SqliteStore {
     }
 
     fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
-        let conn = self.reader();
-        let mut stmt = conn.prepare(sql::ALL_GAMES)?;
-        let rows = stmt.query_map([], read_row)?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        self.read_all(sql::ALL_GAMES, [], read_row)
     }
 
     fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
-        let conn = self.reader();
-        let mut stmt = conn.prepare(sql::ALL_MATCHES)?;
-        let rows = stmt.query_map([], read_match)?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
-    }
-
-    fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
-        let conn = self.reader();
-        let mut stmt = conn.prepare(sql::ALL_ANALYSES)?;
-        let rows = stmt.query_map([], |r| {
-            Ok(AnalysisRow {
-                game_id: r.get(0)?,
-                position: r.get(1)?,
-                engine: r.get(2)?,
-                data: r.get(3)?,
-                created: r.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        self.read_all(sql::ALL_MATCHES, [], read_match)
     }
 
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
@@ -473,54 +318,48 @@ impl Backend for SqliteStore {
     fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
-        for s in statements {
-            let n = tx
-                .prepare_cached(&sql::sqlite(&s.sql))?
-                .execute(rusqlite::params_from_iter(s.params.iter().map(bound)))?;
-            if s.must_change && n == 0 {
-                return Ok(false);
-            }
+        if !execute_all(&tx, statements)? {
+            return Ok(false);
         }
         tx.commit()?;
         Ok(true)
     }
 
-    fn continue_ids(&self, _tables: &[&str]) -> Result<(), StoreError> {
-        // An INTEGER PRIMARY KEY goes on from the largest id by itself.
-        Ok(())
-    }
-
-    fn import(
-        &self,
-        games: &[GameRow],
-        matches: &[MatchRow],
-        analyses: &[AnalysisRow],
-    ) -> Result<(), StoreError> {
+    fn import(&self, statements: &mut dyn Iterator<Item = Statement>) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let have = counts(&tx)?;
         if have != (0, 0, 0) {
             return Err(not_empty(&self.describe(), have));
         }
-        for m in matches {
-            tx.execute(
-                &sql::sqlite(sql::COPY_MATCH),
-                params![m.id, m.first_to, m.player_a, m.player_b, m.created],
-            )?;
-        }
-        for g in games {
-            insert_game(&tx, g, true)?;
-        }
-        for a in analyses {
-            tx.execute(
-                &sql::sqlite(sql::COPY_ANALYSIS),
-                params![a.game_id, a.position, a.engine, a.data, a.created],
-            )?;
-        }
+        execute_all(&tx, statements)?;
         // AUTOINCREMENT continues after the largest id inserted.
         tx.commit()?;
         Ok(())
     }
+
+    fn continue_ids(&self, _tables: &[&str]) -> Result<(), StoreError> {
+        // An INTEGER PRIMARY KEY goes on from the largest id by itself.
+        Ok(())
+    }
+}
+
+/// Runs statements in a transaction: `false` as soon as one marked
+/// `must_change` changed no row (the later ones are not run).
+fn execute_all(
+    tx: &rusqlite::Transaction<'_>,
+    statements: impl IntoIterator<Item = impl Borrow<Statement>>,
+) -> Result<bool, StoreError> {
+    for s in statements {
+        let s = s.borrow();
+        let n = tx
+            .prepare_cached(&sql::sqlite(&s.sql))?
+            .execute(rusqlite::params_from_iter(s.params.iter().map(bound)))?;
+        if s.must_change && n == 0 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// A [`Value`] as SQLite binds it.
@@ -552,47 +391,6 @@ fn counts(conn: &Connection) -> Result<(usize, usize, usize), StoreError> {
         Ok(n.max(0) as usize)
     };
     Ok((count("games")?, count("matches")?, count("analyses")?))
-}
-
-/// Inserts a game, with its id when `with_id` (a copy), else a new one.
-fn insert_game(conn: &Connection, row: &GameRow, with_id: bool) -> Result<(), StoreError> {
-    let id: Option<i64> = with_id.then_some(row.id);
-    conn.prepare_cached(&sql::sqlite(sql::INSERT_GAME))?
-        .execute(params![
-            id,
-            row.created,
-            row.updated,
-            row.black,
-            row.white,
-            row.width,
-            row.height,
-            row.k,
-            row.rule,
-            row.first,
-            row.time_ms as i64,
-            row.moves,
-            row.redo,
-            row.result,
-            row.ending,
-            row.black_token,
-            row.white_token,
-            row.owner,
-            row.clock,
-            row.opening,
-            row.choices,
-            row.match_id,
-            row.game_no,
-            row.hints,
-            row.names,
-            row.version,
-            row.offers,
-            row.paused,
-            row.delay_ms as i64,
-            row.computer_turn,
-            row.search_until,
-            row.next_id
-        ])?;
-    Ok(())
 }
 
 fn read_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRow> {

@@ -43,6 +43,30 @@ fn row() -> GameRow {
     }
 }
 
+/// A rated lobby game being played, nobody rated yet.
+fn rated_game_playing(game_id: i64, accounts: [i64; 2], variant: &str) -> LobbyGameRow {
+    LobbyGameRow {
+        game_id,
+        accounts,
+        variant: variant.into(),
+        rated: true,
+        state: "playing".into(),
+        ratings: [(0.0, 0.0); 2],
+        before: Default::default(),
+    }
+}
+
+/// A match not yet stored: a person against `random`, first to two wins.
+fn a_match() -> MatchRow {
+    MatchRow {
+        id: 0,
+        first_to: 2,
+        player_a: "human".into(),
+        player_b: "random".into(),
+        created: 5,
+    }
+}
+
 /// A game with every field away from its default.
 fn full_row() -> GameRow {
     GameRow {
@@ -226,13 +250,7 @@ fn a_search_is_claimed_once_and_due_games_come_oldest_first() {
 #[test]
 fn a_match_has_one_game_of_each_number() {
     each_backend(|store| {
-        let m = MatchRow {
-            id: 0,
-            first_to: 2,
-            player_a: "human".into(),
-            player_b: "random".into(),
-            created: 5,
-        };
+        let m = a_match();
         let match_id = store.insert_match(&m).unwrap();
         let mut g2 = row();
         g2.match_id = match_id;
@@ -522,13 +540,7 @@ fn an_old_database_gains_the_added_columns_and_the_matches_table() {
     r.id = store.insert(&r).unwrap();
     assert_eq!(r.id, 2);
     assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
-    let m = MatchRow {
-        id: 0,
-        first_to: 2,
-        player_a: "human".into(),
-        player_b: "random".into(),
-        created: 5,
-    };
+    let m = a_match();
     let match_id = store.insert_match(&m).unwrap();
     let mut g = row();
     g.match_id = match_id;
@@ -708,15 +720,7 @@ fn a_seek_is_taken_once_and_leaves_the_lobby() {
         assert!(!s.cancel_seek(id).unwrap(), "being taken");
         s.release_seek(id).unwrap();
         assert!(s.claim_seek(id, b, 102).unwrap());
-        let game = LobbyGameRow {
-            game_id: 77,
-            accounts: [b, a],
-            variant: "freestyle15".into(),
-            rated: true,
-            state: "playing".into(),
-            ratings: [(0.0, 0.0); 2],
-            before: Default::default(),
-        };
+        let game = rated_game_playing(77, [b, a], "freestyle15");
         s.seek_taken(id, &game).unwrap();
         assert_eq!(s.seek(id).unwrap().unwrap().game_id, 77);
         assert_eq!(s.lobby_game(77).unwrap(), Some(game));
@@ -733,19 +737,8 @@ fn a_game_is_rated_once_over_the_standings_read() {
     each_backend(|s| {
         let (a, b) = (1, 2);
         for id in [10, 11] {
-            s.seek_taken(
-                0,
-                &LobbyGameRow {
-                    game_id: id,
-                    accounts: [a, b],
-                    variant: "renju15".into(),
-                    rated: true,
-                    state: "playing".into(),
-                    ratings: [(0.0, 0.0); 2],
-                    before: Default::default(),
-                },
-            )
-            .unwrap();
+            s.seek_taken(0, &rated_game_playing(id, [a, b], "renju15"))
+                .unwrap();
         }
         let seats = |before: [Standing; 2]| {
             let (x, y) = rating::game(before[0].rating, before[1].rating, 1.0);
@@ -809,15 +802,7 @@ fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
     source.insert_session("t", a, 3).unwrap();
     let seek_id = source.insert_seek(&seek(a, 100)).unwrap();
     assert!(source.claim_seek(seek_id, b, 100).unwrap());
-    let game = LobbyGameRow {
-        game_id: 5,
-        accounts: [a, b],
-        variant: "caro20".into(),
-        rated: true,
-        state: "playing".into(),
-        ratings: [(0.0, 0.0); 2],
-        before: Default::default(),
-    };
+    let game = rated_game_playing(5, [a, b], "caro20");
     source.seek_taken(seek_id, &game).unwrap();
     let (x, y) = crate::rating::game(crate::rating::START, crate::rating::START, 0.5);
     let seats = [
