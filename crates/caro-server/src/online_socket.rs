@@ -167,6 +167,11 @@ pub(crate) async fn socket(
     let upgrade = upgrade?;
     let Query(q) = q?;
     let entry = entry(&app, id).await?;
+    if app.cluster.is_some() {
+        // Another instance's last change may still be on its way here as
+        // a notification: a page that opens the game sees what is stored.
+        app.refresh(&entry).await?;
+    }
     // A flag that is due falls now (and is stored).
     app.change(&entry, flag).await?;
     // A seat bound to an account needs no token: the session names it.
