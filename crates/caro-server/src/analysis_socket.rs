@@ -609,7 +609,8 @@ async fn lookup(app: &Arc<App>, id: i64) -> ApiResult<(Game, String, Option<Valu
     Ok((game, key, data))
 }
 
-/// The review of the game's position: stored, running, or none.
+/// The review of the game's position: stored (done), running (until it
+/// is stored), or none.
 fn answer(analyses: &Analyses, id: i64, game: &Game, key: &str, stored: Option<&Value>) -> Value {
     let total = game.moves().len() + 1;
     if let Some(data) = stored {
@@ -618,13 +619,10 @@ fn answer(analyses: &Analyses, id: i64, game: &Game, key: &str, stored: Option<&
     let job = analyses.jobs().get(&(id, key.to_string())).cloned();
     match job {
         Some(job) => {
+            // Running until stored: a review said done before its write
+            // would be lost by a server killed in between.
             let progress = job.progress.lock().unwrap_or_else(|e| e.into_inner());
-            let state = if progress.is_done() {
-                "done"
-            } else {
-                "running"
-            };
-            review_answer(state, total, &review_data(&progress))
+            review_answer("running", total, &review_data(&progress))
         }
         None => review_answer("none", total, &json!({})),
     }
