@@ -253,6 +253,11 @@ mod tests {
                 while f(alpha - k * TAU) < 0.0 { k += 1.0; }
                 (alpha - k * TAU, alpha)
             };
+            // f falls: keep f(lo) ≥ 0 ≥ f(hi). Where Δ² only just passes
+            // φ² + v, the paper's upper end lies below α.
+            if f(lo) < f(hi) {
+                std::mem::swap(&mut lo, &mut hi);
+            }
             for _ in 0..200 {
                 let mid = (lo + hi) / 2.0;
                 if f(mid) > 0.0 { lo = mid } else { hi = mid }
