@@ -23,10 +23,11 @@
 // The module draws into `panel` and `graph` itself; the board gets the ghost
 // stones and marks through board.set({ ghosts, marks }).
 //
-// This file holds the panel, its state and its requests (the live analysis
-// WebSocket, the game's review, hints); analysis-graph.js draws the review's
-// graph, analysis-marks.js what goes on the board, analysis-words.js the
-// percentages, letters and a score's words. The texts are in i18n.js.
+// This file holds the panel, its state and its requests (the game's review,
+// hints); analysis-live.js holds the live analysis's WebSocket and its
+// reconnecting, analysis-graph.js draws the review's graph, analysis-marks.js
+// what goes on the board, analysis-words.js the percentages, letters and a
+// score's words. The texts are in i18n.js.
 
 import { api, pointName } from "/api.js";
 import { TEXT } from "/i18n.js";
@@ -34,6 +35,7 @@ import { boardStyle } from "/prefs.js";
 import { pct, letter, moverAt, scoreWords as scoreText } from "/analysis-words.js";
 import { mountGraph } from "/analysis-graph.js";
 import { boardOverlay } from "/analysis-marks.js";
+import { liveAnalysis } from "/analysis-live.js";
 
 const STYLE_HREF = "/analysis.css";
 
@@ -109,14 +111,6 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   let view = null;          // the latest view
   let shown = 0;            // moves shown
   let gameId = null;
-  let live = false;         // the live panel is on
-  let socket = null;
-  let reconnect = null;     // timer
-  let sentKey = null;       // the position the engine works on
-  let sentPly = -1;
-  let liveData = null;      // the latest "analysis" message for sentKey
-  let liveState = "idle";   // idle | thinking | done | over | error
-  let sendTimer = null;
   let hint = null;          // { ply, move, score, win_chance, pv, hints }
   let hintBusy = false;
   let jobState = null;      // the latest GET /analysis answer
@@ -125,6 +119,17 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   let destroyed = false;
   let errorCode = null;     // the last error's code, translated at each render
   let preview = null;       // the live line drawn whole on the board (hovered or focused)
+
+  // The requests, each with its own state: the live analysis's connection
+  // (analysis-live.js). It reads the panel's state through `state`, asks
+  // for a render after each change and reports an error (or null when one
+  // is over) through `note`.
+  const state = () => ({ view, shown, gameId, destroyed });
+  const note = (e) => { if (e) showError(e); else errorCode = null; };
+  const live = liveAnalysis({
+    get: state, onChange: render, onError: note,
+    onClosed: () => { messageBox.textContent = t("an_closed"); },
+  });
 
   // The graph (analysis-graph.js). Its element outlives this panel (the
   // page mounts one a game): its listeners go with `listening`.
@@ -170,9 +175,9 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   }
 
   function renderLive() {
-    liveBox.hidden = !live;
-    toggle.setAttribute("aria-pressed", String(live));
-    const d = liveData;
+    liveBox.hidden = !live.on;
+    toggle.setAttribute("aria-pressed", String(live.on));
+    const d = live.data;
     const chance = d ? pct(d.win_chance) : 50;
     bar.setAttribute("aria-valuenow", String(chance));
     bar.setAttribute("aria-valuetext", t("an_pct", { c: colorName("black"), p: chance }));
@@ -180,7 +185,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     liveBox.querySelector(".an-bar-b").textContent = t("an_pct", { c: colorName("black"), p: chance });
     liveBox.querySelector(".an-bar-w").textContent = t("an_pct", { c: colorName("white"), p: 100 - chance });
     bar.dataset.state = d ? "ready" : "waiting";
-    const mover = view ? moverAt(view, sentPly < 0 ? shown : sentPly) : "black";
+    const mover = view ? moverAt(view, live.ply < 0 ? shown : live.ply) : "black";
     const lines = d && Array.isArray(d.lines) ? d.lines : [];
     el("an-side").textContent = lines.length ? t("an_to_move", { c: colorName(mover) }) : "";
     // The items are kept and rewritten, so one focused keeps its focus.
@@ -203,13 +208,13 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     if (preview !== null && preview >= lines.length) preview = null;
     linesBox.dataset.count = String(d && Array.isArray(d.lines) ? d.lines.length : 0);
     const parts = [];
-    if (liveState === "over") parts.push(t("an_over"));
+    if (live.state === "over") parts.push(t("an_over"));
     else if (d) {
       parts.push(t("an_depth", { d: d.depth }));
       parts.push(t("an_speed", { k: Math.round((Number(d.nps) || 0) / 1000).toLocaleString(currentLang()) }));
       parts.push(t("an_nodes", { n: Number(d.nodes || 0).toLocaleString(currentLang()) }));
-      if (liveState === "done") parts.push(t("an_stopped"));
-    } else if (live && liveState === "thinking") parts.push(t("an_waiting"));
+      if (live.state === "done") parts.push(t("an_stopped"));
+    } else if (live.on && live.state === "thinking") parts.push(t("an_waiting"));
     stats.textContent = parts.join(" · ");
   }
 
@@ -378,7 +383,9 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   // ------------------------------------------------------------ the board's overlay
   // The ghosts and marks (analysis-marks.js) for the position shown.
   function overlay() {
-    return boardOverlay({ view, shown, live, liveData, sentPly, preview, jobState, hint });
+    return boardOverlay({
+      view, shown, live: live.on, liveData: live.data, sentPly: live.ply, preview, jobState, hint,
+    });
   }
   function pushOverlay() {
     const o = overlay();
@@ -414,110 +421,11 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   }
 
   // ------------------------------------------------------------ live analysis
-  function positionKey() {
-    if (!view) return null;
-    return JSON.stringify([view.id, view.width, view.height, view.k, view.rule, view.first, view.moves.slice(0, shown)]);
-  }
-  function openSocket() {
-    if (socket || destroyed) return;
-    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/analysis/ws";
-    let ws;
-    try { ws = new WebSocket(url); } catch (_) { scheduleReconnect(); return; }
-    socket = ws;
-    ws.onopen = () => { sentKey = null; sendPosition(); };
-    ws.onmessage = (ev) => {
-      if (socket !== ws) return;
-      let m;
-      try { m = JSON.parse(ev.data); } catch (_) { return; }
-      if (m.type === "analysis") {
-        // A report on the position before (a new one was sent since) is dropped.
-        if (m.ply !== sentPly || !fitsShown(m)) return;
-        liveData = m;
-        liveState = "thinking";
-        if (errorCode) errorCode = null;
-      } else if (m.type === "done") {
-        if (liveState === "thinking") liveState = "done";
-      } else if (m.type === "error") {
-        liveState = "error";
-        showError(m);
-        // The server runs a few analyses at once: ask again a little later.
-        if (m.code === "busy") {
-          const key = sentKey;
-          setTimeout(() => { if (live && socket === ws && sentKey === key) { sentKey = null; sendPosition(); } }, 3000);
-        }
-      }
-      render();
-    };
-    ws.onclose = () => {
-      if (socket !== ws) return;
-      socket = null;
-      if (live && !destroyed) {
-        messageBox.textContent = t("an_closed");
-        scheduleReconnect();
-      }
-    };
-  }
-  function scheduleReconnect() {
-    if (reconnect) return;
-    reconnect = setTimeout(() => { reconnect = null; if (live && !destroyed) openSocket(); }, 1500);
-  }
-  function closeSocket() {
-    if (reconnect) { clearTimeout(reconnect); reconnect = null; }
-    if (sendTimer) { clearTimeout(sendTimer); sendTimer = null; }
-    if (socket) {
-      const ws = socket;
-      socket = null;
-      try { if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "stop" })); } catch (_) { /* closing anyway */ }
-      ws.close();
-    }
-    sentKey = null;
-    sentPly = -1;
-    liveData = null;
-    liveState = "idle";
-  }
-  // Whether a report's moves are all on empty points of the position sent.
-  function fitsShown(m) {
-    if (!view || sentPly !== shown) return false;
-    const taken = new Set(view.moves.slice(0, shown).map(([x, y]) => y * view.width + x));
-    return (m.lines || []).every((l) => !l.move || !taken.has(l.move[1] * view.width + l.move[0]));
-  }
-  // Sends the shown position if it changed (a burst of changes, such as
-  // holding an arrow key, sends only the last).
-  function sendPosition() {
-    if (!live || !view) return;
-    const key = positionKey();
-    if (key === sentKey) return;
-    if (sendTimer) clearTimeout(sendTimer);
-    sendTimer = setTimeout(() => {
-      sendTimer = null;
-      if (!live || !view || !socket || socket.readyState !== WebSocket.OPEN) return;
-      const k2 = positionKey();
-      if (k2 === sentKey) return;
-      sentKey = k2;
-      sentPly = shown;
-      liveData = null;
-      errorCode = null;
-      if (view.result && shown === view.moves.length) {
-        liveState = "over";
-        socket.send(JSON.stringify({ type: "stop" }));
-      } else {
-        liveState = "thinking";
-        socket.send(JSON.stringify({
-          type: "analyse", width: view.width, height: view.height, k: view.k, rule: view.rule,
-          first: view.first, moves: view.moves.slice(0, shown), lines: 3,
-        }));
-      }
-      render();
-    }, 80);
-  }
-  function setLive(on) {
-    if (on === live) return;
-    live = on;
-    if (live) { liveState = "thinking"; openSocket(); sendPosition(); }
-    else closeSocket();
+  toggle.addEventListener("click", () => {
+    if (live.on) live.stop();
+    else live.start();
     render();
-  }
-  toggle.addEventListener("click", () => setLive(!live));
+  });
 
   // ------------------------------------------------------------ game analysis
   function stopPolling() { if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; } }
@@ -585,12 +493,12 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
       errorCode = null;
       stopPolling();
       // The panel stays on from game to game; the new position is sent below.
-      liveData = null;
+      live.forget();
       if (v.moves.length) poll(v.id);
     }
     if (hint && hint.ply !== v.moves.length) hint = null;
-    if (live && !liveAllowed(v)) { live = false; closeSocket(); }
-    if (live) sendPosition();
+    if (live.on && !liveAllowed(v)) live.stop();
+    if (live.on) live.send();
     render();
   }
   function setLang(l) {
@@ -601,8 +509,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     destroyed = true;
     listening.abort();
     stopPolling();
-    closeSocket();
-    live = false;
+    live.stop();
     panel.innerHTML = "";
     if (graph) { graph.innerHTML = ""; graph.hidden = true; delete graph._an; }
     if (board && typeof board.set === "function") board.set({ ghosts: [], marks: [] });
@@ -611,7 +518,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   update();
   // Whether the person opened the analysis: the live panel on, or a
   // game's analysis shown.
-  const isOpen = () => live || !!(graph && !graph.hidden);
+  const isOpen = () => live.on || !!(graph && !graph.hidden);
   return { update, setLang, analyseGame, overlay, destroy, isOpen };
 }
 

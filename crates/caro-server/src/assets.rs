@@ -51,6 +51,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../assets/analysis-words.js"),
         JS,
     ),
+    (
+        "/analysis-live.js",
+        include_str!("../assets/analysis-live.js"),
+        JS,
+    ),
     ("/analysis.css", include_str!("../assets/analysis.css"), CSS),
 ];
 
