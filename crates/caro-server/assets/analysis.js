@@ -23,11 +23,12 @@
 // The module draws into `panel` and `graph` itself; the board gets the ghost
 // stones and marks through board.set({ ghosts, marks }).
 //
-// This file holds the panel, its state and its requests (the game's review,
-// hints); analysis-live.js holds the live analysis's WebSocket and its
-// reconnecting, analysis-graph.js draws the review's graph, analysis-marks.js
-// what goes on the board, analysis-words.js the percentages, letters and a
-// score's words. The texts are in i18n.js.
+// This file holds the panel, its state and the hints' requests;
+// analysis-live.js holds the live analysis's WebSocket and its reconnecting,
+// analysis-review.js the game's review (its job, polled until done),
+// analysis-graph.js draws the review's graph, analysis-marks.js what goes on
+// the board, analysis-words.js the percentages, letters and a score's words.
+// The texts are in i18n.js.
 
 import { api, pointName } from "/api.js";
 import { TEXT } from "/i18n.js";
@@ -36,6 +37,7 @@ import { pct, letter, moverAt, scoreWords as scoreText } from "/analysis-words.j
 import { mountGraph } from "/analysis-graph.js";
 import { boardOverlay } from "/analysis-marks.js";
 import { liveAnalysis } from "/analysis-live.js";
+import { gameReview, canReview } from "/analysis-review.js";
 
 const STYLE_HREF = "/analysis.css";
 
@@ -113,23 +115,22 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   let gameId = null;
   let hint = null;          // { ply, move, score, win_chance, pv, hints }
   let hintBusy = false;
-  let jobState = null;      // the latest GET /analysis answer
-  let pollTimer = null;
   let lastOverlay = "";
   let destroyed = false;
   let errorCode = null;     // the last error's code, translated at each render
   let preview = null;       // the live line drawn whole on the board (hovered or focused)
 
   // The requests, each with its own state: the live analysis's connection
-  // (analysis-live.js). It reads the panel's state through `state`, asks
-  // for a render after each change and reports an error (or null when one
-  // is over) through `note`.
+  // (analysis-live.js) and the game's review (analysis-review.js). They read
+  // the panel's state through `state`, ask for a render after each change
+  // and report an error (or null when one is over) through `note`.
   const state = () => ({ view, shown, gameId, destroyed });
   const note = (e) => { if (e) showError(e); else errorCode = null; };
   const live = liveAnalysis({
     get: state, onChange: render, onError: note,
     onClosed: () => { messageBox.textContent = t("an_closed"); },
   });
+  const review = gameReview({ get: state, onChange: render, onError: note });
 
   // The graph (analysis-graph.js). Its element outlives this panel (the
   // page mounts one a game): its listeners go with `listening`.
@@ -137,7 +138,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   const drawGraph = graph
     ? mountGraph(graph, {
       t, lang: currentLang, jumpTo, signal: listening.signal,
-      get: () => ({ view, shown, jobState, destroyed }),
+      get: () => ({ view, shown, jobState: review.job, destroyed }),
     })
     : () => {};
 
@@ -165,7 +166,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     el("an-title").textContent = t("an_title");
     toggle.textContent = t("an_live");
     hintButton.textContent = t("an_hint");
-    gameButton.textContent = jobStale() ? t("an_again") : t("an_game");
+    gameButton.textContent = review.stale(view) ? t("an_again") : t("an_game");
     liveNote.textContent = t("an_live_players");
     prevButton.textContent = t("an_prev");
     nextButton.textContent = t("an_next");
@@ -265,20 +266,10 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     }
   }
 
-  // An online game is reviewed once it is over (for spectators too).
-  function canAnalyseGame(v) {
-    return !!v && v.moves.length > 0 && !(v.online && !v.result);
-  }
-  // A finished analysis of fewer (or other) moves than the game has now.
-  function jobStale() {
-    return !!jobState && jobState.state === "done" && !!view &&
-      (jobState.points || []).length !== view.moves.length + 1;
-  }
-
   function renderJob() {
     const v = view;
-    const s = jobState;
-    gameButton.hidden = !canAnalyseGame(v) || (!!s && s.state === "done" && !jobStale());
+    const s = review.job;
+    gameButton.hidden = !canReview(v) || (!!s && s.state === "done" && !review.stale(v));
     const running = !!s && s.state === "running";
     gameButton.disabled = running;
     job.hidden = !running;
@@ -322,7 +313,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
         summary.appendChild(row);
       }
     } else summary.textContent = "";
-    const marked = markedPlies();
+    const marked = review.marked();
     nav.hidden = !marked.length;
     prevButton.disabled = !marked.some((p) => p < shown);
     nextButton.disabled = !marked.some((p) => p > shown);
@@ -361,18 +352,13 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     detail.dataset.ply = String(m.ply);
   }
 
-  // The moves marked blunder or mistake (or inaccuracy when there are none).
-  function markedPlies() {
-    const moves = jobState && jobState.state === "done" && Array.isArray(jobState.moves) ? jobState.moves : [];
-    const bad = moves.filter((m) => m.mark === "blunder" || m.mark === "mistake");
-    return (bad.length ? bad : moves.filter((m) => m.mark)).map((m) => m.ply);
-  }
+  // The previous and next blunder or mistake (or inaccuracy when there are none).
   prevButton.addEventListener("click", () => {
-    const before = markedPlies().filter((p) => p < shown);
+    const before = review.marked().filter((p) => p < shown);
     if (before.length) jumpTo(before[before.length - 1]);
   });
   nextButton.addEventListener("click", () => {
-    const after = markedPlies().find((p) => p > shown);
+    const after = review.marked().find((p) => p > shown);
     if (after !== undefined) jumpTo(after);
   });
 
@@ -384,7 +370,8 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   // The ghosts and marks (analysis-marks.js) for the position shown.
   function overlay() {
     return boardOverlay({
-      view, shown, live: live.on, liveData: live.data, sentPly: live.ply, preview, jobState, hint,
+      view, shown, preview, hint,
+      live: live.on, liveData: live.data, sentPly: live.ply, jobState: review.job,
     });
   }
   function pushOverlay() {
@@ -428,32 +415,11 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   });
 
   // ------------------------------------------------------------ game analysis
-  function stopPolling() { if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; } }
-  async function poll(id) {
-    stopPolling();
-    let s;
-    try { s = await api("GET", "/api/games/" + id + "/analysis"); } catch (e) {
-      if (gameId === id && !destroyed) { showError(e); if (e.code !== "not_found") pollTimer = setTimeout(() => poll(id), 2000); }
-      return;
-    }
-    if (gameId !== id || destroyed) return;
-    jobState = s;
-    if (s.state === "running") pollTimer = setTimeout(() => poll(id), 400);
-    render();
-  }
   async function analyseGame() {
-    if (!view || !canAnalyseGame(view)) return;
-    const id = view.id;
+    if (!view || !canReview(view)) return;
     errorCode = null;
     gameButton.disabled = true;
-    try {
-      const s = await api("POST", "/api/games/" + id + "/analysis", {});
-      if (gameId !== id) return;
-      if (s && s.state) jobState = s;
-      else jobState = { state: "running", done: 0, total: view.moves.length + 1, points: [], moves: [] };
-      render();
-      poll(id);
-    } catch (e) { if (gameId === id) { showError(e); render(); } }
+    await review.start(view.id);
   }
   gameButton.addEventListener("click", analyseGame);
 
@@ -489,12 +455,10 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     if (newGame) {
       gameId = v.id;
       hint = null;
-      jobState = null;
       errorCode = null;
-      stopPolling();
       // The panel stays on from game to game; the new position is sent below.
       live.forget();
-      if (v.moves.length) poll(v.id);
+      review.follow(v);
     }
     if (hint && hint.ply !== v.moves.length) hint = null;
     if (live.on && !liveAllowed(v)) live.stop();
@@ -508,7 +472,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   function destroy() {
     destroyed = true;
     listening.abort();
-    stopPolling();
+    review.stop();
     live.stop();
     panel.innerHTML = "";
     if (graph) { graph.innerHTML = ""; graph.hidden = true; delete graph._an; }

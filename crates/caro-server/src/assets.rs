@@ -56,6 +56,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../assets/analysis-live.js"),
         JS,
     ),
+    (
+        "/analysis-review.js",
+        include_str!("../assets/analysis-review.js"),
+        JS,
+    ),
     ("/analysis.css", include_str!("../assets/analysis.css"), CSS),
 ];
 
