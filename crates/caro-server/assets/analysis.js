@@ -23,14 +23,15 @@
 // The module draws into `panel` and `graph` itself; the board gets the ghost
 // stones and marks through board.set({ ghosts, marks }).
 //
-// This file holds the panel, its state and the hints' requests;
-// analysis-live.js holds the live analysis's WebSocket and its reconnecting,
-// analysis-review.js the game's review (its job, polled until done),
+// This file holds the panel: its state, its rendering and its wiring. The
+// requests each have their file, with their state: analysis-live.js the live
+// analysis's WebSocket and its reconnecting, analysis-review.js the game's
+// review (its job, polled until done), analysis-hint.js hints. Then
 // analysis-graph.js draws the review's graph, analysis-marks.js what goes on
 // the board, analysis-words.js the percentages, letters and a score's words.
 // The texts are in i18n.js.
 
-import { api, pointName } from "/api.js";
+import { pointName } from "/api.js";
 import { TEXT } from "/i18n.js";
 import { boardStyle } from "/prefs.js";
 import { pct, letter, moverAt, scoreWords as scoreText } from "/analysis-words.js";
@@ -38,6 +39,7 @@ import { mountGraph } from "/analysis-graph.js";
 import { boardOverlay } from "/analysis-marks.js";
 import { liveAnalysis } from "/analysis-live.js";
 import { gameReview, canReview } from "/analysis-review.js";
+import { hintRequests, offersHints, canAskHint, personVsComputer } from "/analysis-hint.js";
 
 const STYLE_HREF = "/analysis.css";
 
@@ -113,17 +115,16 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   let view = null;          // the latest view
   let shown = 0;            // moves shown
   let gameId = null;
-  let hint = null;          // { ply, move, score, win_chance, pv, hints }
-  let hintBusy = false;
   let lastOverlay = "";
   let destroyed = false;
   let errorCode = null;     // the last error's code, translated at each render
   let preview = null;       // the live line drawn whole on the board (hovered or focused)
 
   // The requests, each with its own state: the live analysis's connection
-  // (analysis-live.js) and the game's review (analysis-review.js). They read
-  // the panel's state through `state`, ask for a render after each change
-  // and report an error (or null when one is over) through `note`.
+  // (analysis-live.js), the game's review (analysis-review.js) and hints
+  // (analysis-hint.js). They read the panel's state through `state`, ask
+  // for a render after each change and report an error (or null when one is
+  // over) through `note`.
   const state = () => ({ view, shown, gameId, destroyed });
   const note = (e) => { if (e) showError(e); else errorCode = null; };
   const live = liveAnalysis({
@@ -131,6 +132,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     onClosed: () => { messageBox.textContent = t("an_closed"); },
   });
   const review = gameReview({ get: state, onChange: render, onError: note });
+  const hints = hintRequests({ get: state, onChange: render, onError: note });
 
   // The graph (analysis-graph.js). Its element outlives this panel (the
   // page mounts one a game): its listeners go with `listening`.
@@ -152,7 +154,6 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
 
   const seated = (v) => !!v && v.online && (v.you === "black" || v.you === "white");
   const liveAllowed = (v) => !!v && !(seated(v) && !v.result);
-  const personVsComputer = (v) => !!v && !v.online && [v.black, v.white].filter((s) => s === "human").length === 1;
   const name = (m) => (view && m ? pointName(m[0], m[1], view.height) : "");
   const lineText = (pv, max = 12) => {
     const names = (pv || []).slice(0, max).map(name);
@@ -247,11 +248,10 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
 
   function renderHint() {
     const v = view;
-    const canHint = !!v && personVsComputer(v) && !v.result && shown === v.moves.length &&
-      v[v.to_move] === "human" && !(v.turn && v.turn.kind && v.turn.kind !== "move") && !v.busy;
-    hintButton.hidden = !(v && personVsComputer(v) && !v.result);
-    hintButton.disabled = !canHint || hintBusy;
-    if (hintBusy) { hintText.textContent = t("an_hint_wait"); return; }
+    const hint = hints.hint;
+    hintButton.hidden = !offersHints(v);
+    hintButton.disabled = !canAskHint(v, shown) || hints.busy;
+    if (hints.busy) { hintText.textContent = t("an_hint_wait"); return; }
     if (hint && v && hint.ply === v.moves.length && shown === v.moves.length) {
       const count = Math.max(Number(v.hints) || 0, hint.hints);
       hintText.textContent = t("an_hint_is", { m: name(hint.move), s: scoreWords(hint.score, moverAt(v, hint.ply), hint.win_chance) }) +
@@ -370,7 +370,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
   // The ghosts and marks (analysis-marks.js) for the position shown.
   function overlay() {
     return boardOverlay({
-      view, shown, preview, hint,
+      view, shown, preview, hint: hints.hint,
       live: live.on, liveData: live.data, sentPly: live.ply, jobState: review.job,
     });
   }
@@ -407,14 +407,13 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     messageBox.textContent = errorText(errorCode);
   }
 
-  // ------------------------------------------------------------ live analysis
+  // ------------------------------------------------------------ the buttons
+  // The live analysis on and off, the game's review, a hint.
   toggle.addEventListener("click", () => {
     if (live.on) live.stop();
     else live.start();
     render();
   });
-
-  // ------------------------------------------------------------ game analysis
   async function analyseGame() {
     if (!view || !canReview(view)) return;
     errorCode = null;
@@ -422,27 +421,7 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     await review.start(view.id);
   }
   gameButton.addEventListener("click", analyseGame);
-
-  // ------------------------------------------------------------ hints
-  async function askHint() {
-    const v = view;
-    if (!v || hintBusy) return;
-    const id = v.id, ply = v.moves.length;
-    hintBusy = true;
-    errorCode = null;
-    render();
-    try {
-      const h = await api("POST", "/api/games/" + id + "/hint", { ply });
-      if (gameId !== id) return;
-      hint = { ply, move: h.move, score: h.score, win_chance: h.win_chance, pv: h.pv || [], hints: Number(h.hints) || (Number(v.hints) || 0) + 1 };
-    } catch (e) {
-      if (gameId === id) showError(e);
-    } finally {
-      hintBusy = false;
-      render();
-    }
-  }
-  hintButton.addEventListener("click", askHint);
+  hintButton.addEventListener("click", hints.ask);
 
   // ------------------------------------------------------------ the page's calls
   function update() {
@@ -454,13 +433,13 @@ export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, 
     shown = ply;
     if (newGame) {
       gameId = v.id;
-      hint = null;
+      hints.forget();
       errorCode = null;
       // The panel stays on from game to game; the new position is sent below.
       live.forget();
       review.follow(v);
     }
-    if (hint && hint.ply !== v.moves.length) hint = null;
+    hints.moved(v.moves.length);
     if (live.on && !liveAllowed(v)) live.stop();
     if (live.on) live.send();
     render();

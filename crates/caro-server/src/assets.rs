@@ -61,6 +61,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../assets/analysis-review.js"),
         JS,
     ),
+    (
+        "/analysis-hint.js",
+        include_str!("../assets/analysis-hint.js"),
+        JS,
+    ),
     ("/analysis.css", include_str!("../assets/analysis.css"), CSS),
 ];
 
