@@ -216,6 +216,70 @@ fn a_write_of_an_older_version_is_refused() {
 }
 
 #[test]
+fn writes_made_together_are_each_stored_once_and_a_refused_one_fails_alone() {
+    each_backend(|store| {
+        let games: Vec<GameRow> = (0..12)
+            .map(|_| {
+                let mut r = row();
+                r.id = store.insert(&r).unwrap();
+                r
+            })
+            .collect();
+        let start = std::sync::Barrier::new(games.len() + 1);
+        let refused = std::thread::scope(|s| {
+            // Each game changed ten times over, all at once.
+            for game in &games {
+                let start = &start;
+                s.spawn(move || {
+                    start.wait();
+                    let mut r = game.clone();
+                    for i in 0..10 {
+                        r.moves.push_str(&format!(" {i},{i}"));
+                        assert!(store.update(&r).unwrap(), "game {} change {i}", r.id);
+                        r.version += 1;
+                    }
+                    assert_eq!(store.get(r.id).unwrap(), Some(r));
+                });
+            }
+            // Among them, a change PostgreSQL refuses (a NUL in text).
+            let bad = s.spawn(|| {
+                start.wait();
+                let mut r = games[0].clone();
+                r.id = store.insert(&r).unwrap();
+                r.moves.push('\0');
+                store.update(&r)
+            });
+            bad.join().unwrap()
+        });
+        if store.is_shared() {
+            assert!(refused.is_err(), "{refused:?}");
+        }
+        // One version, written by several at once: stored once.
+        let mut shared = row();
+        shared.id = store.insert(&shared).unwrap();
+        let stored = std::thread::scope(|s| {
+            let writers: Vec<_> = (0..8)
+                .map(|i| {
+                    let mut r = shared.clone();
+                    r.moves = format!("{i},{i}");
+                    s.spawn(move || store.update(&r).unwrap())
+                })
+                .collect();
+            writers
+                .into_iter()
+                .map(|w| w.join().unwrap())
+                .filter(|&stored| stored)
+                .count()
+        });
+        assert_eq!(stored, 1);
+        assert_eq!(
+            store.get(shared.id).unwrap().unwrap().version,
+            shared.version + 1
+        );
+    });
+}
+
+#[test]
 fn a_search_is_claimed_once_and_due_games_come_oldest_first() {
     each_backend(|store| {
         let mut a = row();
