@@ -112,6 +112,13 @@ async fn group_writer(
                     let _ = write.done.send(Ok(stored));
                 }
             }
+            // No connection to the database: every change hears so (each
+            // tried again alone would wait for a connection in turn).
+            Err(StoreError::Unreachable(why)) => {
+                for write in group.drain(..) {
+                    let _ = write.done.send(Err(StoreError::Unreachable(why.clone())));
+                }
+            }
             // One change that fails takes its group down: each is tried
             // again alone, so only its own caller hears of it.
             Err(_) if group.len() > 1 => {
