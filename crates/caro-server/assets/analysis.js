@@ -1,8 +1,8 @@
 // analysis.js: the game page's analysis: a live analysis panel (evaluation
 // bar, the engine's best three moves and their lines, drawn on the board as
-// small lettered ghosts, never numbered like the game's stones), a whole game's analysis (a win-chance graph with
-// the mistakes marked and the better move at each), and hints in games
-// against the computer.
+// small lettered ghosts, never numbered like the game's stones), a whole
+// game's analysis (a win-chance graph with the mistakes marked and the
+// better move at each), and hints in games against the computer.
 //
 //   import { mountAnalysis } from '/analysis.js';   // (it uses /api.js and /i18n.js's texts)
 //   const analysis = mountAnalysis({ panel, graph, board, getPosition, onJump, lang });
@@ -45,7 +45,7 @@ const STYLE_HREF = "/analysis.css";
 
 /**
  * Puts the analysis into the page (see the top of this file).
- * @returns {{update: Function, setLang: Function, analyseGame: Function, overlay: Function, destroy: Function}}
+ * @returns {{update: Function, setLang: Function, analyseGame: Function, overlay: Function, destroy: Function, isOpen: Function}}
  */
 export function mountAnalysis({ panel, graph, board, getPosition, onJump, lang, sideName }) {
   let langNow = typeof lang === "function" ? null : lang || "en";
