@@ -174,11 +174,7 @@ pub enum ServerError {
 /// [`ServerError`] when the data folder, database or address fails.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
     let config = Arc::new(config);
-    // Opening connects and migrates, which blocks.
-    let opening = Arc::clone(&config);
-    let app = tokio::task::spawn_blocking(move || App::open(&opening))
-        .await
-        .map_err(|e| StoreError::Thread(e.to_string()))??;
+    let app = App::open(&config).await?;
     tokio::spawn(Arc::clone(&app).resume_waiting());
     {
         let app = Arc::clone(&app);

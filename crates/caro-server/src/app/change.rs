@@ -61,8 +61,8 @@ impl App {
             // the game never differs from what is stored.
             let app = Arc::clone(self);
             let entry = Arc::clone(entry);
-            let (held, stored) = tokio::task::spawn_blocking(move || {
-                let stored = app.store_change(&entry, *change);
+            let (held, stored) = tokio::spawn(async move {
+                let stored = app.store_change(&entry, *change).await;
                 (turn, stored)
             })
             .await
@@ -86,7 +86,10 @@ impl App {
             match self.prepare(entry, &mut f)? {
                 Prepared::Done(out, busy) => return Ok((out, busy)),
                 Prepared::Store(out, change) => {
-                    if let Some(busy) = self.store_change(entry, *change)? {
+                    // An engine's thread is outside the runtime: it waits
+                    // for the store there (`Handle::block_on`).
+                    let stored = self.runtime.block_on(self.store_change(entry, *change))?;
+                    if let Some(busy) = stored {
                         return Ok((out, busy));
                     }
                 }
@@ -98,27 +101,27 @@ impl App {
     /// Writes a prepared change over the version it was made on and
     /// installs it: `Some` with the pool's refusal, if any. `None` when
     /// another instance changed the game first: the game is then read
-    /// again, and the caller makes its change again on it. Blocks; call
-    /// it with the game's turn to write.
-    fn store_change(
+    /// again, and the caller makes its change again on it. Call it with
+    /// the game's turn to write.
+    async fn store_change(
         self: &Arc<App>,
         entry: &Arc<Entry>,
         change: Change,
     ) -> Result<Option<Option<Busy>>, StoreError> {
         let Change { row, after, ended } = change;
-        if self.store.update(&row)? {
+        if self.store.update(&row).await? {
             if let Some(ended) = ended {
                 // Rated before the players are sent the end, so their
                 // pages read the new ratings. The game is stored as ended
                 // already: a failure here is picked up when an instance
                 // starts (`App::rate_pending`).
-                if let Err(e) = self.rate_ended(row.id, ended) {
+                if let Err(e) = self.rate_ended(row.id, ended).await {
                     tracing::warn!("game {} not rated yet: {e}", row.id);
                 }
             }
             return Ok(Some(self.install(entry, after)));
         }
-        self.refresh_blocking(entry)?;
+        self.reload(entry).await?;
         Ok(None)
     }
 
