@@ -409,6 +409,20 @@ pub struct Store {
     backend: Box<dyn Backend>,
 }
 
+/// Runs `work` (a command's use of a [`Store`], opened and dropped
+/// within it) on a small runtime of its own, for a synchronous caller:
+/// `caro db`, `caro user`. Blocks; call it outside any runtime.
+///
+/// # Errors
+/// [`StoreError::Thread`] when the runtime cannot start.
+pub fn block_on<T>(work: impl std::future::Future<Output = T>) -> Result<T, StoreError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| StoreError::Thread(format!("cannot start a runtime: {e}")))?;
+    Ok(runtime.block_on(work))
+}
+
 /// Unix seconds now.
 fn now_secs() -> i64 {
     std::time::SystemTime::now()
