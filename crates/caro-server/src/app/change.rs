@@ -35,8 +35,9 @@ impl App {
     /// Changes a game: `f` changes it or refuses (the game is then put
     /// back as it was). A change that touched the game
     /// ([`LiveGame::touch`]) is stored before anyone sees it: `f` runs on
-    /// the game, which is put back as it was until the write is done, on a
-    /// blocking thread. Only then is the change installed; one that cannot
+    /// the game, which is put back as it was until the write is done (on a
+    /// task of its own, so a caller that stops waiting does not cut it
+    /// short). Only then is the change installed; one that cannot
     /// be stored is never seen, and the error says why. Then the clock is
     /// armed, the computer's search scheduled and the watchers sent the
     /// game (when it changed or a search started or ended). Returns what
@@ -75,7 +76,9 @@ impl App {
         Err(StoreError::Conflict(entry.lock().id).into())
     }
 
-    /// [`App::change`] from a blocking thread (an engine's).
+    /// [`App::change`] from a blocking thread (an engine's), outside the
+    /// runtime's workers: the store is waited for with the runtime's
+    /// handle ([`App::runtime`]).
     pub(super) fn change_blocking<T, E: From<StoreError>>(
         self: &Arc<App>,
         entry: &Arc<Entry>,

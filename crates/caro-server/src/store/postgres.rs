@@ -1,8 +1,7 @@
-//! The PostgreSQL backend: a pool of connections driven by the server's
-//! own tokio runtime (a small runtime of its own when opened outside a
-//! multi-threaded one: the command line, tests), while the store's calls
-//! stay synchronous: they are made on blocking threads and engine
-//! threads, never on the runtime's workers.
+//! The PostgreSQL backend: a pool of connections driven by the runtime
+//! the store is opened on (the server's own; the command line's and the
+//! tests'), its calls plain async code on that runtime. A thread outside
+//! it (an engine's) waits for a call with `Handle::block_on`.
 
 use std::borrow::Borrow;
 use std::time::Duration;
