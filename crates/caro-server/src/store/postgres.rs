@@ -65,7 +65,7 @@ struct Write {
 /// What a [`Write`] changes.
 enum Change {
     /// A game, over the version it was read at ([`UPDATE_AND_NOTIFY`]).
-    Game(GameRow),
+    Game(Box<GameRow>),
     /// A statement that notifies in itself (`... SELECT pg_notify(...)`).
     Statement(String, Vec<Value>),
 }
@@ -428,7 +428,7 @@ impl Backend for PgStore {
     }
 
     async fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
-        self.write(Change::Game(row.clone())).await
+        self.write(Change::Game(Box::new(row.clone()))).await
     }
 
     async fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
