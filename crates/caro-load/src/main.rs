@@ -316,13 +316,16 @@ fn seek_games(
 
 /// Every rating of the database checked against a Glicko-2 replay of its
 /// stored games.
-fn audit_ratings(database: &str) -> Result<caro_server::rating_audit::Audit, LoadError> {
+async fn audit_ratings(database: &str) -> Result<caro_server::rating_audit::Audit, LoadError> {
     let db = database
         .parse::<caro_server::store::Database>()
         .map_err(|e| LoadError::Usage(e.to_string()))?;
-    let store =
-        caro_server::store::Store::open(&db, 1).map_err(|e| LoadError::Postgres(e.to_string()))?;
-    caro_server::rating_audit::audit(&store).map_err(|e| LoadError::Postgres(e.to_string()))
+    let store = caro_server::store::Store::open(&db, 1)
+        .await
+        .map_err(|e| LoadError::Postgres(e.to_string()))?;
+    caro_server::rating_audit::audit(&store)
+        .await
+        .map_err(|e| LoadError::Postgres(e.to_string()))
 }
 
 /// Reads every game from `base` on a blocking thread and checks it.
@@ -518,11 +521,7 @@ async fn run(args: &Args, database: Option<String>) -> Result<bool, LoadError> {
                 folders[0].path().join("caro.sqlite3").display()
             )
         });
-        Some(
-            tokio::task::spawn_blocking(move || audit_ratings(&database))
-                .await
-                .map_err(|e| LoadError::Http(e.to_string()))??,
-        )
+        Some(audit_ratings(&database).await?)
     } else {
         None
     };

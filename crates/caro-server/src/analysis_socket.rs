@@ -600,9 +600,7 @@ fn review_answer(state: &str, total: usize, data: &Value) -> Value {
 async fn lookup(app: &Arc<App>, id: i64) -> ApiResult<(Game, String, Option<Value>)> {
     let game = entry(app, id).await?.lock().game().clone();
     let key = position_key(&game);
-    let stored = app
-        .store(move |s| s.stored_analysis(id, GAME_ENGINE))
-        .await?;
+    let stored = app.store.stored_analysis(id, GAME_ENGINE).await?;
     let data = stored
         .filter(|(position, _)| *position == key)
         .and_then(|(_, data)| serde_json::from_str::<Value>(&data).ok());
@@ -713,7 +711,8 @@ async fn review(
             let data = review_data(&review).to_string();
             let position = key.clone();
             if let Err(e) = app
-                .store(move |s| s.store_analysis(id, &position, GAME_ENGINE, &data))
+                .store
+                .store_analysis(id, &position, GAME_ENGINE, &data)
                 .await
             {
                 tracing::error!("game {id}: its analysis could not be stored: {e}");

@@ -377,14 +377,12 @@ async fn list_games(
     let Query(q) = q?;
     let limit = q.limit.unwrap_or(200).min(1000);
     let abandoned_before = crate::live::now_secs() - ABANDONED_AFTER_SECS;
+    let rows = app.store.list(limit, abandoned_before).await?;
     // Replaying swap games for their colours is work for a blocking
-    // thread, beside the read.
-    let list = app
-        .store(move |s| {
-            let rows = s.list(limit, abandoned_before)?;
-            Ok(rows.iter().map(list_row).collect::<Vec<_>>())
-        })
-        .await?;
+    // thread.
+    let list = tokio::task::spawn_blocking(move || rows.iter().map(list_row).collect::<Vec<_>>())
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(Json(list).into_response())
 }
 
@@ -1002,7 +1000,7 @@ pub(crate) async fn new_match(app: &App, first_to: u32, players: &[Sitter; 2]) -
         player_b: players[1].name().to_string(),
         created: crate::live::now_secs(),
     };
-    Ok(app.store(move |s| s.insert_match(&row)).await?)
+    Ok(app.store.insert_match(&row).await?)
 }
 
 /// The players' names a PSQ file carries after its moves (Piskvork

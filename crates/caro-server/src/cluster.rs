@@ -317,16 +317,10 @@ pub(crate) fn refresh(app: &Arc<App>, entry: &Arc<Entry>) {
         loop {
             let turn = Arc::clone(&entry.writes).lock_owned().await;
             entry.refreshing.store(false, Ordering::SeqCst);
-            let job_entry = Arc::clone(&entry);
-            let job_app = Arc::clone(&app);
-            let done = tokio::task::spawn_blocking(move || {
-                let _turn = turn;
-                job_app.refresh_blocking(&job_entry)
-            })
-            .await;
+            let done = app.reload(&entry).await;
+            drop(turn);
             let error = match done {
-                Ok(Ok(())) => return,
-                Ok(Err(e)) => e.to_string(),
+                Ok(()) => return,
                 Err(e) => e.to_string(),
             };
             tracing::error!("game {}: cannot read it again: {error}", entry.lock().id);
@@ -359,7 +353,8 @@ pub(crate) fn refresh_presence(app: &Arc<App>, entry: &Arc<Entry>) {
         let _order = entry.presence.lock().await;
         let instance = cluster.instance.clone();
         let counts = app
-            .store(move |s| s.presence(id, &instance, now_ms() - DEAD_AFTER_MS))
+            .store
+            .presence(id, &instance, now_ms() - DEAD_AFTER_MS)
             .await;
         match counts {
             Ok(counts) => {
@@ -385,12 +380,10 @@ pub(crate) fn presence_changed(app: &Arc<App>, entry: &Arc<Entry>, seat: usize) 
         let _order = entry.presence.lock().await;
         let id = entry.lock().id;
         let instance = cluster.instance.clone();
-        let counter = Arc::clone(&entry);
+        let sockets = entry.sockets[seat].load(Ordering::SeqCst);
         let stored = app
-            .store(move |s| {
-                let sockets = counter.sockets[seat].load(Ordering::SeqCst);
-                s.set_presence(&instance, id, seat as u8, sockets)
-            })
+            .store
+            .set_presence(&instance, id, seat as u8, sockets)
             .await;
         if let Err(e) = stored {
             tracing::warn!("game {id}: presence: {e}");
@@ -415,35 +408,28 @@ pub(crate) async fn leave(app: &Arc<App>) {
         })
         .collect();
     if !held.is_empty() {
-        let released = app
-            .store(move |s| {
-                for (id, version) in held {
-                    s.hold_search(id, version, 0)?;
-                }
-                Ok(())
-            })
-            .await;
-        if let Err(e) = released {
-            tracing::warn!("leaving: {e}");
+        for (id, version) in held {
+            if let Err(e) = app.store.hold_search(id, version, 0).await {
+                tracing::warn!("leaving: {e}");
+                break;
+            }
         }
     }
     let instance = cluster.instance.clone();
     // Seen at time 0, then swept: only this instance is that old.
-    let left = app
-        .store(move |s| {
-            s.heartbeat(&instance, 0)?;
-            s.sweep_instances(1)
-        })
-        .await;
+    let left = match app.store.heartbeat(&instance, 0).await {
+        Ok(()) => app.store.sweep_instances(1).await,
+        Err(e) => Err(e),
+    };
     if let Err(e) = left {
         tracing::warn!("leaving: {e}");
     }
 }
 
 /// Tells the other instances that this one searches game `id` at
-/// `version`, with its latest report. Blocks (a search's thread, or a
-/// blocking task).
-pub(crate) fn relay_thinking(app: &App, id: i64, version: i64, thinking: Option<&Thinking>) {
+/// `version`, with its latest report. A search's thread, outside the
+/// runtime, waits for it with [`tokio::runtime::Handle::block_on`].
+pub(crate) async fn relay_thinking(app: &App, id: i64, version: i64, thinking: Option<&Thinking>) {
     let json = thinking
         .and_then(|t| serde_json::to_string(t).ok())
         .unwrap_or_default();
@@ -451,7 +437,7 @@ pub(crate) fn relay_thinking(app: &App, id: i64, version: i64, thinking: Option<
     if payload.len() > MAX_PAYLOAD {
         return;
     }
-    if let Err(e) = app.store.notify(payload.trim_end()) {
+    if let Err(e) = app.store.notify(payload.trim_end()).await {
         tracing::debug!("game {id}: relaying the search: {e}");
     }
 }
@@ -461,7 +447,7 @@ pub(crate) async fn stop_search(app: &Arc<App>, id: i64) {
     if app.cluster.is_none() {
         return;
     }
-    if let Err(e) = app.store(move |s| s.notify(&format!("s {id}"))).await {
+    if let Err(e) = app.store.notify(&format!("s {id}")).await {
         tracing::warn!("game {id}: stop: {e}");
     }
 }
@@ -477,13 +463,11 @@ async fn housekeeping(app: Arc<App>) {
     loop {
         ticker.tick().await;
         let instance = cluster.instance.clone();
-        let swept = app
-            .store(move |s| {
-                let now = now_ms();
-                s.heartbeat(&instance, now)?;
-                s.sweep_instances(now - DEAD_AFTER_MS)
-            })
-            .await;
+        let now = now_ms();
+        let swept = match app.store.heartbeat(&instance, now).await {
+            Ok(()) => app.store.sweep_instances(now - DEAD_AFTER_MS).await,
+            Err(e) => Err(e),
+        };
         match swept {
             Ok(ids) => {
                 for id in ids {
@@ -504,9 +488,7 @@ async fn housekeeping(app: Arc<App>) {
 /// Claims the searches no instance holds (their instance died, or their
 /// search waited past its lease) and starts them here.
 async fn claim_searches(app: &Arc<App>) {
-    let due = app
-        .store(|s| s.searches_due(now_ms(), SWEEP_SEARCHES))
-        .await;
+    let due = app.store.searches_due(now_ms(), SWEEP_SEARCHES).await;
     let ids = match due {
         Ok(ids) => ids,
         Err(e) => {
@@ -543,9 +525,7 @@ pub(crate) async fn claim_search(app: &Arc<App>, entry: &Arc<Entry>, due: bool) 
         (g.id, g.version, search_lease_ms(&g))
     };
     let now = now_ms();
-    let claimed = app
-        .store(move |s| s.claim_search(id, version, now, now + lease))
-        .await;
+    let claimed = app.store.claim_search(id, version, now, now + lease).await;
     match claimed {
         Ok(true) => {
             let mut g = entry.lock();

@@ -6,9 +6,10 @@
 //! posts intents (play here, undo, stop…) naming the ply they apply to.
 //! Every change is stored before it is answered, and pushed to every page
 //! watching the game over server-sent events. Computer moves are searched
-//! on a bounded pool of blocking threads, off the async runtime; so are the
-//! database's reads and writes, and no lock but one game's turn to write is
-//! held while the database works.
+//! on a bounded pool of blocking threads, off the async runtime. The
+//! database's reads and writes are awaited: PostgreSQL's on the runtime
+//! itself, SQLite's on its blocking threads; no lock but one game's turn
+//! to write is held while the database works.
 //!
 //! Where each concern lives is mapped in docs/web.md ("The server's
 //! files").
@@ -174,11 +175,7 @@ pub enum ServerError {
 /// [`ServerError`] when the data folder, database or address fails.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
     let config = Arc::new(config);
-    // Opening connects and migrates, which blocks.
-    let opening = Arc::clone(&config);
-    let app = tokio::task::spawn_blocking(move || App::open(&opening))
-        .await
-        .map_err(|e| StoreError::Thread(e.to_string()))??;
+    let app = App::open(&config).await?;
     tokio::spawn(Arc::clone(&app).resume_waiting());
     {
         let app = Arc::clone(&app);

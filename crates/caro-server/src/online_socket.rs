@@ -110,7 +110,7 @@ pub(crate) async fn create(
     let owner = peer.ip().to_string();
     let open = {
         let owner = owner.clone();
-        app.store(move |s| s.open_online_games(&owner)).await?
+        app.store.open_online_games(&owner).await?
     };
     if open >= app.max_online_per_client {
         return Err(ApiError::TooMany(format!(
@@ -463,9 +463,7 @@ async fn rematch(app: &Arc<App>, entry: &Arc<Entry>, seat: Seat) -> Result<(), A
         None => {
             let live = next_game(entry)?;
             let id = app.insert(live).await?.lock().id;
-            app.store(move |s| s.get(id))
-                .await?
-                .ok_or(ApiError::NoGame(id))?
+            app.store.get(id).await?.ok_or(ApiError::NoGame(id))?
         }
     };
     // The link is stored with the game, so the players on every instance

@@ -54,8 +54,8 @@ struct Step<'a> {
 ///
 /// # Errors
 /// The store's.
-pub fn audit(store: &Store) -> Result<Audit, StoreError> {
-    let games = store.rated_games()?;
+pub async fn audit(store: &Store) -> Result<Audit, StoreError> {
+    let games = store.rated_games().await?;
     let mut audit = Audit {
         games: games.len(),
         ..Audit::default()
@@ -64,7 +64,7 @@ pub fn audit(store: &Store) -> Result<Audit, StoreError> {
     // colour the first seat played (an opening may swap it).
     let mut scores = HashMap::new();
     for g in &games {
-        let Some(row) = store.get(g.game_id)? else {
+        let Some(row) = store.get(g.game_id).await? else {
             audit
                 .faults
                 .push(format!("rated game {} is not stored", g.game_id));
@@ -104,7 +104,8 @@ pub fn audit(store: &Store) -> Result<Audit, StoreError> {
         }
     }
     let standings: HashMap<(i64, String), Standing> = store
-        .all_standings()?
+        .all_standings()
+        .await?
         .into_iter()
         .map(|(account, variant, standing)| ((account, variant), standing))
         .collect();

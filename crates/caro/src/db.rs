@@ -59,7 +59,7 @@ fn parse(option: &str, url: &str) -> Result<Database, UsageError> {
 
 /// Opens a database that must exist already (an SQLite file is not made
 /// up when its path is mistyped).
-fn open_existing(option: &str, db: &Database) -> Result<Store, UsageError> {
+async fn open_existing(option: &str, db: &Database) -> Result<Store, UsageError> {
     if let Database::Sqlite(path) = db {
         if !path.is_file() {
             return Err(UsageError(format!(
@@ -68,7 +68,9 @@ fn open_existing(option: &str, db: &Database) -> Result<Store, UsageError> {
             )));
         }
     }
-    Store::open(db, 2).map_err(|e| UsageError(format!("{option} {db}: {e}")))
+    Store::open(db, 2)
+        .await
+        .map_err(|e| UsageError(format!("{option} {db}: {e}")))
 }
 
 /// Runs `caro db`.
@@ -78,13 +80,27 @@ fn open_existing(option: &str, db: &Database) -> Result<Store, UsageError> {
 /// opened or migrated, a target that has rows, or a copy that does not
 /// check.
 pub fn run(args: &DbArgs) -> Result<(), UsageError> {
-    match &args.command {
-        DbCommand::Upgrade(a) => upgrade(a),
-        DbCommand::Migrate(a) => migrate(a),
-    }
+    on_runtime(async {
+        match &args.command {
+            DbCommand::Upgrade(a) => upgrade(a).await,
+            DbCommand::Migrate(a) => migrate(a).await,
+        }
+    })
 }
 
-fn upgrade(args: &UpgradeArgs) -> Result<(), UsageError> {
+/// Runs a command's work on a small runtime of its own
+/// ([`caro_server::store::block_on`]): the store is async, its PostgreSQL
+/// connections driven by the runtime it is opened on.
+///
+/// # Errors
+/// [`UsageError`] when the runtime cannot start, or `work`'s.
+pub(crate) fn on_runtime<T>(
+    work: impl std::future::Future<Output = Result<T, UsageError>>,
+) -> Result<T, UsageError> {
+    caro_server::store::block_on(work).map_err(|e| UsageError(e.to_string()))?
+}
+
+async fn upgrade(args: &UpgradeArgs) -> Result<(), UsageError> {
     let url = args
         .database
         .clone()
@@ -92,15 +108,18 @@ fn upgrade(args: &UpgradeArgs) -> Result<(), UsageError> {
         .filter(|u| !u.trim().is_empty())
         .ok_or_else(|| UsageError("give the database: --database URL (or CARO_DATABASE)".into()))?;
     let db = parse("--database", &url)?;
-    let store = Store::open(&db, 1).map_err(|e| UsageError(format!("{db}: {e}")))?;
+    let store = Store::open(&db, 1)
+        .await
+        .map_err(|e| UsageError(format!("{db}: {e}")))?;
     let version = store
         .schema_version()
+        .await
         .map_err(|e| UsageError(format!("{db}: {e}")))?;
     println!("{db}: schema version {version}");
     Ok(())
 }
 
-fn migrate(args: &MigrateArgs) -> Result<(), UsageError> {
+async fn migrate(args: &MigrateArgs) -> Result<(), UsageError> {
     let from = parse("--from", &args.from)?;
     let to = parse("--to", &args.to)?;
     if from == to {
@@ -108,11 +127,14 @@ fn migrate(args: &MigrateArgs) -> Result<(), UsageError> {
             "--from and --to name the same database ({from})"
         )));
     }
-    let source = open_existing("--from", &from)?;
-    let target = Store::open(&to, 2).map_err(|e| UsageError(format!("--to {to}: {e}")))?;
+    let source = open_existing("--from", &from).await?;
+    let target = Store::open(&to, 2)
+        .await
+        .map_err(|e| UsageError(format!("--to {to}: {e}")))?;
     let failed = |what: &str, e: caro_server::store::StoreError| UsageError(format!("{what}: {e}"));
     let have = target
         .counts()
+        .await
         .map_err(|e| failed(&format!("--to {to}"), e))?;
     if have != (0, 0, 0) {
         return Err(UsageError(format!(
@@ -121,25 +143,26 @@ fn migrate(args: &MigrateArgs) -> Result<(), UsageError> {
         )));
     }
     let read = |e| failed(&format!("reading {from}"), e);
-    let games = source.all_games().map_err(read)?;
-    let matches = source.all_matches().map_err(read)?;
-    let analyses = source.all_analyses().map_err(read)?;
+    let games = source.all_games().await.map_err(read)?;
+    let matches = source.all_matches().await.map_err(read)?;
+    let analyses = source.all_analyses().await.map_err(read)?;
     target
         .import(&games, &matches, &analyses)
+        .await
         .map_err(|e| failed(&format!("copying into {to}"), e))?;
     // The check: the target reads back what was read from the source.
     let counts = (games.len(), matches.len(), analyses.len());
     let check = |e| failed(&format!("checking {to}"), e);
-    let copied = target.counts().map_err(check)?;
+    let copied = target.counts().await.map_err(check)?;
     if copied != counts {
         return Err(UsageError(format!(
             "the copy in {to} does not check: {} games, {} matches, {} analyses instead of {}, {}, {}",
             copied.0, copied.1, copied.2, counts.0, counts.1, counts.2
         )));
     }
-    if target.all_games().map_err(check)? != games
-        || target.all_matches().map_err(check)? != matches
-        || target.all_analyses().map_err(check)? != analyses
+    if target.all_games().await.map_err(check)? != games
+        || target.all_matches().await.map_err(check)? != matches
+        || target.all_analyses().await.map_err(check)? != analyses
     {
         return Err(UsageError(format!(
             "the copy in {to} does not check: its rows differ from {from}'s"
@@ -147,6 +170,7 @@ fn migrate(args: &MigrateArgs) -> Result<(), UsageError> {
     }
     let people = source
         .copy_people_to(&target)
+        .await
         .map_err(|e| failed(&format!("copying accounts and ratings into {to}"), e))?;
     let people: Vec<String> = people
         .iter()

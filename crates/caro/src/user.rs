@@ -60,6 +60,10 @@ enum UserCommand {
 /// [`UsageError`] for a database that cannot be opened, an unknown name
 /// or a password that is not accepted.
 pub fn run(args: &UserArgs) -> Result<(), UsageError> {
+    crate::db::on_runtime(run_async(args))
+}
+
+async fn run_async(args: &UserArgs) -> Result<(), UsageError> {
     let db = database(args.database.as_deref())?;
     if let Database::Sqlite(path) = &db {
         if !path.is_file() {
@@ -69,14 +73,16 @@ pub fn run(args: &UserArgs) -> Result<(), UsageError> {
             )));
         }
     }
-    let store = Store::open(&db, 1).map_err(|e| UsageError(format!("{db}: {e}")))?;
+    let store = Store::open(&db, 1)
+        .await
+        .map_err(|e| UsageError(format!("{db}: {e}")))?;
     let failed = |e: caro_server::store::StoreError| UsageError(format!("{db}: {e}"));
     match &args.command {
         UserCommand::ResetPassword {
             name,
             password_stdin,
         } => {
-            let account = find(&store, name).map_err(|e| e.in_db(&db))?;
+            let account = find(&store, name).await.map_err(|e| e.in_db(&db))?;
             let (password, made_up) = if *password_stdin {
                 let mut line = String::new();
                 io::stdin()
@@ -89,7 +95,11 @@ pub fn run(args: &UserArgs) -> Result<(), UsageError> {
             };
             account::check_password(&password).map_err(|e| UsageError(e.to_string()))?;
             let hash = account::hash_password(&password).map_err(UsageError)?;
-            if !store.set_password(account.id, &hash).map_err(failed)? {
+            if !store
+                .set_password(account.id, &hash)
+                .await
+                .map_err(failed)?
+            {
                 return Err(UsageError(format!("no account named {name}")));
             }
             if made_up {
@@ -102,8 +112,12 @@ pub fn run(args: &UserArgs) -> Result<(), UsageError> {
         }
         UserCommand::Disable { name } | UserCommand::Enable { name } => {
             let disable = matches!(args.command, UserCommand::Disable { .. });
-            let account = find(&store, name).map_err(|e| e.in_db(&db))?;
-            if !store.set_disabled(account.id, disable).map_err(failed)? {
+            let account = find(&store, name).await.map_err(|e| e.in_db(&db))?;
+            if !store
+                .set_disabled(account.id, disable)
+                .await
+                .map_err(failed)?
+            {
                 return Err(UsageError(format!("no account named {name}")));
             }
             eprintln_safe(&if disable {
@@ -137,9 +151,9 @@ impl FindError {
     }
 }
 
-fn find(store: &Store, name: &str) -> Result<AccountRow, FindError> {
+async fn find(store: &Store, name: &str) -> Result<AccountRow, FindError> {
     let key = account::name_key(name).map_err(|_| FindError::Unknown(name.to_string()))?;
-    match store.account_by_key(&key) {
+    match store.account_by_key(&key).await {
         Ok(Some(a)) if !a.deleted => Ok(a),
         Ok(_) => Err(FindError::Unknown(name.to_string())),
         Err(e) => Err(FindError::Store(e)),

@@ -82,6 +82,19 @@ fn profile(server: &Server, name: &str) -> Value {
 }
 
 /// Black makes five along row 7, white answers on row 8.
+/// The ratings of the database checked against a replay of its rated
+/// games (the store is async: on a small runtime of the test's own).
+fn audit(db: &caro_server::store::Database) -> caro_server::rating_audit::Audit {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let store = caro_server::store::Store::open(db, 1).await.unwrap();
+            caro_server::rating_audit::audit(&store).await.unwrap()
+        })
+}
+
 fn black_wins(server: &Server, game: i64, black: Who, white: Who) {
     for i in 0..5u8 {
         let ply = usize::from(i) * 2;
@@ -216,8 +229,9 @@ fn a_rated_seek_is_taken_played_with_cookies_and_rated_once() {
         };
         black_wins(&server, game, Who::Account(black), Who::Account(white));
     }
-    let store = caro_server::store::Store::open_sqlite(&dir.path().join("caro.sqlite3")).unwrap();
-    let audit = caro_server::rating_audit::audit(&store).unwrap();
+    let audit = audit(&caro_server::store::Database::Sqlite(
+        dir.path().join("caro.sqlite3"),
+    ));
     assert_eq!((audit.games, audit.standings), (5, 3), "{audit:?}");
     assert!(audit.clean(), "{audit:?}");
     assert_eq!(
@@ -567,8 +581,7 @@ fn across_two_instances_a_seek_is_seen_taken_once_and_its_game_rated_once() {
             lost.rating.round() as i64
         );
     }
-    let store = caro_server::store::Store::open(&db.database(), 1).unwrap();
-    let audit = caro_server::rating_audit::audit(&store).unwrap();
+    let audit = audit(&db.database());
     assert!(audit.clean() && audit.games == 1, "{audit:?}");
     // Minh, on b, never played.
     assert_eq!(profile(&a, "Minh")["ratings"]["freestyle15"]["games"], 0);
@@ -622,6 +635,5 @@ fn a_game_that_ended_unrated_is_rated_when_the_server_starts_again() {
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let store = caro_server::store::Store::open_sqlite(&file).unwrap();
-    assert!(caro_server::rating_audit::audit(&store).unwrap().clean());
+    assert!(audit(&caro_server::store::Database::Sqlite(file)).clean());
 }

@@ -128,9 +128,7 @@ pub(crate) async fn signed_in(app: &App, headers: &HeaderMap) -> ApiResult<Optio
     };
     let hash = account::token_hash(token);
     let begun_after = now_secs() - account::SESSION_SECS;
-    Ok(app
-        .store(move |s| s.session_account(&hash, begun_after))
-        .await?)
+    Ok(app.store.session_account(&hash, begun_after).await?)
 }
 
 fn session_token(headers: &HeaderMap) -> Option<&str> {
@@ -152,8 +150,7 @@ async fn start_session(app: &App, account: AccountRow, status: StatusCode) -> Ap
     let token = account::new_token().map_err(ApiError::Internal)?;
     let hash = account::token_hash(&token);
     let id = account.id;
-    app.store(move |s| s.insert_session(&hash, id, now_secs()))
-        .await?;
+    app.store.insert_session(&hash, id, now_secs()).await?;
     let cookie = account::session_cookie(&token, app.secure_cookies);
     Ok((status, [(header::SET_COOKIE, cookie)], Json(me(&account))).into_response())
 }
@@ -162,7 +159,7 @@ async fn start_session(app: &App, account: AccountRow, status: StatusCode) -> Ap
 async fn end_own_session(app: &App, headers: &HeaderMap) -> ApiResult<()> {
     if let Some(token) = session_token(headers) {
         let hash = account::token_hash(token);
-        app.store(move |s| s.delete_session(&hash)).await?;
+        app.store.delete_session(&hash).await?;
     }
     Ok(())
 }
@@ -189,7 +186,8 @@ pub(crate) async fn sign_up(
     let name = c.name.clone();
     let key_for_insert = key.clone();
     let created = app
-        .store(move |s| s.create_account(&name, &key_for_insert, &hash, now_secs()))
+        .store
+        .create_account(&name, &key_for_insert, &hash, now_secs())
         .await?;
     if created.is_none() {
         return Err(ApiError::Status {
@@ -199,7 +197,8 @@ pub(crate) async fn sign_up(
         });
     }
     let account = app
-        .store(move |s| s.account_by_key(&key))
+        .store
+        .account_by_key(&key)
         .await?
         .ok_or_else(|| ApiError::Internal("the new account was not stored".into()))?;
     end_own_session(&app, &headers).await?;
@@ -221,7 +220,7 @@ pub(crate) async fn log_in(
             wait,
         ));
     }
-    let found = app.store(move |s| s.account_by_key(&key)).await?;
+    let found = app.store.account_by_key(&key).await?;
     let hash = found.as_ref().map(|a| a.password_hash.clone());
     let password = c.password;
     let matches = blocking(move || account::verify_password(hash.as_deref(), &password)).await?;
@@ -292,7 +291,7 @@ pub(crate) async fn change_password(
         .await?
         .map_err(ApiError::Internal)?;
     let id = account.id;
-    if !app.store(move |s| s.set_password(id, &hash)).await? {
+    if !app.store.set_password(id, &hash).await? {
         return Err(not_signed_in());
     }
     start_session(&app, account, StatusCode::OK).await
@@ -314,7 +313,7 @@ pub(crate) async fn delete_me(
 ) -> ApiResult<Response> {
     let account = confirmed(&app, &headers, c.password).await?;
     let id = account.id;
-    app.store(move |s| s.delete_account(id, now_secs())).await?;
+    app.store.delete_account(id, now_secs()).await?;
     Ok((
         StatusCode::NO_CONTENT,
         [(

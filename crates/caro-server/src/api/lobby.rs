@@ -249,7 +249,8 @@ pub(crate) async fn post_seek(
     }
     let counted = seek.clone();
     let open = app
-        .store(move |s| s.open_seeks_of(counted.account_id, &counted.owner, now))
+        .store
+        .open_seeks_of(counted.account_id, &counted.owner, now)
         .await?;
     if open >= MAX_SEEKS {
         return Err(refused(
@@ -259,7 +260,7 @@ pub(crate) async fn post_seek(
         ));
     }
     let stored = seek.clone();
-    seek.id = app.store(move |s| s.insert_seek(&stored)).await?;
+    seek.id = app.store.insert_seek(&stored).await?;
     app.lobby_changed().await;
     let mut answer = seek_json(
         &seek,
@@ -270,7 +271,7 @@ pub(crate) async fn post_seek(
     if let Some(a) = &account {
         if let Some(v) = variant(&seek.rule, seek.width, seek.height, i64::from(k)) {
             let (id, v) = (a.id, v.to_string());
-            let standing = app.store(move |s| s.standing(id, &v)).await?;
+            let standing = app.store.standing(id, &v).await?;
             answer["rating"] = rating_json(standing.rating);
         }
     } else {
@@ -301,17 +302,17 @@ fn online_clock(seek: &SeekRow) -> ApiResult<Option<Clock>> {
 
 /// The open seeks as the lobby shows them, oldest first, with each
 /// poster's name and rating in the seek's variant.
-fn open_seeks_json(s: &crate::store::Store) -> Result<Vec<Value>, crate::store::StoreError> {
-    let seeks = s.open_seeks(now_secs())?;
+async fn open_seeks_json(s: &crate::store::Store) -> Result<Vec<Value>, crate::store::StoreError> {
+    let seeks = s.open_seeks(now_secs()).await?;
     let mut out = Vec::with_capacity(seeks.len());
     for seek in &seeks {
         let poster = match seek.account_id {
             0 => None,
-            id => match s.account(id)? {
+            id => match s.account(id).await? {
                 Some(a) => {
                     let v = variant(&seek.rule, seek.width, seek.height, 5);
                     let standing = match v {
-                        Some(v) => s.standing(id, v)?,
+                        Some(v) => s.standing(id, v).await?,
                         None => Standing::default(),
                     };
                     Some((a.name, standing))
@@ -329,7 +330,7 @@ fn open_seeks_json(s: &crate::store::Store) -> Result<Vec<Value>, crate::store::
 
 /// `GET /api/seeks`: the open seeks.
 pub(crate) async fn list_seeks(State(app): State<Arc<App>>) -> ApiResult<Response> {
-    let list = app.store(open_seeks_json).await?;
+    let list = open_seeks_json(&app.store).await?;
     Ok(Json(list).into_response())
 }
 
@@ -358,7 +359,7 @@ pub(crate) async fn lobby_events(
                 }
             }
             changes.borrow_and_update();
-            let data = match app.store(open_seeks_json).await {
+            let data = match open_seeks_json(&app.store).await {
                 Ok(list) => Value::from(list).to_string(),
                 Err(e) => json!({"error": e.to_string(), "code": "storage"}).to_string(),
             };
@@ -373,7 +374,8 @@ pub(crate) async fn lobby_events(
 
 /// The seek a path names.
 async fn seek_of(app: &Arc<App>, id: i64) -> ApiResult<SeekRow> {
-    app.store(move |s| s.seek(id))
+    app.store
+        .seek(id)
         .await?
         .ok_or_else(|| refused(StatusCode::NOT_FOUND, "not_found", format!("no seek {id}")))
 }
@@ -423,7 +425,7 @@ pub(crate) async fn cancel_seek(
             "only its poster may cancel a seek",
         ));
     }
-    if !app.store(move |s| s.cancel_seek(id)).await? {
+    if !app.store.cancel_seek(id).await? {
         return Err(refused(
             StatusCode::CONFLICT,
             "seek_taken",
@@ -467,7 +469,7 @@ pub(crate) async fn accept_seek(
         ));
     }
     let taker = account.as_ref().map_or(0, |a| a.id);
-    if !app.store(move |s| s.claim_seek(id, taker, now)).await? {
+    if !app.store.claim_seek(id, taker, now).await? {
         return Err(refused(
             StatusCode::CONFLICT,
             "seek_taken",
@@ -477,7 +479,7 @@ pub(crate) async fn accept_seek(
     let made = make_game(&app, &seek, taker).await;
     if made.is_err() {
         // Open again for others; the error says why this one failed.
-        let _ = app.store(move |s| s.release_seek(id)).await;
+        let _ = app.store.release_seek(id).await;
     }
     app.lobby_changed().await;
     Ok((StatusCode::CREATED, Json(made?)).into_response())
@@ -540,7 +542,7 @@ async fn make_game(app: &Arc<App>, seek: &SeekRow, taker: i64) -> ApiResult<Valu
         before: Default::default(),
     };
     let seek_id = seek.id;
-    app.store(move |s| s.seek_taken(seek_id, &record)).await?;
+    app.store.seek_taken(seek_id, &record).await?;
     let seat = if poster_first {
         Seat::Second
     } else {
@@ -565,7 +567,7 @@ pub(crate) async fn account_seat_token(
     let Some(account) = signed_in(app, headers).await? else {
         return Ok(None);
     };
-    let Some(record) = app.store(move |s| s.lobby_game(id)).await? else {
+    let Some(record) = app.store.lobby_game(id).await? else {
         return Ok(None);
     };
     let Some(index) = record.accounts.iter().position(|a| *a == account.id) else {
@@ -585,7 +587,7 @@ pub(crate) async fn game_players(
     State(app): State<Arc<App>>,
     super::GameId(id): super::GameId,
 ) -> ApiResult<Response> {
-    let record = app.store(move |s| s.lobby_game(id)).await?.ok_or_else(|| {
+    let record = app.store.lobby_game(id).await?.ok_or_else(|| {
         refused(
             StatusCode::NOT_FOUND,
             "not_found",
@@ -597,35 +599,35 @@ pub(crate) async fn game_players(
         let g = entry.lock();
         g.table.color_of(Seat::First) == caro_core::Color::Black
     };
-    let seats = app
-        .store(move |s| {
-            let mut out = Vec::new();
-            for (i, account_id) in record.accounts.iter().enumerate() {
-                if *account_id == 0 {
-                    out.push(
-                        json!({"name": null, "rating": null, "provisional": null, "change": null}),
-                    );
-                    continue;
-                }
-                let name = s.account(*account_id)?.map(|a| a.name);
-                let rated = record.state == "rated";
-                let now = s.standing(*account_id, &record.variant)?.rating;
-                let rating = if rated {
-                    record.ratings[i].0
-                } else {
-                    now.rating
-                };
-                let provisional = now.is_provisional();
-                out.push(json!({
-                    "name": name,
-                    "rating": (record.variant != "casual").then(|| rating.round() as i64),
-                    "provisional": provisional,
-                    "change": rated.then(|| record.ratings[i].1.round() as i64),
-                }));
+    let s = &app.store;
+    let seats = async {
+        let mut out = Vec::new();
+        for (i, account_id) in record.accounts.iter().enumerate() {
+            if *account_id == 0 {
+                out.push(
+                    json!({"name": null, "rating": null, "provisional": null, "change": null}),
+                );
+                continue;
             }
-            Ok((out, record))
-        })
-        .await?;
+            let name = s.account(*account_id).await?.map(|a| a.name);
+            let rated = record.state == "rated";
+            let now = s.standing(*account_id, &record.variant).await?.rating;
+            let rating = if rated {
+                record.ratings[i].0
+            } else {
+                now.rating
+            };
+            let provisional = now.is_provisional();
+            out.push(json!({
+                "name": name,
+                "rating": (record.variant != "casual").then(|| rating.round() as i64),
+                "provisional": provisional,
+                "change": rated.then(|| record.ratings[i].1.round() as i64),
+            }));
+        }
+        Ok::<_, crate::store::StoreError>((out, record))
+    }
+    .await?;
     let (seats, record) = seats;
     let (black, white) = if first_is_black {
         (&seats[0], &seats[1])
@@ -658,12 +660,12 @@ pub(crate) async fn player(
         )
     };
     let key = crate::account::name_key(&name).map_err(|_| not_found())?;
-    let profile = app
-        .store(move |s| {
-            let Some(account) = s.account_by_key(&key)?.filter(|a| !a.deleted) else {
-                return Ok(None);
+    let s = &app.store;
+    let profile = async {
+            let Some(account) = s.account_by_key(&key).await?.filter(|a| !a.deleted) else {
+                return Ok::<_, crate::store::StoreError>(None);
             };
-            let standings = s.standings_of(account.id)?;
+            let standings = s.standings_of(account.id).await?;
             let mut variants = serde_json::Map::new();
             for v in VARIANTS {
                 let standing = standings
@@ -671,7 +673,8 @@ pub(crate) async fn player(
                     .find(|(name, _)| name == v)
                     .map_or_else(Standing::default, |(_, st)| *st);
                 let history: Vec<Value> = s
-                    .rating_history(account.id, v)?
+                    .rating_history(account.id, v)
+                    .await?
                     .iter()
                     .map(|p| json!({"game": p.game_id, "rating": p.rating.round() as i64, "deviation": p.deviation.round() as i64, "at": p.at}))
                     .collect();
@@ -684,8 +687,8 @@ pub(crate) async fn player(
                 variants.insert(v.to_string(), entry);
             }
             let mut games = Vec::new();
-            for g in s.lobby_games_of(account.id, 100)? {
-                let Some(row) = s.get(g.game_id)? else {
+            for g in s.lobby_games_of(account.id, 100).await? {
+                let Some(row) = s.get(g.game_id).await? else {
                     continue;
                 };
                 let index = usize::from(g.accounts[1] == account.id);
@@ -702,7 +705,7 @@ pub(crate) async fn player(
                 };
                 let opponent = match g.accounts[1 - index] {
                     0 => Value::Null,
-                    id => s.account(id)?.map_or(Value::Null, |a| Value::from(a.name)),
+                    id => s.account(id).await?.map_or(Value::Null, |a| Value::from(a.name)),
                 };
                 games.push(json!({
                     "id": g.game_id,
@@ -724,7 +727,7 @@ pub(crate) async fn player(
                 "ratings": variants,
                 "games": games,
             })))
-        })
+        }
         .await?
         .ok_or_else(not_found)?;
     Ok(Json(profile).into_response())
@@ -745,7 +748,8 @@ pub(crate) async fn leaderboard(
         ));
     }
     let rows = app
-        .store(move |s| s.leaders(&variant, rating::PROVISIONAL_DEVIATION, 100))
+        .store
+        .leaders(&variant, rating::PROVISIONAL_DEVIATION, 100)
         .await?;
     let list: Vec<Value> = rows
         .iter()

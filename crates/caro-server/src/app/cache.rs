@@ -122,7 +122,7 @@ impl App {
             return Ok(Some(Arc::clone(e)));
         }
         let charge = self.charges_clocks();
-        let Some(live) = self.store(move |s| load(s, id, charge)).await? else {
+        let Some(live) = load(&self.store, id, charge).await? else {
             return Ok(None);
         };
         let mut games = self.games();
@@ -165,19 +165,19 @@ impl App {
             return Ok(None);
         }
         let (match_id, wanted) = (link.id, link.game_no + 1);
-        self.store(move |s| {
-            Ok(s.match_games(match_id)?
-                .into_iter()
-                .find(|g| g.game_no == wanted))
-        })
-        .await
+        Ok(self
+            .store
+            .match_games(match_id)
+            .await?
+            .into_iter()
+            .find(|g| g.game_no == wanted))
     }
 
     /// Stores a new game and keeps it in memory.
     pub(crate) async fn insert(&self, mut live: LiveGame) -> Result<Arc<Entry>, StoreError> {
         claim_with_write(&mut live);
         let row = live.to_row();
-        live.id = self.store(move |s| s.insert(&row)).await?;
+        live.id = self.store.insert(&row).await?;
         let id = live.id;
         if let Some(link) = &mut live.series {
             if !link.games.contains(&id) {
@@ -196,12 +196,12 @@ impl App {
 /// With `charge_clock`, a running clock is charged for the time since it
 /// was stored (other instances ran the game meanwhile); without, it
 /// restarts from the stored time (the server was down).
-pub(super) fn load(
+pub(super) async fn load(
     store: &Store,
     id: i64,
     charge_clock: bool,
 ) -> Result<Option<LiveGame>, StoreError> {
-    let Some(row) = store.get(id)? else {
+    let Some(row) = store.get(id).await? else {
         return Ok(None);
     };
     let mut live = LiveGame::from_row(&row)?;
@@ -209,11 +209,14 @@ pub(super) fn load(
         live.charge_since_stored(live::now_ms(), std::time::Instant::now());
     }
     if row.match_id != 0 {
-        let m = store.get_match(row.match_id)?.ok_or(StoreError::Damaged {
-            id,
-            reason: format!("no match {}", row.match_id),
-        })?;
-        let games = store.match_games(row.match_id)?;
+        let m = store
+            .get_match(row.match_id)
+            .await?
+            .ok_or(StoreError::Damaged {
+                id,
+                reason: format!("no match {}", row.match_id),
+            })?;
+        let games = store.match_games(row.match_id).await?;
         live.link_match(&m, &games)?;
         if let Some(next) = games.iter().find(|g| g.game_no == row.game_no + 1) {
             link_next(&mut live, next);
@@ -221,7 +224,7 @@ pub(super) fn load(
     }
     // A rematch outside a match (or after it).
     if row.next_id != 0 && live.online.as_ref().is_some_and(|o| o.next.is_none()) {
-        if let Some(next) = store.get(row.next_id)? {
+        if let Some(next) = store.get(row.next_id).await? {
             link_next(&mut live, &next);
         }
     }

@@ -35,8 +35,9 @@ impl App {
     /// Changes a game: `f` changes it or refuses (the game is then put
     /// back as it was). A change that touched the game
     /// ([`LiveGame::touch`]) is stored before anyone sees it: `f` runs on
-    /// the game, which is put back as it was until the write is done, on a
-    /// blocking thread. Only then is the change installed; one that cannot
+    /// the game, which is put back as it was until the write is done (on a
+    /// task of its own, so a caller that stops waiting does not cut it
+    /// short). Only then is the change installed; one that cannot
     /// be stored is never seen, and the error says why. Then the clock is
     /// armed, the computer's search scheduled and the watchers sent the
     /// game (when it changed or a search started or ended). Returns what
@@ -61,8 +62,8 @@ impl App {
             // the game never differs from what is stored.
             let app = Arc::clone(self);
             let entry = Arc::clone(entry);
-            let (held, stored) = tokio::task::spawn_blocking(move || {
-                let stored = app.store_change(&entry, *change);
+            let (held, stored) = tokio::spawn(async move {
+                let stored = app.store_change(&entry, *change).await;
                 (turn, stored)
             })
             .await
@@ -75,7 +76,9 @@ impl App {
         Err(StoreError::Conflict(entry.lock().id).into())
     }
 
-    /// [`App::change`] from a blocking thread (an engine's).
+    /// [`App::change`] from a blocking thread (an engine's), outside the
+    /// runtime's workers: the store is waited for with the runtime's
+    /// handle ([`App::runtime`]).
     pub(super) fn change_blocking<T, E: From<StoreError>>(
         self: &Arc<App>,
         entry: &Arc<Entry>,
@@ -86,7 +89,10 @@ impl App {
             match self.prepare(entry, &mut f)? {
                 Prepared::Done(out, busy) => return Ok((out, busy)),
                 Prepared::Store(out, change) => {
-                    if let Some(busy) = self.store_change(entry, *change)? {
+                    // An engine's thread is outside the runtime: it waits
+                    // for the store there (`Handle::block_on`).
+                    let stored = self.runtime.block_on(self.store_change(entry, *change))?;
+                    if let Some(busy) = stored {
                         return Ok((out, busy));
                     }
                 }
@@ -98,27 +104,27 @@ impl App {
     /// Writes a prepared change over the version it was made on and
     /// installs it: `Some` with the pool's refusal, if any. `None` when
     /// another instance changed the game first: the game is then read
-    /// again, and the caller makes its change again on it. Blocks; call
-    /// it with the game's turn to write.
-    fn store_change(
+    /// again, and the caller makes its change again on it. Call it with
+    /// the game's turn to write.
+    async fn store_change(
         self: &Arc<App>,
         entry: &Arc<Entry>,
         change: Change,
     ) -> Result<Option<Option<Busy>>, StoreError> {
         let Change { row, after, ended } = change;
-        if self.store.update(&row)? {
+        if self.store.update(&row).await? {
             if let Some(ended) = ended {
                 // Rated before the players are sent the end, so their
                 // pages read the new ratings. The game is stored as ended
                 // already: a failure here is picked up when an instance
                 // starts (`App::rate_pending`).
-                if let Err(e) = self.rate_ended(row.id, ended) {
+                if let Err(e) = self.rate_ended(row.id, ended).await {
                     tracing::warn!("game {} not rated yet: {e}", row.id);
                 }
             }
             return Ok(Some(self.install(entry, after)));
         }
-        self.refresh_blocking(entry)?;
+        self.reload(entry).await?;
         Ok(None)
     }
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::{App, Entry};
 use crate::live::LiveGame;
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 
 /// How soon a flag that could not be stored is tried again.
 const FLAG_RETRY: Duration = Duration::from_secs(1);
@@ -65,7 +65,7 @@ impl App {
     /// Returns how many clocks run. With `only_new`, games already in
     /// memory are left alone (their clocks run already).
     pub(crate) async fn arm_clocks(self: &Arc<App>, only_new: bool) -> Result<usize, StoreError> {
-        let ids = self.store(Store::running_clocks).await?;
+        let ids = self.store.running_clocks().await?;
         let mut armed = 0;
         for &id in &ids {
             if only_new && self.cached(id).is_some() {

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::pool::EnginePool;
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 use crate::{cluster, live, store, Catalog, Config, ServerError};
 
 /// The server's state, shared by every request and search.
@@ -42,14 +42,19 @@ pub struct App {
     pub(crate) public_origin: Option<String>,
     /// Bumped when the lobby's seeks change, here or on another instance.
     pub(crate) lobby: tokio::sync::watch::Sender<u64>,
+    /// The runtime the server (and its store) runs on: the engines'
+    /// threads, outside it, wait for the store there with
+    /// [`tokio::runtime::Handle::block_on`].
+    pub(crate) runtime: tokio::runtime::Handle,
 }
 
 impl App {
-    /// Opens the database in `config.data_dir`.
+    /// Opens the database in `config.data_dir`, on the current runtime
+    /// (the server's).
     ///
     /// # Errors
     /// [`ServerError`] when the folder or database cannot be set up.
-    pub fn open(config: &Config) -> Result<Arc<App>, ServerError> {
+    pub async fn open(config: &Config) -> Result<Arc<App>, ServerError> {
         let database = match &config.database {
             Some(database) => database.clone(),
             None => {
@@ -66,7 +71,7 @@ impl App {
                 store::Database::Sqlite(config.data_dir.join("caro.sqlite3"))
             }
         };
-        let store = Store::open(&database, config.db_pool)?;
+        let store = Store::open(&database, config.db_pool).await?;
         let cluster = match &database {
             store::Database::Postgres(url) => Some(Arc::new(cluster::Cluster::new(
                 url.clone(),
@@ -80,7 +85,10 @@ impl App {
         // Another instance running: the games' clocks ran on meanwhile.
         let charge_clocks = match &cluster {
             Some(c) => {
-                store.live_instances(&c.instance, live::now_ms() - cluster::DEAD_AFTER_MS)? > 0
+                store
+                    .live_instances(&c.instance, live::now_ms() - cluster::DEAD_AFTER_MS)
+                    .await?
+                    > 0
             }
             None => false,
         };
@@ -97,22 +105,8 @@ impl App {
             secure_cookies: config.public_url.as_ref().is_some_and(|u| u.is_https()),
             public_origin: config.public_url.as_ref().map(|u| u.origin().to_string()),
             lobby: tokio::sync::watch::channel(0).0,
+            runtime: tokio::runtime::Handle::current(),
         }))
-    }
-
-    /// Runs `f` on the store on a blocking thread: the database's I/O never
-    /// holds up the async workers (nor any lock but the store's own).
-    ///
-    /// # Errors
-    /// `f`'s, or [`StoreError::Thread`] if it panicked.
-    pub(crate) async fn store<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let store = Arc::clone(&self.store);
-        tokio::task::spawn_blocking(move || f(&store))
-            .await
-            .map_err(|e| StoreError::Thread(e.to_string()))?
     }
 
     /// Tells the live lobbies, here and on the other instances, that the
@@ -120,7 +114,7 @@ impl App {
     pub(crate) async fn lobby_changed(&self) {
         self.lobby.send_modify(|n| *n = n.wrapping_add(1));
         if self.is_shared() {
-            if let Err(e) = self.store(|s| s.notify("l 0")).await {
+            if let Err(e) = self.store.notify("l 0").await {
                 tracing::warn!("other instances not told of a lobby change: {e}");
             }
         }

@@ -49,27 +49,27 @@ impl Ended {
 
 impl App {
     /// Rates a lobby game that ended (nothing for a casual game, or one
-    /// rated already). Blocks.
+    /// rated already).
     ///
     /// # Errors
     /// The store's; [`StoreError::Conflict`] when the ratings kept
     /// changing under it.
-    pub(crate) fn rate_ended(&self, game_id: i64, ended: Ended) -> Result<(), StoreError> {
+    pub(crate) async fn rate_ended(&self, game_id: i64, ended: Ended) -> Result<(), StoreError> {
         let store = &self.store;
-        let Some(record) = store.lobby_game(game_id)? else {
+        let Some(record) = store.lobby_game(game_id).await? else {
             return Ok(());
         };
         if record.state != "playing" {
             return Ok(());
         }
         if ended.moves < MIN_RATED_MOVES {
-            store.abort_rated_game(game_id)?;
+            store.abort_rated_game(game_id).await?;
             return Ok(());
         }
         for _ in 0..RATE_ATTEMPTS {
             let before = [
-                store.standing(record.accounts[0], &record.variant)?,
-                store.standing(record.accounts[1], &record.variant)?,
+                store.standing(record.accounts[0], &record.variant).await?,
+                store.standing(record.accounts[1], &record.variant).await?,
             ];
             let (first, second) =
                 rating::game(before[0].rating, before[1].rating, ended.first_score);
@@ -87,10 +87,13 @@ impl App {
                     score: 1.0 - ended.first_score,
                 },
             ];
-            if store.rate_game(game_id, &record.variant, seats, now_secs())? {
+            if store
+                .rate_game(game_id, &record.variant, seats, now_secs())
+                .await?
+            {
                 return Ok(());
             }
-            let still = store.lobby_game(game_id)?;
+            let still = store.lobby_game(game_id).await?;
             if still.is_none_or(|r| r.state != "playing") {
                 return Ok(());
             }
@@ -101,7 +104,7 @@ impl App {
     /// Rates the games that ended but were not rated (an instance
     /// stopped in between): at start.
     pub(crate) async fn rate_pending(self: &Arc<App>) {
-        let pending = match self.store(|s| s.pending_rated_games()).await {
+        let pending = match self.store.pending_rated_games().await {
             Ok(p) => p,
             Err(e) => {
                 tracing::warn!("rated games not checked: {e}");
@@ -118,9 +121,7 @@ impl App {
                 }
             };
             if let Some(ended) = ended {
-                let app = Arc::clone(self);
-                let rated = tokio::task::spawn_blocking(move || app.rate_ended(id, ended)).await;
-                if let Ok(Err(e)) = rated {
+                if let Err(e) = self.rate_ended(id, ended).await {
                     tracing::warn!("game {id} not rated: {e}");
                 }
             }

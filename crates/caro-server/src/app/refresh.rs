@@ -41,33 +41,38 @@ impl App {
         true
     }
 
-    /// [`App::refresh_blocking`] with the game's turn, from a request.
+    /// [`App::reload`] with the game's turn, from a request. The read and
+    /// the install run on a task of their own, so they finish even if the
+    /// caller stops waiting.
     ///
     /// # Errors
     /// The store's.
     pub(crate) async fn refresh(self: &Arc<App>, entry: &Arc<Entry>) -> Result<(), StoreError> {
         let turn = Arc::clone(&entry.writes).lock_owned().await;
         let (app, entry) = (Arc::clone(self), Arc::clone(entry));
-        tokio::task::spawn_blocking(move || {
+        tokio::spawn(async move {
             let _turn = turn;
-            app.refresh_blocking(&entry)
+            app.reload(&entry).await
         })
         .await
         .map_err(|e| StoreError::Thread(e.to_string()))?
     }
 
     /// Reads the game again from the store, as another instance left it,
-    /// and sends it to the watchers. Blocks; call it with the game's turn
-    /// to write.
+    /// and sends it to the watchers. Call it with the game's turn to
+    /// write.
     ///
     /// # Errors
     /// The store's; [`StoreError::Damaged`] if the game is gone.
-    pub(crate) fn refresh_blocking(self: &Arc<App>, entry: &Arc<Entry>) -> Result<(), StoreError> {
+    pub(crate) async fn reload(self: &Arc<App>, entry: &Arc<Entry>) -> Result<(), StoreError> {
         let id = entry.lock().id;
-        let fresh = load(&self.store, id, self.charges_clocks())?.ok_or(StoreError::Damaged {
-            id,
-            reason: "the game is no longer stored".into(),
-        })?;
+        let fresh =
+            load(&self.store, id, self.charges_clocks())
+                .await?
+                .ok_or(StoreError::Damaged {
+                    id,
+                    reason: "the game is no longer stored".into(),
+                })?;
         let mut g = entry.lock();
         // Nothing newer: this instance's own write (whose notification can
         // come back before the write is installed), or a read that another

@@ -124,7 +124,12 @@ impl App {
                 // The lease runs from the search's start, not from the
                 // write that asked for it (it may have waited for a thread).
                 let until = live::now_ms() + limits_ms + SEARCH_GRACE_MS;
-                if let Err(e) = app.store.hold_search(game_id, version, until) {
+                // A search's thread is outside the runtime: it waits for
+                // the store there.
+                let held = app
+                    .runtime
+                    .block_on(app.store.hold_search(game_id, version, until));
+                if let Err(e) = held {
                     tracing::warn!("game {game_id}: holding its search: {e}");
                 }
             }
@@ -148,7 +153,14 @@ impl App {
                     && relayed.is_none_or(|at| at.elapsed() >= cluster::RELAY_EVERY)
                 {
                     relayed = Some(std::time::Instant::now());
-                    cluster::relay_thinking(&relay_app, relay.0, relay.1, Some(&thinking));
+                    // The search's thread waits for the store on the
+                    // runtime it is outside of.
+                    relay_app.runtime.block_on(cluster::relay_thinking(
+                        &relay_app,
+                        relay.0,
+                        relay.1,
+                        Some(&thinking),
+                    ));
                 }
             };
             let mut opening_choice = None;
@@ -195,8 +207,8 @@ impl App {
                 if self.cluster.is_some() {
                     // The other instances show the game as thinking.
                     let (app, id, version) = (Arc::clone(self), game.id, game.version);
-                    tokio::task::spawn_blocking(move || {
-                        cluster::relay_thinking(&app, id, version, None);
+                    tokio::spawn(async move {
+                        cluster::relay_thinking(&app, id, version, None).await;
                     });
                 }
                 game.step_pending = false;

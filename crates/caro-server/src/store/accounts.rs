@@ -68,8 +68,12 @@ fn read_account(row: &[Value]) -> Result<AccountRow, StoreError> {
 }
 
 impl Store {
-    fn one_account(&self, sql: &str, params: &[Value]) -> Result<Option<AccountRow>, StoreError> {
-        let rows = self.backend.query(sql, params)?;
+    async fn one_account(
+        &self,
+        sql: &str,
+        params: &[Value],
+    ) -> Result<Option<AccountRow>, StoreError> {
+        let rows = self.backend.query(sql, params).await?;
         rows.first().map(|r| read_account(r)).transpose()
     }
 
@@ -78,22 +82,25 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn create_account(
+    pub async fn create_account(
         &self,
         name: &str,
         key: &str,
         password_hash: &str,
         now: i64,
     ) -> Result<Option<i64>, StoreError> {
-        let rows = self.backend.query(
-            INSERT_ACCOUNT,
-            &[
-                Value::Text(name.into()),
-                Value::Text(key.into()),
-                Value::Text(password_hash.into()),
-                Value::Int(now),
-            ],
-        )?;
+        let rows = self
+            .backend
+            .query(
+                INSERT_ACCOUNT,
+                &[
+                    Value::Text(name.into()),
+                    Value::Text(key.into()),
+                    Value::Text(password_hash.into()),
+                    Value::Int(now),
+                ],
+            )
+            .await?;
         Ok(rows.first().and_then(|r| r.first()).map(Value::int))
     }
 
@@ -101,36 +108,39 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn account_by_key(&self, key: &str) -> Result<Option<AccountRow>, StoreError> {
+    pub async fn account_by_key(&self, key: &str) -> Result<Option<AccountRow>, StoreError> {
         self.one_account(ACCOUNT_BY_KEY, &[Value::Text(key.into())])
+            .await
     }
 
     /// An account by id.
     ///
     /// # Errors
     /// The database's error.
-    pub fn account(&self, id: i64) -> Result<Option<AccountRow>, StoreError> {
-        self.one_account(ACCOUNT_BY_ID, &[Value::Int(id)])
+    pub async fn account(&self, id: i64) -> Result<Option<AccountRow>, StoreError> {
+        self.one_account(ACCOUNT_BY_ID, &[Value::Int(id)]).await
     }
 
     /// Stores a session (by its token's hash).
     ///
     /// # Errors
     /// The database's error.
-    pub fn insert_session(
+    pub async fn insert_session(
         &self,
         token_hash: &str,
         account_id: i64,
         now: i64,
     ) -> Result<(), StoreError> {
-        self.backend.execute(
-            INSERT_SESSION,
-            &[
-                Value::Text(token_hash.into()),
-                Value::Int(account_id),
-                Value::Int(now),
-            ],
-        )?;
+        self.backend
+            .execute(
+                INSERT_SESSION,
+                &[
+                    Value::Text(token_hash.into()),
+                    Value::Int(account_id),
+                    Value::Int(now),
+                ],
+            )
+            .await?;
         Ok(())
     }
 
@@ -139,7 +149,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn session_account(
+    pub async fn session_account(
         &self,
         token_hash: &str,
         begun_after: i64,
@@ -148,15 +158,17 @@ impl Store {
             SESSION_ACCOUNT,
             &[Value::Text(token_hash.into()), Value::Int(begun_after)],
         )
+        .await
     }
 
     /// Ends one session.
     ///
     /// # Errors
     /// The database's error.
-    pub fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
+    pub async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
         self.backend
-            .execute(DELETE_SESSION, &[Value::Text(token_hash.into())])?;
+            .execute(DELETE_SESSION, &[Value::Text(token_hash.into())])
+            .await?;
         Ok(())
     }
 
@@ -165,14 +177,20 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn set_password(&self, account_id: i64, password_hash: &str) -> Result<bool, StoreError> {
-        self.backend.transaction(&[
-            Statement::must_change(
-                SET_PASSWORD,
-                vec![Value::Int(account_id), Value::Text(password_hash.into())],
-            ),
-            Statement::new(DELETE_SESSIONS_OF, vec![Value::Int(account_id)]),
-        ])
+    pub async fn set_password(
+        &self,
+        account_id: i64,
+        password_hash: &str,
+    ) -> Result<bool, StoreError> {
+        self.backend
+            .transaction(&[
+                Statement::must_change(
+                    SET_PASSWORD,
+                    vec![Value::Int(account_id), Value::Text(password_hash.into())],
+                ),
+                Statement::new(DELETE_SESSIONS_OF, vec![Value::Int(account_id)]),
+            ])
+            .await
     }
 
     /// Disables or enables an account; disabling ends its sessions at
@@ -180,17 +198,19 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn set_disabled(&self, account_id: i64, disabled: bool) -> Result<bool, StoreError> {
-        self.backend.transaction(&[
-            Statement::must_change(
-                SET_DISABLED,
-                vec![Value::Int(account_id), Value::Int(disabled.into())],
-            ),
-            Statement::new(
-                DELETE_SESSIONS_OF,
-                vec![Value::Int(if disabled { account_id } else { 0 })],
-            ),
-        ])
+    pub async fn set_disabled(&self, account_id: i64, disabled: bool) -> Result<bool, StoreError> {
+        self.backend
+            .transaction(&[
+                Statement::must_change(
+                    SET_DISABLED,
+                    vec![Value::Int(account_id), Value::Int(disabled.into())],
+                ),
+                Statement::new(
+                    DELETE_SESSIONS_OF,
+                    vec![Value::Int(if disabled { account_id } else { 0 })],
+                ),
+            ])
+            .await
     }
 
     /// Deletes an account: its name becomes "deleted" (and free to take
@@ -199,14 +219,16 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn delete_account(&self, account_id: i64, now: i64) -> Result<bool, StoreError> {
-        self.backend.transaction(&[
-            Statement::must_change(
-                DELETE_ACCOUNT,
-                vec![Value::Int(account_id), Value::Int(now)],
-            ),
-            Statement::new(DELETE_SESSIONS_OF, vec![Value::Int(account_id)]),
-        ])
+    pub async fn delete_account(&self, account_id: i64, now: i64) -> Result<bool, StoreError> {
+        self.backend
+            .transaction(&[
+                Statement::must_change(
+                    DELETE_ACCOUNT,
+                    vec![Value::Int(account_id), Value::Int(now)],
+                ),
+                Statement::new(DELETE_SESSIONS_OF, vec![Value::Int(account_id)]),
+            ])
+            .await
     }
 }
 

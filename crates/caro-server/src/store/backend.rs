@@ -1,7 +1,8 @@
 //! The interface both backends implement: [`super::Store`] holds one
 //! and calls it, so what the store does is written once in `mod.rs` and
-//! each backend only says how its database does it. The calls block: the
-//! server makes them on blocking threads and engine threads.
+//! each backend only says how its database does it. The calls are async:
+//! PostgreSQL's run on the caller's runtime, SQLite's (whose library
+//! blocks) on the runtime's blocking threads.
 
 use super::{GameRow, MatchRow, StoreError};
 
@@ -51,6 +52,7 @@ impl Value {
 }
 
 /// One statement of a [`Backend::transaction`].
+#[derive(Clone, Debug)]
 pub(crate) struct Statement {
     /// The SQL, in PostgreSQL's dialect (`$1` …).
     pub sql: std::borrow::Cow<'static, str>,
@@ -87,6 +89,7 @@ impl Statement {
 
 /// A database the games are stored in. See [`super::Store`]'s methods for
 /// each call's contract; the contract tests (`tests.rs`) run on both.
+#[async_trait::async_trait]
 pub(super) trait Backend: Send + Sync {
     /// Whether several instances may share the database.
     fn is_shared(&self) -> bool;
@@ -95,28 +98,28 @@ pub(super) trait Backend: Send + Sync {
     fn describe(&self) -> String;
 
     /// A match by id.
-    fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError>;
+    async fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError>;
 
     /// A match's games, in order.
-    fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError>;
+    async fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError>;
 
     /// Writes a game over the version it was read at: `false` when another writer changed it first.
-    fn update(&self, row: &GameRow) -> Result<bool, StoreError>;
+    async fn update(&self, row: &GameRow) -> Result<bool, StoreError>;
 
     /// A game by id.
-    fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError>;
+    async fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError>;
 
     /// The newest games, without those abandoned unplayed before `abandoned_before`.
-    fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError>;
+    async fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError>;
 
     /// Tells the other instances (nothing to tell with one instance).
-    fn notify(&self, _payload: &str) -> Result<(), StoreError>;
+    async fn notify(&self, _payload: &str) -> Result<(), StoreError>;
 
     /// Runs one statement (as [`Backend::execute`]) and tells the other
     /// instances `payload` in the same statement, so the notification goes
     /// out when (and only if) the change is committed; with one instance,
     /// only the statement.
-    fn execute_and_notify(
+    async fn execute_and_notify(
         &self,
         sql: &str,
         params: &[Value],
@@ -124,36 +127,36 @@ pub(super) trait Backend: Send + Sync {
     ) -> Result<(), StoreError>;
 
     /// Removes the instances not heard from since `dead_before_ms` with their sockets: the games they touched.
-    fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError>;
+    async fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError>;
 
     /// How many games, matches and reviews are stored.
-    fn counts(&self) -> Result<(usize, usize, usize), StoreError>;
+    async fn counts(&self) -> Result<(usize, usize, usize), StoreError>;
 
     /// Every game, by id.
-    fn all_games(&self) -> Result<Vec<GameRow>, StoreError>;
+    async fn all_games(&self) -> Result<Vec<GameRow>, StoreError>;
 
     /// Every match, by id.
-    fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError>;
+    async fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError>;
 
     /// Runs one statement (PostgreSQL's dialect, `$N` parameters): the
     /// number of rows it changed.
-    fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
+    async fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
 
     /// Runs one query (PostgreSQL's dialect): its rows, each column as a
     /// [`Value`].
-    fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError>;
+    async fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError>;
 
     /// Runs statements in one transaction: `false` (nothing kept) when a
     /// statement marked `must_change` changed no row.
-    fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError>;
+    async fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError>;
 
     /// Copies rows into an empty database, ids kept: runs the statements
     /// in one transaction, after checking (with other writers kept out)
     /// that no game, match or review is stored, and makes new ids continue
     /// after the largest copied.
-    fn import(&self, statements: &mut dyn Iterator<Item = Statement>) -> Result<(), StoreError>;
+    async fn import(&self, statements: Vec<Statement>) -> Result<(), StoreError>;
 
     /// After rows were copied with their ids: new ids of these tables
     /// continue after the largest copied.
-    fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError>;
+    async fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError>;
 }

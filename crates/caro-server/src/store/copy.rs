@@ -41,36 +41,31 @@ const NUMBERED: [&str; 2] = ["accounts", "seeks"];
 
 impl Store {
     /// Every row of each people's table, in a fixed order.
-    fn people_rows(&self) -> Result<Vec<Vec<Vec<Value>>>, StoreError> {
-        TABLES
-            .iter()
-            .map(|(table, columns, order)| {
-                self.backend.query(
-                    &format!("SELECT {columns} FROM {table} ORDER BY {order}"),
-                    &[],
-                )
-            })
-            .collect()
+    async fn people_rows(&self) -> Result<Vec<Vec<Vec<Value>>>, StoreError> {
+        let mut tables = Vec::with_capacity(TABLES.len());
+        for (table, columns, order) in &TABLES {
+            let sql = format!("SELECT {columns} FROM {table} ORDER BY {order}");
+            tables.push(self.backend.query(&sql, &[]).await?);
+        }
+        Ok(tables)
     }
 
     /// How many rows each people's table holds, by name.
     ///
     /// # Errors
     /// The database's error.
-    pub fn people_counts(&self) -> Result<Vec<(&'static str, usize)>, StoreError> {
-        TABLES
-            .iter()
-            .map(|(table, _, _)| {
-                let rows = self
-                    .backend
-                    .query(&format!("SELECT COUNT(*) FROM {table}"), &[])?;
-                let n = match rows.first().and_then(|r| r.first()) {
-                    Some(Value::Int(n)) => usize::try_from(*n).unwrap_or(0),
-                    _ => 0,
-                };
-                Ok((*table, n))
-            })
-            .collect()
+    pub async fn people_counts(&self) -> Result<Vec<(&'static str, usize)>, StoreError> {
+        let mut counts = Vec::with_capacity(TABLES.len());
+        for (table, _, _) in &TABLES {
+            let sql = format!("SELECT COUNT(*) FROM {table}");
+            let rows = self.backend.query(&sql, &[]).await?;
+            let n = match rows.first().and_then(|r| r.first()) {
+                Some(Value::Int(n)) => usize::try_from(*n).unwrap_or(0),
+                _ => 0,
+            };
+            counts.push((*table, n));
+        }
+        Ok(counts)
     }
 
     /// Copies the people's tables into `target`, whose tables must be
@@ -81,9 +76,13 @@ impl Store {
     /// [`StoreError::NotEmpty`] when the target holds rows; the databases'
     /// errors; [`StoreError::Migration`] when the copy does not read back
     /// the same.
-    pub fn copy_people_to(&self, target: &Store) -> Result<Vec<(&'static str, usize)>, StoreError> {
+    pub async fn copy_people_to(
+        &self,
+        target: &Store,
+    ) -> Result<Vec<(&'static str, usize)>, StoreError> {
         let held: Vec<_> = target
-            .people_counts()?
+            .people_counts()
+            .await?
             .into_iter()
             .filter(|(_, n)| *n > 0)
             .collect();
@@ -95,7 +94,7 @@ impl Store {
                 list.join(", ")
             )));
         }
-        let rows = self.people_rows()?;
+        let rows = self.people_rows().await?;
         let mut statements = Vec::new();
         for ((table, columns, _), table_rows) in TABLES.iter().zip(&rows) {
             let n = columns.split(", ").count();
@@ -108,9 +107,9 @@ impl Store {
                 statements.push(Statement::must_change(sql.clone(), row.clone()));
             }
         }
-        target.backend.transaction(&statements)?;
-        target.backend.continue_ids(&NUMBERED)?;
-        if target.people_rows()? != rows {
+        target.backend.transaction(&statements).await?;
+        target.backend.continue_ids(&NUMBERED).await?;
+        if target.people_rows().await? != rows {
             return Err(StoreError::Migration(format!(
                 "the copy of accounts, seeks and ratings in {} does not read back the same rows",
                 target.describe()

@@ -258,25 +258,28 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn insert_seek(&self, s: &SeekRow) -> Result<i64, StoreError> {
-        let rows = self.backend.query(
-            INSERT_SEEK,
-            &[
-                Value::Int(s.account_id),
-                Value::Text(s.guest_token.clone()),
-                Value::Text(s.owner.clone()),
-                Value::Text(s.rule.clone()),
-                Value::Int(s.width),
-                Value::Int(s.height),
-                Value::Text(s.opening.clone()),
-                Value::Int(s.minutes),
-                Value::Int(s.increment),
-                Value::Int(s.rated.into()),
-                Value::Text(s.colour.clone()),
-                Value::Int(s.created),
-                Value::Int(s.expires),
-            ],
-        )?;
+    pub async fn insert_seek(&self, s: &SeekRow) -> Result<i64, StoreError> {
+        let rows = self
+            .backend
+            .query(
+                INSERT_SEEK,
+                &[
+                    Value::Int(s.account_id),
+                    Value::Text(s.guest_token.clone()),
+                    Value::Text(s.owner.clone()),
+                    Value::Text(s.rule.clone()),
+                    Value::Int(s.width),
+                    Value::Int(s.height),
+                    Value::Text(s.opening.clone()),
+                    Value::Int(s.minutes),
+                    Value::Int(s.increment),
+                    Value::Int(s.rated.into()),
+                    Value::Text(s.colour.clone()),
+                    Value::Int(s.created),
+                    Value::Int(s.expires),
+                ],
+            )
+            .await?;
         Ok(rows.first().and_then(|r| r.first()).map_or(0, Value::int))
     }
 
@@ -284,8 +287,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn seek(&self, id: i64) -> Result<Option<SeekRow>, StoreError> {
-        let rows = self.backend.query(GET_SEEK, &[Value::Int(id)])?;
+    pub async fn seek(&self, id: i64) -> Result<Option<SeekRow>, StoreError> {
+        let rows = self.backend.query(GET_SEEK, &[Value::Int(id)]).await?;
         rows.first().map(|r| read_seek(r)).transpose()
     }
 
@@ -293,8 +296,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn open_seeks(&self, now: i64) -> Result<Vec<SeekRow>, StoreError> {
-        let rows = self.backend.query(OPEN_SEEKS, &[Value::Int(now)])?;
+    pub async fn open_seeks(&self, now: i64) -> Result<Vec<SeekRow>, StoreError> {
+        let rows = self.backend.query(OPEN_SEEKS, &[Value::Int(now)]).await?;
         rows.iter().map(|r| read_seek(r)).collect()
     }
 
@@ -302,17 +305,26 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn open_seeks_of(&self, account_id: i64, owner: &str, now: i64) -> Result<i64, StoreError> {
+    pub async fn open_seeks_of(
+        &self,
+        account_id: i64,
+        owner: &str,
+        now: i64,
+    ) -> Result<i64, StoreError> {
         let rows = if account_id != 0 {
-            self.backend.query(
-                OPEN_SEEKS_OF_ACCOUNT,
-                &[Value::Int(now), Value::Int(account_id)],
-            )?
+            self.backend
+                .query(
+                    OPEN_SEEKS_OF_ACCOUNT,
+                    &[Value::Int(now), Value::Int(account_id)],
+                )
+                .await?
         } else {
-            self.backend.query(
-                OPEN_SEEKS_OF_GUEST,
-                &[Value::Int(now), Value::Text(owner.into())],
-            )?
+            self.backend
+                .query(
+                    OPEN_SEEKS_OF_GUEST,
+                    &[Value::Int(now), Value::Text(owner.into())],
+                )
+                .await?
         };
         Ok(rows.first().and_then(|r| r.first()).map_or(0, Value::int))
     }
@@ -321,8 +333,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn cancel_seek(&self, id: i64) -> Result<bool, StoreError> {
-        Ok(self.backend.execute(CANCEL_SEEK, &[Value::Int(id)])? == 1)
+    pub async fn cancel_seek(&self, id: i64) -> Result<bool, StoreError> {
+        Ok(self.backend.execute(CANCEL_SEEK, &[Value::Int(id)]).await? == 1)
     }
 
     /// Takes a seek for one taker: `true` for exactly one of several
@@ -330,19 +342,30 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn claim_seek(&self, id: i64, taker_account: i64, now: i64) -> Result<bool, StoreError> {
-        Ok(self.backend.execute(
-            CLAIM_SEEK,
-            &[Value::Int(id), Value::Int(taker_account), Value::Int(now)],
-        )? == 1)
+    pub async fn claim_seek(
+        &self,
+        id: i64,
+        taker_account: i64,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        Ok(self
+            .backend
+            .execute(
+                CLAIM_SEEK,
+                &[Value::Int(id), Value::Int(taker_account), Value::Int(now)],
+            )
+            .await?
+            == 1)
     }
 
     /// Opens a claimed seek again (its game could not be made).
     ///
     /// # Errors
     /// The database's error.
-    pub fn release_seek(&self, id: i64) -> Result<(), StoreError> {
-        self.backend.execute(RELEASE_SEEK, &[Value::Int(id)])?;
+    pub async fn release_seek(&self, id: i64) -> Result<(), StoreError> {
+        self.backend
+            .execute(RELEASE_SEEK, &[Value::Int(id)])
+            .await?;
         Ok(())
     }
 
@@ -350,24 +373,26 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn seek_taken(&self, seek_id: i64, game: &LobbyGameRow) -> Result<(), StoreError> {
-        self.backend.transaction(&[
-            Statement::must_change(
-                INSERT_LOBBY_GAME,
-                vec![
-                    Value::Int(game.game_id),
-                    Value::Int(game.accounts[0]),
-                    Value::Int(game.accounts[1]),
-                    Value::Text(game.variant.clone()),
-                    Value::Int(game.rated.into()),
-                    Value::Text(game.state.clone()),
-                ],
-            ),
-            Statement::new(
-                SEEK_TAKEN,
-                vec![Value::Int(seek_id), Value::Int(game.game_id)],
-            ),
-        ])?;
+    pub async fn seek_taken(&self, seek_id: i64, game: &LobbyGameRow) -> Result<(), StoreError> {
+        self.backend
+            .transaction(&[
+                Statement::must_change(
+                    INSERT_LOBBY_GAME,
+                    vec![
+                        Value::Int(game.game_id),
+                        Value::Int(game.accounts[0]),
+                        Value::Int(game.accounts[1]),
+                        Value::Text(game.variant.clone()),
+                        Value::Int(game.rated.into()),
+                        Value::Text(game.state.clone()),
+                    ],
+                ),
+                Statement::new(
+                    SEEK_TAKEN,
+                    vec![Value::Int(seek_id), Value::Int(game.game_id)],
+                ),
+            ])
+            .await?;
         Ok(())
     }
 
@@ -375,8 +400,11 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn lobby_game(&self, game_id: i64) -> Result<Option<LobbyGameRow>, StoreError> {
-        let rows = self.backend.query(GET_LOBBY_GAME, &[Value::Int(game_id)])?;
+    pub async fn lobby_game(&self, game_id: i64) -> Result<Option<LobbyGameRow>, StoreError> {
+        let rows = self
+            .backend
+            .query(GET_LOBBY_GAME, &[Value::Int(game_id)])
+            .await?;
         rows.first().map(|r| read_lobby_game(r)).transpose()
     }
 
@@ -384,14 +412,15 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn lobby_games_of(
+    pub async fn lobby_games_of(
         &self,
         account_id: i64,
         limit: i64,
     ) -> Result<Vec<LobbyGameRow>, StoreError> {
         let rows = self
             .backend
-            .query(LOBBY_GAMES_OF, &[Value::Int(account_id), Value::Int(limit)])?;
+            .query(LOBBY_GAMES_OF, &[Value::Int(account_id), Value::Int(limit)])
+            .await?;
         rows.iter().map(|r| read_lobby_game(r)).collect()
     }
 
@@ -400,8 +429,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn pending_rated_games(&self) -> Result<Vec<i64>, StoreError> {
-        let rows = self.backend.query(PENDING_RATED, &[])?;
+    pub async fn pending_rated_games(&self) -> Result<Vec<i64>, StoreError> {
+        let rows = self.backend.query(PENDING_RATED, &[]).await?;
         Ok(rows
             .iter()
             .filter_map(|r| r.first())
@@ -413,11 +442,14 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn standing(&self, account_id: i64, variant: &str) -> Result<Standing, StoreError> {
-        let rows = self.backend.query(
-            GET_STANDING,
-            &[Value::Int(account_id), Value::Text(variant.into())],
-        )?;
+    pub async fn standing(&self, account_id: i64, variant: &str) -> Result<Standing, StoreError> {
+        let rows = self
+            .backend
+            .query(
+                GET_STANDING,
+                &[Value::Int(account_id), Value::Text(variant.into())],
+            )
+            .await?;
         Ok(rows
             .first()
             .filter(|r| r.len() == 7)
@@ -428,10 +460,14 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn standings_of(&self, account_id: i64) -> Result<Vec<(String, Standing)>, StoreError> {
+    pub async fn standings_of(
+        &self,
+        account_id: i64,
+    ) -> Result<Vec<(String, Standing)>, StoreError> {
         let rows = self
             .backend
-            .query(STANDINGS_OF, &[Value::Int(account_id)])?;
+            .query(STANDINGS_OF, &[Value::Int(account_id)])
+            .await?;
         Ok(rows
             .iter()
             .filter(|r| r.len() == 8)
@@ -443,15 +479,18 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn rating_history(
+    pub async fn rating_history(
         &self,
         account_id: i64,
         variant: &str,
     ) -> Result<Vec<HistoryPoint>, StoreError> {
-        let rows = self.backend.query(
-            HISTORY,
-            &[Value::Int(account_id), Value::Text(variant.into())],
-        )?;
+        let rows = self
+            .backend
+            .query(
+                HISTORY,
+                &[Value::Int(account_id), Value::Text(variant.into())],
+            )
+            .await?;
         Ok(rows
             .iter()
             .filter(|r| r.len() == 4)
@@ -469,20 +508,23 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn leaders(
+    pub async fn leaders(
         &self,
         variant: &str,
         max_deviation: f64,
         limit: i64,
     ) -> Result<Vec<(String, f64, f64, i64)>, StoreError> {
-        let rows = self.backend.query(
-            LEADERS,
-            &[
-                Value::Text(variant.into()),
-                Value::Real(max_deviation),
-                Value::Int(limit),
-            ],
-        )?;
+        let rows = self
+            .backend
+            .query(
+                LEADERS,
+                &[
+                    Value::Text(variant.into()),
+                    Value::Real(max_deviation),
+                    Value::Int(limit),
+                ],
+            )
+            .await?;
         Ok(rows
             .iter()
             .filter(|r| r.len() == 4)
@@ -494,8 +536,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn rated_games(&self) -> Result<Vec<LobbyGameRow>, StoreError> {
-        let rows = self.backend.query(RATED_GAMES, &[])?;
+    pub async fn rated_games(&self) -> Result<Vec<LobbyGameRow>, StoreError> {
+        let rows = self.backend.query(RATED_GAMES, &[]).await?;
         rows.iter().map(|r| read_lobby_game(r)).collect()
     }
 
@@ -503,8 +545,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn all_standings(&self) -> Result<Vec<(i64, String, Standing)>, StoreError> {
-        let rows = self.backend.query(ALL_STANDINGS, &[])?;
+    pub async fn all_standings(&self) -> Result<Vec<(i64, String, Standing)>, StoreError> {
+        let rows = self.backend.query(ALL_STANDINGS, &[]).await?;
         Ok(rows
             .iter()
             .filter(|r| r.len() == 9)
@@ -517,8 +559,12 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn abort_rated_game(&self, game_id: i64) -> Result<bool, StoreError> {
-        Ok(self.backend.execute(MARK_ABORTED, &[Value::Int(game_id)])? == 1)
+    pub async fn abort_rated_game(&self, game_id: i64) -> Result<bool, StoreError> {
+        Ok(self
+            .backend
+            .execute(MARK_ABORTED, &[Value::Int(game_id)])
+            .await?
+            == 1)
     }
 
     /// Rates an ended game once: both standings written over the ones
@@ -528,7 +574,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn rate_game(
+    pub async fn rate_game(
         &self,
         game_id: i64,
         variant: &str,
@@ -588,7 +634,7 @@ impl Store {
                 ],
             ));
         }
-        self.backend.transaction(&statements)
+        self.backend.transaction(&statements).await
     }
 }
 

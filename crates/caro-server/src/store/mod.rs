@@ -1,5 +1,5 @@
 //! Saved games: every move is written when it is played, so a killed
-//! server loses nothing. Two backends behind one synchronous [`Store`]:
+//! server loses nothing. Two backends behind one async [`Store`]:
 //! an embedded SQLite file (the default, one server) and PostgreSQL
 //! (several `caro serve` instances on one database). Each implements one
 //! interface (`backend.rs`), and the SQL they share is written once
@@ -400,10 +400,27 @@ pub struct AnalysisRow {
     pub created: i64,
 }
 
-/// The games database. Every call blocks, so the server makes them on
-/// blocking threads (or engine threads), never on its async workers.
+/// The games database. Its calls are async and need a tokio runtime:
+/// PostgreSQL's run on it, SQLite's on its blocking threads. The store is
+/// opened on the runtime it is used on (its PostgreSQL connections are
+/// driven there); a thread outside the runtime (an engine's) calls it
+/// with `Handle::block_on`.
 pub struct Store {
     backend: Box<dyn Backend>,
+}
+
+/// Runs `work` (a command's use of a [`Store`], opened and dropped
+/// within it) on a small runtime of its own, for a synchronous caller:
+/// `caro db`, `caro user`. Blocks; call it outside any runtime.
+///
+/// # Errors
+/// [`StoreError::Thread`] when the runtime cannot start.
+pub fn block_on<T>(work: impl std::future::Future<Output = T>) -> Result<T, StoreError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| StoreError::Thread(format!("cannot start a runtime: {e}")))?;
+    Ok(runtime.block_on(work))
 }
 
 /// Unix seconds now.
@@ -474,14 +491,14 @@ fn columns<'a, const N: usize>(row: &'a [Value], what: &str) -> Result<&'a [Valu
 impl Store {
     /// The first column of a query's first row as an integer (0 when it
     /// selects nothing): a count, a new id.
-    fn first_int(&self, sql: &str, params: &[Value]) -> Result<i64, StoreError> {
-        let rows = self.backend.query(sql, params)?;
+    async fn first_int(&self, sql: &str, params: &[Value]) -> Result<i64, StoreError> {
+        let rows = self.backend.query(sql, params).await?;
         Ok(rows.first().and_then(|r| r.first()).map_or(0, Value::int))
     }
 
     /// The first column of every row a query selects, as integers: ids.
-    fn ids(&self, sql: &str, params: &[Value]) -> Result<Vec<i64>, StoreError> {
-        let rows = self.backend.query(sql, params)?;
+    async fn ids(&self, sql: &str, params: &[Value]) -> Result<Vec<i64>, StoreError> {
+        let rows = self.backend.query(sql, params).await?;
         Ok(rows
             .iter()
             .map(|r| r.first().map_or(0, Value::int))
@@ -496,10 +513,10 @@ impl Store {
     /// [`StoreError::ReadOnly`] for an SQLite file that cannot be written,
     /// [`StoreError::Unreachable`] when PostgreSQL does not answer,
     /// [`StoreError::Migration`], or the database's own error.
-    pub fn open(db: &Database, pool_size: usize) -> Result<Store, StoreError> {
+    pub async fn open(db: &Database, pool_size: usize) -> Result<Store, StoreError> {
         let backend: Box<dyn Backend> = match db {
-            Database::Sqlite(path) => Box::new(SqliteStore::open(path)?),
-            Database::Postgres(url) => Box::new(PgStore::open(url, pool_size)?),
+            Database::Sqlite(path) => Box::new(SqliteStore::open(path).await?),
+            Database::Postgres(url) => Box::new(PgStore::open(url, pool_size).await?),
         };
         Ok(Store { backend })
     }
@@ -509,8 +526,8 @@ impl Store {
     ///
     /// # Errors
     /// As [`Store::open`].
-    pub fn open_sqlite(path: &Path) -> Result<Store, StoreError> {
-        Store::open(&Database::Sqlite(path.to_path_buf()), 1)
+    pub async fn open_sqlite(path: &Path) -> Result<Store, StoreError> {
+        Store::open(&Database::Sqlite(path.to_path_buf()), 1).await
     }
 
     /// Whether several instances may share this database (PostgreSQL).
@@ -527,8 +544,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn schema_version(&self) -> Result<i64, StoreError> {
-        self.first_int(sql::SCHEMA_VERSION, &[])
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        self.first_int(sql::SCHEMA_VERSION, &[]).await
     }
 
     /// Stores a new game (at `row.version`) and returns its id.
@@ -536,15 +553,15 @@ impl Store {
     /// # Errors
     /// The database's error; a second game with the same match and game
     /// number is refused.
-    pub fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
-        self.first_int(sql::NEW_GAME, &game_values(row)[1..])
+    pub async fn insert(&self, row: &GameRow) -> Result<i64, StoreError> {
+        self.first_int(sql::NEW_GAME, &game_values(row)[1..]).await
     }
 
     /// Stores a new match and returns its id.
     ///
     /// # Errors
     /// The database's error.
-    pub fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
+    pub async fn insert_match(&self, m: &MatchRow) -> Result<i64, StoreError> {
         self.first_int(
             sql::INSERT_MATCH,
             &[
@@ -554,22 +571,23 @@ impl Store {
                 Value::Int(m.created),
             ],
         )
+        .await
     }
 
     /// Reads one match.
     ///
     /// # Errors
     /// The database's error.
-    pub fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
-        self.backend.get_match(id)
+    pub async fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        self.backend.get_match(id).await
     }
 
     /// A match's games, in order.
     ///
     /// # Errors
     /// The database's error.
-    pub fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        self.backend.match_games(match_id)
+    pub async fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        self.backend.match_games(match_id).await
     }
 
     /// Writes a game's changed state if it is still at `row.version`,
@@ -579,8 +597,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
-        self.backend.update(row)
+    pub async fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+        self.backend.update(row).await
     }
 
     /// Takes the computer's search of game `id` at `version` until
@@ -589,22 +607,25 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn claim_search(
+    pub async fn claim_search(
         &self,
         id: i64,
         version: i64,
         now_ms: i64,
         until_ms: i64,
     ) -> Result<bool, StoreError> {
-        let n = self.backend.execute(
-            sql::CLAIM_SEARCH,
-            &[
-                Value::Int(id),
-                Value::Int(version),
-                Value::Int(now_ms),
-                Value::Int(until_ms),
-            ],
-        )?;
+        let n = self
+            .backend
+            .execute(
+                sql::CLAIM_SEARCH,
+                &[
+                    Value::Int(id),
+                    Value::Int(version),
+                    Value::Int(now_ms),
+                    Value::Int(until_ms),
+                ],
+            )
+            .await?;
         Ok(n == 1)
     }
 
@@ -614,11 +635,19 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn hold_search(&self, id: i64, version: i64, until_ms: i64) -> Result<bool, StoreError> {
-        let n = self.backend.execute(
-            sql::HOLD_SEARCH,
-            &[Value::Int(id), Value::Int(version), Value::Int(until_ms)],
-        )?;
+    pub async fn hold_search(
+        &self,
+        id: i64,
+        version: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let n = self
+            .backend
+            .execute(
+                sql::HOLD_SEARCH,
+                &[Value::Int(id), Value::Int(version), Value::Int(until_ms)],
+            )
+            .await?;
         Ok(n == 1)
     }
 
@@ -627,11 +656,17 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn live_instances(&self, except: &str, alive_after_ms: i64) -> Result<usize, StoreError> {
-        let n = self.first_int(
-            sql::LIVE_INSTANCES,
-            &[Value::Text(except.to_string()), Value::Int(alive_after_ms)],
-        )?;
+    pub async fn live_instances(
+        &self,
+        except: &str,
+        alive_after_ms: i64,
+    ) -> Result<usize, StoreError> {
+        let n = self
+            .first_int(
+                sql::LIVE_INSTANCES,
+                &[Value::Text(except.to_string()), Value::Int(alive_after_ms)],
+            )
+            .await?;
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
@@ -640,25 +675,28 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
+    pub async fn searches_due(&self, now_ms: i64, limit: usize) -> Result<Vec<i64>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.ids(sql::SEARCHES_DUE, &[Value::Int(now_ms), Value::Int(limit)])
+            .await
     }
 
     /// Reads one game.
     ///
     /// # Errors
     /// The database's error.
-    pub fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        self.backend.get(id)
+    pub async fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        self.backend.get(id).await
     }
 
     /// Online games created by `owner` that have not ended.
     ///
     /// # Errors
     /// The database's error.
-    pub fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
-        let n = self.first_int(sql::OPEN_ONLINE_GAMES, &[Value::Text(owner.to_string())])?;
+    pub async fn open_online_games(&self, owner: &str) -> Result<usize, StoreError> {
+        let n = self
+            .first_int(sql::OPEN_ONLINE_GAMES, &[Value::Text(owner.to_string())])
+            .await?;
         Ok(n.max(0) as usize)
     }
 
@@ -667,8 +705,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
-        self.ids(sql::RUNNING_CLOCKS, &[])
+    pub async fn running_clocks(&self) -> Result<Vec<i64>, StoreError> {
+        self.ids(sql::RUNNING_CLOCKS, &[]).await
     }
 
     /// The most recently changed games, newest first, without the empty
@@ -678,8 +716,12 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
-        self.backend.list(limit, abandoned_before)
+    pub async fn list(
+        &self,
+        limit: usize,
+        abandoned_before: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        self.backend.list(limit, abandoned_before).await
     }
 
     /// Sends `payload` on the `caro_games` channel (PostgreSQL; nothing on
@@ -687,8 +729,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn notify(&self, payload: &str) -> Result<(), StoreError> {
-        self.backend.notify(payload)
+    pub async fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        self.backend.notify(payload).await
     }
 
     /// Records that `instance` holds `sockets` sockets on `seat` (0 or 1)
@@ -697,7 +739,7 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn set_presence(
+    pub async fn set_presence(
         &self,
         instance: &str,
         game_id: i64,
@@ -712,14 +754,17 @@ impl Store {
         let payload = format!("p {game_id}");
         // A count past the column's range is kept as its largest value.
         match i32::try_from(sockets).unwrap_or(i32::MAX) {
-            0 => self
-                .backend
-                .execute_and_notify(sql::LEAVE_SEAT, &at, &payload),
+            0 => {
+                self.backend
+                    .execute_and_notify(sql::LEAVE_SEAT, &at, &payload)
+                    .await
+            }
             sockets => {
                 let mut params = at.to_vec();
                 params.push(Value::Int(i64::from(sockets)));
                 self.backend
                     .execute_and_notify(sql::SIT_AT_SEAT, &params, &payload)
+                    .await
             }
         }
     }
@@ -729,20 +774,23 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn presence(
+    pub async fn presence(
         &self,
         game_id: i64,
         except_instance: &str,
         alive_after_ms: i64,
     ) -> Result<[u32; 2], StoreError> {
-        let rows = self.backend.query(
-            sql::PRESENCE,
-            &[
-                Value::Int(game_id),
-                Value::Text(except_instance.to_string()),
-                Value::Int(alive_after_ms),
-            ],
-        )?;
+        let rows = self
+            .backend
+            .query(
+                sql::PRESENCE,
+                &[
+                    Value::Int(game_id),
+                    Value::Text(except_instance.to_string()),
+                    Value::Int(alive_after_ms),
+                ],
+            )
+            .await?;
         let mut sockets = [0u32; 2];
         for row in &rows {
             let [seat, n] = columns(row, "presence")?;
@@ -760,11 +808,13 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
-        self.backend.execute(
-            sql::HEARTBEAT,
-            &[Value::Text(instance.to_string()), Value::Int(now_ms)],
-        )?;
+    pub async fn heartbeat(&self, instance: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.backend
+            .execute(
+                sql::HEARTBEAT,
+                &[Value::Text(instance.to_string()), Value::Int(now_ms)],
+            )
+            .await?;
         Ok(())
     }
 
@@ -774,8 +824,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
-        self.backend.sweep_instances(dead_before_ms)
+    pub async fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+        self.backend.sweep_instances(dead_before_ms).await
     }
 
     /// The stored review of game `game_id` made with `engine`: the
@@ -783,15 +833,18 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn stored_analysis(
+    pub async fn stored_analysis(
         &self,
         game_id: i64,
         engine: &str,
     ) -> Result<Option<(String, String)>, StoreError> {
-        let rows = self.backend.query(
-            sql::GET_ANALYSIS,
-            &[Value::Int(game_id), Value::Text(engine.to_string())],
-        )?;
+        let rows = self
+            .backend
+            .query(
+                sql::GET_ANALYSIS,
+                &[Value::Int(game_id), Value::Text(engine.to_string())],
+            )
+            .await?;
         rows.first()
             .map(|row| {
                 let [position, data] = columns(row, "review")?;
@@ -804,23 +857,25 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn store_analysis(
+    pub async fn store_analysis(
         &self,
         game_id: i64,
         position: &str,
         engine: &str,
         data: &str,
     ) -> Result<(), StoreError> {
-        self.backend.execute(
-            sql::PUT_ANALYSIS,
-            &[
-                Value::Int(game_id),
-                Value::Text(position.to_string()),
-                Value::Text(engine.to_string()),
-                Value::Text(data.to_string()),
-                Value::Int(now_secs()),
-            ],
-        )?;
+        self.backend
+            .execute(
+                sql::PUT_ANALYSIS,
+                &[
+                    Value::Int(game_id),
+                    Value::Text(position.to_string()),
+                    Value::Text(engine.to_string()),
+                    Value::Text(data.to_string()),
+                    Value::Int(now_secs()),
+                ],
+            )
+            .await?;
         Ok(())
     }
 
@@ -828,32 +883,32 @@ impl Store {
     ///
     /// # Errors
     /// The database's error.
-    pub fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
-        self.backend.counts()
+    pub async fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+        self.backend.counts().await
     }
 
     /// Every game, by id.
     ///
     /// # Errors
     /// The database's error.
-    pub fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
-        self.backend.all_games()
+    pub async fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        self.backend.all_games().await
     }
 
     /// Every match, by id.
     ///
     /// # Errors
     /// The database's error.
-    pub fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
-        self.backend.all_matches()
+    pub async fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+        self.backend.all_matches().await
     }
 
     /// Every stored review, by game.
     ///
     /// # Errors
     /// The database's error.
-    pub fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
-        let rows = self.backend.query(sql::ALL_ANALYSES, &[])?;
+    pub async fn all_analyses(&self) -> Result<Vec<AnalysisRow>, StoreError> {
+        let rows = self.backend.query(sql::ALL_ANALYSES, &[]).await?;
         rows.iter()
             .map(|row| {
                 let [game_id, position, engine, data, created] = columns(row, "review")?;
@@ -874,7 +929,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotEmpty`] when the database has games, matches or
     /// analyses; the database's error (nothing is copied then).
-    pub fn import(
+    pub async fn import(
         &self,
         games: &[GameRow],
         matches: &[MatchRow],
@@ -908,7 +963,8 @@ impl Store {
             )
         });
         self.backend
-            .import(&mut matches.chain(games).chain(analyses))
+            .import(matches.chain(games).chain(analyses).collect())
+            .await
     }
 }
 

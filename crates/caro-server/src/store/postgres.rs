@@ -1,11 +1,9 @@
-//! The PostgreSQL backend: a pool of connections driven by the server's
-//! own tokio runtime (a small runtime of its own when opened outside a
-//! multi-threaded one: the command line, tests), while the store's calls
-//! stay synchronous: they are made on blocking threads and engine
-//! threads, never on the runtime's workers.
+//! The PostgreSQL backend: a pool of connections driven by the runtime
+//! the store is opened on (the server's own; the command line's and the
+//! tests'), its calls plain async code on that runtime. A thread outside
+//! it (an engine's) waits for a call with `Handle::block_on`.
 
 use std::borrow::Borrow;
-use std::future::Future;
 use std::time::Duration;
 
 use deadpool_postgres::{
@@ -53,8 +51,6 @@ pub(super) struct PgStore {
     pool: Pool,
     /// Changes that notify, for the [`group_writer`].
     writes: tokio::sync::mpsc::UnboundedSender<Write>,
-    /// The runtime the connections run on.
-    driver: Driver,
 }
 
 /// A change that notifies the other instances, waiting for this
@@ -69,7 +65,7 @@ struct Write {
 /// What a [`Write`] changes.
 enum Change {
     /// A game, over the version it was read at ([`UPDATE_AND_NOTIFY`]).
-    Game(GameRow),
+    Game(Box<GameRow>),
     /// A statement that notifies in itself (`... SELECT pg_notify(...)`).
     Statement(String, Vec<Value>),
 }
@@ -226,63 +222,6 @@ fn pool_error(describe: &str, e: PoolError) -> StoreError {
     }
 }
 
-/// The runtime a [`PgStore`]'s connections run on.
-enum Driver {
-    /// The server's: the store was opened on one of its blocking threads.
-    Server(tokio::runtime::Handle),
-    /// A runtime of the store's own, taken (and shut down) on drop.
-    Own(Option<tokio::runtime::Runtime>),
-}
-
-impl Driver {
-    /// The runtime the store was opened within, if it is multi-threaded
-    /// (its workers then drive the connections while a blocking thread
-    /// waits); otherwise a small runtime of the store's own.
-    fn new() -> Result<Driver, StoreError> {
-        if let Ok(handle) = tokio::runtime::Handle::try_current() {
-            if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
-                return Ok(Driver::Server(handle));
-            }
-        }
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("caro-postgres")
-            .enable_all()
-            .build()
-            .map_err(|e| StoreError::Thread(e.to_string()))?;
-        Ok(Driver::Own(Some(runtime)))
-    }
-
-    /// Starts `f` on the runtime.
-    fn spawn(&self, f: impl Future<Output = ()> + Send + 'static) -> Result<(), StoreError> {
-        match self {
-            Driver::Server(handle) => drop(handle.spawn(f)),
-            Driver::Own(Some(rt)) => drop(rt.spawn(f)),
-            Driver::Own(None) => return Err(StoreError::Thread("the store is closed".into())),
-        }
-        Ok(())
-    }
-
-    /// Runs `f` to its end on the runtime, blocking the calling thread.
-    fn block_on<T>(&self, f: impl Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
-        match self {
-            Driver::Server(handle) => handle.block_on(f),
-            Driver::Own(Some(rt)) => rt.block_on(f),
-            Driver::Own(None) => Err(StoreError::Thread("the store is closed".into())),
-        }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        if let Driver::Own(runtime) = self {
-            if let Some(rt) = runtime.take() {
-                rt.shutdown_background();
-            }
-        }
-    }
-}
-
 /// A PostgreSQL error as the store reports it: a refused connection is
 /// [`StoreError::Unreachable`], a statement's failure names its SQLSTATE.
 fn pg_error(describe: &str, e: tokio_postgres::Error) -> StoreError {
@@ -359,8 +298,9 @@ async fn migrate(
 }
 
 impl PgStore {
-    /// Connects, applies the pending migrations and makes the pool.
-    pub(super) fn open(url: &str, pool_size: usize) -> Result<PgStore, StoreError> {
+    /// Connects, applies the pending migrations and makes the pool, whose
+    /// connections and group writer run on the current runtime.
+    pub(super) async fn open(url: &str, pool_size: usize) -> Result<PgStore, StoreError> {
         let describe = hide_password(url);
         let super::tls::Connection { mut config, tls } = super::tls::connection(url)
             .map_err(|e| StoreError::Postgres(format!("{describe}: {e}")))?;
@@ -370,8 +310,7 @@ impl PgStore {
         if config.get_application_name().is_none() {
             config.application_name("caro");
         }
-        let driver = Driver::new()?;
-        driver.block_on(migrate(&config, tls.clone(), &describe))?;
+        migrate(&config, tls.clone(), &describe).await?;
         let manager = Manager::from_config(
             config,
             tls,
@@ -388,29 +327,24 @@ impl PgStore {
             .build()
             .map_err(|e| StoreError::Postgres(e.to_string()))?;
         let (writes, to_write) = tokio::sync::mpsc::unbounded_channel();
-        driver.spawn(group_writer(pool.clone(), describe.clone(), to_write))?;
+        // Ends when the store is dropped (its sender with it).
+        tokio::spawn(group_writer(pool.clone(), describe.clone(), to_write));
         Ok(PgStore {
             describe,
             pool,
             writes,
-            driver,
         })
-    }
-
-    /// Runs `f` to its end on the store's runtime.
-    fn run<T>(&self, f: impl Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
-        self.driver.block_on(f)
     }
 
     /// Hands `change` to the [`group_writer`] and waits until its group is
     /// committed: whether it was stored.
-    fn write(&self, change: Change) -> Result<bool, StoreError> {
+    async fn write(&self, change: Change) -> Result<bool, StoreError> {
         let (done, stored) = tokio::sync::oneshot::channel();
         let closed = || StoreError::Thread("the store's writer has stopped".into());
         self.writes
             .send(Write { change, done })
             .map_err(|_| closed())?;
-        self.run(async { stored.await.map_err(|_| closed())? })
+        stored.await.map_err(|_| closed())?
     }
 
     fn err(&self, e: tokio_postgres::Error) -> StoreError {
@@ -447,25 +381,37 @@ impl PgStore {
     }
 
     /// The rows a query selects, on a pooled connection.
-    fn rows(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
-            c.query(&stmt, params).await.map_err(|e| self.err(e))
-        })
+    async fn rows(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let c = self.client().await?;
+        let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
+        c.query(&stmt, params).await.map_err(|e| self.err(e))
     }
 
     /// The games a query selects (its columns: those [`sql::GET_GAME`] selects).
-    fn games(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<GameRow>, StoreError> {
-        self.rows(sql, params)?.iter().map(read_row).collect()
+    async fn games(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<GameRow>, StoreError> {
+        self.rows(sql, params).await?.iter().map(read_row).collect()
     }
 
     /// The ids a query selects.
-    fn ids(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<i64>, StoreError> {
-        Ok(self.rows(sql, params)?.iter().map(|r| r.get(0)).collect())
+    async fn ids(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<i64>, StoreError> {
+        Ok(self
+            .rows(sql, params)
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
     }
 }
 
+#[async_trait::async_trait]
 impl Backend for PgStore {
     fn is_shared(&self) -> bool {
         true
@@ -475,49 +421,47 @@ impl Backend for PgStore {
         self.describe.clone()
     }
 
-    fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let row = c
-                .query_opt(sql::GET_MATCH, &[&id])
-                .await
-                .map_err(|e| self.err(e))?;
-            row.as_ref().map(read_match).transpose()
-        })
+    async fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        let c = self.client().await?;
+        let row = c
+            .query_opt(sql::GET_MATCH, &[&id])
+            .await
+            .map_err(|e| self.err(e))?;
+        row.as_ref().map(read_match).transpose()
     }
 
-    fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        self.games(sql::MATCH_GAMES, &[&match_id])
+    async fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        self.games(sql::MATCH_GAMES, &[&match_id]).await
     }
 
-    fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
-        self.write(Change::Game(row.clone()))
+    async fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+        self.write(Change::Game(Box::new(row.clone()))).await
     }
 
-    fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c
-                .prepare_cached(sql::GET_GAME)
-                .await
-                .map_err(|e| self.err(e))?;
-            let row = c.query_opt(&stmt, &[&id]).await.map_err(|e| self.err(e))?;
-            row.as_ref().map(read_row).transpose()
-        })
+    async fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        let c = self.client().await?;
+        let stmt = c
+            .prepare_cached(sql::GET_GAME)
+            .await
+            .map_err(|e| self.err(e))?;
+        let row = c.query_opt(&stmt, &[&id]).await.map_err(|e| self.err(e))?;
+        row.as_ref().map(read_row).transpose()
     }
 
-    fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
+    async fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.games(sql::LIST_GAMES, &[&limit, &abandoned_before])
+            .await
     }
 
-    fn notify(&self, payload: &str) -> Result<(), StoreError> {
+    async fn notify(&self, payload: &str) -> Result<(), StoreError> {
         let params = vec![Value::Text(CHANNEL.into()), Value::Text(payload.into())];
-        self.write(Change::Statement("SELECT pg_notify($1, $2)".into(), params))?;
+        self.write(Change::Statement("SELECT pg_notify($1, $2)".into(), params))
+            .await?;
         Ok(())
     }
 
-    fn execute_and_notify(
+    async fn execute_and_notify(
         &self,
         sql: &str,
         params: &[Value],
@@ -530,11 +474,11 @@ impl Backend for PgStore {
         );
         let mut params = params.to_vec();
         params.push(Value::Text(payload.to_string()));
-        self.write(Change::Statement(sql, params))?;
+        self.write(Change::Statement(sql, params)).await?;
         Ok(())
     }
 
-    fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+    async fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
         self.ids(
             "WITH dead AS (DELETE FROM instances WHERE seen < $1 RETURNING id),
                   gone AS (DELETE FROM presence WHERE instance IN (SELECT id FROM dead) RETURNING game_id),
@@ -542,81 +486,74 @@ impl Backend for PgStore {
              SELECT game_id, pg_notify('caro_games', 'p ' || game_id) FROM touched ORDER BY game_id",
             &[&dead_before_ms],
         )
+        .await
     }
 
-    fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            counts(&**c).await.map_err(|e| self.err(e))
-        })
+    async fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+        let c = self.client().await?;
+        counts(&**c).await.map_err(|e| self.err(e))
     }
 
-    fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
-        self.games(sql::ALL_GAMES, &[])
+    async fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        self.games(sql::ALL_GAMES, &[]).await
     }
 
-    fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
-        self.rows(sql::ALL_MATCHES, &[])?
+    async fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+        self.rows(sql::ALL_MATCHES, &[])
+            .await?
             .iter()
             .map(read_match)
             .collect()
     }
 
-    fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
-            c.execute(&stmt, &bind(params))
-                .await
-                .map_err(|e| self.err(e))
-        })
+    async fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        let c = self.client().await?;
+        let stmt = c.prepare_cached(sql).await.map_err(|e| self.err(e))?;
+        c.execute(&stmt, &bind(params))
+            .await
+            .map_err(|e| self.err(e))
     }
 
-    fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError> {
-        self.rows(sql, &bind(params))?
+    async fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError> {
+        self.rows(sql, &bind(params))
+            .await?
             .iter()
             .map(read_values)
             .collect()
     }
 
-    fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError> {
-        self.run(async {
-            let mut c = self.client().await?;
-            let tx = c.transaction().await.map_err(|e| self.err(e))?;
-            if !self.execute_all(&tx, statements).await? {
-                return Ok(false);
-            }
-            tx.commit().await.map_err(|e| self.err(e))?;
-            Ok(true)
-        })
+    async fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await.map_err(|e| self.err(e))?;
+        if !self.execute_all(&tx, statements).await? {
+            return Ok(false);
+        }
+        tx.commit().await.map_err(|e| self.err(e))?;
+        Ok(true)
     }
 
-    fn import(&self, statements: &mut dyn Iterator<Item = Statement>) -> Result<(), StoreError> {
-        self.run(async {
-            let mut c = self.client().await?;
-            let tx = c.transaction().await.map_err(|e| self.err(e))?;
-            // No other writer may add rows while the copy is checked and made.
-            tx.batch_execute("LOCK TABLE games, matches, analyses IN EXCLUSIVE MODE")
-                .await
-                .map_err(|e| self.err(e))?;
-            let have = counts(&*tx).await.map_err(|e| self.err(e))?;
-            if have != (0, 0, 0) {
-                return Err(not_empty(&self.describe, have));
-            }
-            self.execute_all(&tx, statements).await?;
-            continue_ids(&*tx, &["games", "matches"])
-                .await
-                .map_err(|e| self.err(e))?;
-            tx.commit().await.map_err(|e| self.err(e))?;
-            Ok(())
-        })
+    async fn import(&self, statements: Vec<Statement>) -> Result<(), StoreError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await.map_err(|e| self.err(e))?;
+        // No other writer may add rows while the copy is checked and made.
+        tx.batch_execute("LOCK TABLE games, matches, analyses IN EXCLUSIVE MODE")
+            .await
+            .map_err(|e| self.err(e))?;
+        let have = counts(&*tx).await.map_err(|e| self.err(e))?;
+        if have != (0, 0, 0) {
+            return Err(not_empty(&self.describe, have));
+        }
+        self.execute_all(&tx, statements).await?;
+        continue_ids(&*tx, &["games", "matches"])
+            .await
+            .map_err(|e| self.err(e))?;
+        tx.commit().await.map_err(|e| self.err(e))?;
+        Ok(())
     }
 
-    fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError> {
-        self.run(async {
-            let c = self.client().await?;
-            continue_ids(&**c, tables).await.map_err(|e| self.err(e))
-        })
+    async fn continue_ids(&self, tables: &[&str]) -> Result<(), StoreError> {
+        let c = self.client().await?;
+        continue_ids(&**c, tables).await.map_err(|e| self.err(e))
     }
 }
 

@@ -79,8 +79,27 @@ pub fn execute(url: &str, sql: &str) -> Result<(), PgError> {
 
 /// Connects to `url` (giving up after [`CONNECT_TIMEOUT`]) and runs `work`
 /// with the client on a runtime of its own: [`PgError::Unreachable`] when
-/// it cannot connect, [`PgError::Failed`] when `work` fails.
+/// it cannot connect, [`PgError::Failed`] when `work` fails. Called within
+/// a runtime (an async test), it runs on a thread of its own, where a
+/// runtime may block.
 pub(crate) fn run<T, F, Fut>(url: &str, work: F) -> Result<T, PgError>
+where
+    T: Send,
+    F: FnOnce(tokio_postgres::Client) -> Fut + Send,
+    Fut: std::future::Future<Output = Result<T, String>>,
+{
+    if tokio::runtime::Handle::try_current().is_ok() {
+        return std::thread::scope(|s| {
+            s.spawn(|| run_here(url, work))
+                .join()
+                .unwrap_or_else(|_| Err(PgError::Failed("the connection's thread panicked".into())))
+        });
+    }
+    run_here(url, work)
+}
+
+/// [`run`] on the calling thread, outside any runtime.
+fn run_here<T, F, Fut>(url: &str, work: F) -> Result<T, PgError>
 where
     F: FnOnce(tokio_postgres::Client) -> Fut,
     Fut: std::future::Future<Output = Result<T, String>>,

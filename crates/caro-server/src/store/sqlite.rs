@@ -1,9 +1,11 @@
 //! The SQLite backend: one file, one writer connection, one reader.
+//! SQLite's library blocks, so each call of the [`Backend`] runs on the
+//! runtime's blocking threads (`spawn_blocking`), never on its workers.
 
 use std::borrow::Borrow;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Mutex, MutexGuard};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
@@ -20,6 +22,12 @@ mod embedded {
 /// read never waits for a write (a slow disk, another program holding
 /// the write lock).
 pub(super) struct SqliteStore {
+    /// The connections, shared with the blocking threads the calls run on.
+    db: Arc<Db>,
+}
+
+/// The file's connections; its calls block.
+struct Db {
     path: PathBuf,
     conn: Mutex<Connection>,
     reader: Mutex<Connection>,
@@ -106,10 +114,128 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Runs `f` on one of the runtime's blocking threads.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| StoreError::Thread(e.to_string()))?
+}
+
 impl SqliteStore {
     /// Opens (creating if needed) the database file and applies the
     /// pending migrations.
-    pub(super) fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+    pub(super) async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let path = path.to_path_buf();
+        let db = blocking(move || Db::open(&path)).await?;
+        Ok(SqliteStore { db: Arc::new(db) })
+    }
+
+    /// Runs `f` on the connections, on one of the runtime's blocking
+    /// threads.
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Db) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let db = Arc::clone(&self.db);
+        blocking(move || f(&db)).await
+    }
+}
+
+#[async_trait::async_trait]
+impl Backend for SqliteStore {
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    fn describe(&self) -> String {
+        self.db.describe()
+    }
+
+    async fn get_match(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        self.run(move |db| db.get_match(id)).await
+    }
+
+    async fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        self.run(move |db| db.match_games(match_id)).await
+    }
+
+    async fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
+        let row = row.clone();
+        self.run(move |db| db.update(&row)).await
+    }
+
+    async fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        self.run(move |db| db.get(id)).await
+    }
+
+    async fn list(&self, limit: usize, abandoned_before: i64) -> Result<Vec<GameRow>, StoreError> {
+        self.run(move |db| db.list(limit, abandoned_before)).await
+    }
+
+    /// One instance has an SQLite file: nobody to tell.
+    async fn notify(&self, _payload: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn execute_and_notify(
+        &self,
+        sql: &str,
+        params: &[Value],
+        _payload: &str,
+    ) -> Result<(), StoreError> {
+        self.execute(sql, params).await?;
+        Ok(())
+    }
+
+    async fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
+        self.run(move |db| db.sweep_instances(dead_before_ms)).await
+    }
+
+    async fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
+        self.run(|db| counts(&db.reader())).await
+    }
+
+    async fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        self.run(|db| db.read_all(sql::ALL_GAMES, [], read_row))
+            .await
+    }
+
+    async fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+        self.run(|db| db.read_all(sql::ALL_MATCHES, [], read_match))
+            .await
+    }
+
+    async fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        let (sql, params) = (sql.to_string(), params.to_vec());
+        self.run(move |db| db.execute(&sql, &params)).await
+    }
+
+    async fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError> {
+        let (sql, params) = (sql.to_string(), params.to_vec());
+        self.run(move |db| db.query(&sql, &params)).await
+    }
+
+    async fn transaction(&self, statements: &[Statement]) -> Result<bool, StoreError> {
+        let statements = statements.to_vec();
+        self.run(move |db| db.transaction(&statements)).await
+    }
+
+    async fn import(&self, statements: Vec<Statement>) -> Result<(), StoreError> {
+        self.run(move |db| db.import(statements)).await
+    }
+
+    async fn continue_ids(&self, _tables: &[&str]) -> Result<(), StoreError> {
+        // An INTEGER PRIMARY KEY goes on from the largest id by itself.
+        Ok(())
+    }
+}
+
+impl Db {
+    /// Opens (creating if needed) the database file and applies the
+    /// pending migrations.
+    fn open(path: &Path) -> Result<Db, StoreError> {
         let mut conn = Connection::open(path)?;
         // SQLite falls back to reading only when the file cannot be
         // written; a server that cannot store a move must not start.
@@ -145,7 +271,7 @@ impl SqliteStore {
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         reader.busy_timeout(Duration::from_secs(5))?;
-        Ok(SqliteStore {
+        Ok(Db {
             path: path.to_path_buf(),
             conn: Mutex::new(conn),
             reader: Mutex::new(reader),
@@ -178,11 +304,8 @@ impl SqliteStore {
     }
 }
 
-impl Backend for SqliteStore {
-    fn is_shared(&self) -> bool {
-        false
-    }
-
+/// The calls of the [`Backend`], each blocking.
+impl Db {
     fn describe(&self) -> String {
         format!("sqlite:{}", self.path.display())
     }
@@ -243,21 +366,6 @@ impl Backend for SqliteStore {
         )
     }
 
-    /// One instance has an SQLite file: nobody to tell.
-    fn notify(&self, _payload: &str) -> Result<(), StoreError> {
-        Ok(())
-    }
-
-    fn execute_and_notify(
-        &self,
-        sql: &str,
-        params: &[Value],
-        _payload: &str,
-    ) -> Result<(), StoreError> {
-        self.execute(sql, params)?;
-        Ok(())
-    }
-
     fn sweep_instances(&self, dead_before_ms: i64) -> Result<Vec<i64>, StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
@@ -276,18 +384,6 @@ impl Backend for SqliteStore {
         tx.execute("DELETE FROM instances WHERE seen < ?1", [dead_before_ms])?;
         tx.commit()?;
         Ok(games)
-    }
-
-    fn counts(&self) -> Result<(usize, usize, usize), StoreError> {
-        counts(&self.reader())
-    }
-
-    fn all_games(&self) -> Result<Vec<GameRow>, StoreError> {
-        self.read_all(sql::ALL_GAMES, [], read_row)
-    }
-
-    fn all_matches(&self) -> Result<Vec<MatchRow>, StoreError> {
-        self.read_all(sql::ALL_MATCHES, [], read_match)
     }
 
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
@@ -325,7 +421,7 @@ impl Backend for SqliteStore {
         Ok(true)
     }
 
-    fn import(&self, statements: &mut dyn Iterator<Item = Statement>) -> Result<(), StoreError> {
+    fn import(&self, statements: Vec<Statement>) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let have = counts(&tx)?;
@@ -335,11 +431,6 @@ impl Backend for SqliteStore {
         execute_all(&tx, statements)?;
         // AUTOINCREMENT continues after the largest id inserted.
         tx.commit()?;
-        Ok(())
-    }
-
-    fn continue_ids(&self, _tables: &[&str]) -> Result<(), StoreError> {
-        // An INTEGER PRIMARY KEY goes on from the largest id by itself.
         Ok(())
     }
 }

@@ -5,22 +5,23 @@
 
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use rusqlite::Connection;
 
 use super::*;
 
 /// Runs `f` on a new SQLite file, then on a fresh PostgreSQL database.
-fn each_database(f: impl Fn(&Database)) {
+async fn each_database(f: impl AsyncFn(&Database)) {
     let dir = tempfile::tempdir().unwrap();
-    f(&Database::Sqlite(dir.path().join("games.sqlite3")));
+    f(&Database::Sqlite(dir.path().join("games.sqlite3"))).await;
     if let Some(pg) = testdb::fresh_database() {
-        f(&pg.database());
+        f(&pg.database()).await;
     }
 }
 
 /// Runs `f` on a store of each backend.
-fn each_backend(f: impl Fn(&Store)) {
-    each_database(|db| f(&Store::open(db, 4).unwrap()));
+async fn each_backend(f: impl AsyncFn(&Store)) {
+    each_database(async |db| f(&Store::open(db, 4).await.unwrap()).await).await;
 }
 
 fn row() -> GameRow {
@@ -146,12 +147,12 @@ fn database_urls_parse_and_print_without_the_password() {
     assert!(!e.to_string().contains("pw@"), "{e}");
 }
 
-#[test]
-fn an_unreachable_postgres_is_named_without_its_password() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_postgres_is_named_without_its_password() {
     let db: Database = "postgres://caro:s3cret@127.0.0.1:1/games?connect_timeout=2"
         .parse()
         .unwrap();
-    let Err(e) = Store::open(&db, 2) else {
+    let Err(e) = Store::open(&db, 2).await else {
         panic!("a closed port opened");
     };
     assert!(matches!(e, StoreError::Unreachable(_)), "{e}");
@@ -160,14 +161,14 @@ fn an_unreachable_postgres_is_named_without_its_password() {
     assert!(!text.contains("s3cret"), "{text}");
 }
 
-#[test]
-fn every_column_round_trips() {
-    each_backend(|store| {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_column_round_trips() {
+    each_backend(async |store| {
         let mut r = full_row();
-        r.id = store.insert(&r).unwrap();
+        r.id = store.insert(&r).await.unwrap();
         assert!(r.id > 0);
         assert_eq!(
-            store.get(r.id).unwrap(),
+            store.get(r.id).await.unwrap(),
             Some(r.clone()),
             "{}",
             store.describe()
@@ -187,147 +188,143 @@ fn every_column_round_trips() {
         r.computer_turn = false;
         r.search_until = 9;
         r.next_id = 43;
-        assert!(store.update(&r).unwrap());
+        assert!(store.update(&r).await.unwrap());
         r.version += 1;
-        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
-        assert_eq!(store.all_games().unwrap(), vec![r.clone()]);
-        assert_eq!(store.get(r.id + 1000).unwrap(), None);
-    });
+        assert_eq!(store.get(r.id).await.unwrap(), Some(r.clone()));
+        assert_eq!(store.all_games().await.unwrap(), vec![r.clone()]);
+        assert_eq!(store.get(r.id + 1000).await.unwrap(), None);
+    })
+    .await;
 }
 
-#[test]
-fn a_write_of_an_older_version_is_refused() {
-    each_backend(|store| {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_of_an_older_version_is_refused() {
+    each_backend(async |store| {
         let mut r = row();
-        r.id = store.insert(&r).unwrap();
+        r.id = store.insert(&r).await.unwrap();
         r.moves.push_str(" 9,9");
-        assert!(store.update(&r).unwrap());
+        assert!(store.update(&r).await.unwrap());
         // The same version again: another instance's write of what it read.
         let mut stale = r.clone();
         stale.moves.push_str(" 1,1");
-        assert!(!store.update(&stale).unwrap());
+        assert!(!store.update(&stale).await.unwrap());
         r.version += 1;
-        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+        assert_eq!(store.get(r.id).await.unwrap(), Some(r.clone()));
         // A game that does not exist changes nothing either.
         let mut missing = r.clone();
         missing.id += 100;
-        assert!(!store.update(&missing).unwrap());
-    });
+        assert!(!store.update(&missing).await.unwrap());
+    })
+    .await;
 }
 
-#[test]
-fn writes_made_together_are_each_stored_once_and_a_refused_one_fails_alone() {
-    each_backend(|store| {
-        let games: Vec<GameRow> = (0..12)
-            .map(|_| {
-                let mut r = row();
-                r.id = store.insert(&r).unwrap();
-                r
-            })
-            .collect();
-        let start = std::sync::Barrier::new(games.len() + 1);
-        let refused = std::thread::scope(|s| {
-            // Each game changed ten times over, all at once.
-            for game in &games {
-                let start = &start;
-                s.spawn(move || {
-                    start.wait();
-                    let mut r = game.clone();
-                    for i in 0..10 {
-                        r.moves.push_str(&format!(" {i},{i}"));
-                        assert!(store.update(&r).unwrap(), "game {} change {i}", r.id);
-                        r.version += 1;
-                    }
-                    assert_eq!(store.get(r.id).unwrap(), Some(r));
-                });
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writes_made_together_are_each_stored_once_and_a_refused_one_fails_alone() {
+    each_backend(async |store| {
+        let mut games = Vec::new();
+        for _ in 0..12 {
+            let mut r = row();
+            r.id = store.insert(&r).await.unwrap();
+            games.push(r);
+        }
+        // Each game changed ten times over, all at once.
+        let writers = games.iter().map(|game| async move {
+            let mut r = game.clone();
+            for i in 0..10 {
+                r.moves.push_str(&format!(" {i},{i}"));
+                assert!(store.update(&r).await.unwrap(), "game {} change {i}", r.id);
+                r.version += 1;
             }
-            // Among them, a change PostgreSQL refuses (a NUL in text).
-            let bad = s.spawn(|| {
-                start.wait();
-                let mut r = games[0].clone();
-                r.id = store.insert(&r).unwrap();
-                r.moves.push('\0');
-                store.update(&r)
-            });
-            bad.join().unwrap()
+            assert_eq!(store.get(r.id).await.unwrap(), Some(r));
         });
+        // Among them, a change PostgreSQL refuses (a NUL in text).
+        let bad = async {
+            let mut r = games[0].clone();
+            r.id = store.insert(&r).await.unwrap();
+            r.moves.push('\0');
+            store.update(&r).await
+        };
+        let ((), refused) =
+            futures_util::future::join(futures_util::future::join_all(writers).map(|_| ()), bad)
+                .await;
         if store.is_shared() {
             assert!(refused.is_err(), "{refused:?}");
         }
         // One version, written by several at once: stored once.
         let mut shared = row();
-        shared.id = store.insert(&shared).unwrap();
-        let stored = std::thread::scope(|s| {
-            let writers: Vec<_> = (0..8)
-                .map(|i| {
-                    let mut r = shared.clone();
-                    r.moves = format!("{i},{i}");
-                    s.spawn(move || store.update(&r).unwrap())
-                })
-                .collect();
-            writers
-                .into_iter()
-                .map(|w| w.join().unwrap())
-                .filter(|&stored| stored)
-                .count()
+        shared.id = store.insert(&shared).await.unwrap();
+        let writers = (0..8).map(|i| {
+            let mut r = shared.clone();
+            r.moves = format!("{i},{i}");
+            async move { store.update(&r).await.unwrap() }
         });
+        let stored = futures_util::future::join_all(writers)
+            .await
+            .into_iter()
+            .filter(|&stored| stored)
+            .count();
         assert_eq!(stored, 1);
         assert_eq!(
-            store.get(shared.id).unwrap().unwrap().version,
+            store.get(shared.id).await.unwrap().unwrap().version,
             shared.version + 1
         );
-    });
+    })
+    .await;
 }
 
-#[test]
-fn a_search_is_claimed_once_and_due_games_come_oldest_first() {
-    each_backend(|store| {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_is_claimed_once_and_due_games_come_oldest_first() {
+    each_backend(async |store| {
         let mut a = row();
         a.computer_turn = true;
         a.updated = 20;
-        a.id = store.insert(&a).unwrap();
+        a.id = store.insert(&a).await.unwrap();
         let mut b = a.clone();
         b.updated = 10;
-        b.id = store.insert(&b).unwrap();
+        b.id = store.insert(&b).await.unwrap();
         let mut done = a.clone();
         done.result = "draw".into();
-        done.id = store.insert(&done).unwrap();
+        done.id = store.insert(&done).await.unwrap();
         let mut human = row();
-        human.id = store.insert(&human).unwrap();
-        assert_eq!(store.searches_due(100, 10).unwrap(), vec![b.id, a.id]);
-        assert_eq!(store.searches_due(100, 1).unwrap(), vec![b.id]);
-        assert!(store.claim_search(a.id, a.version, 100, 200).unwrap());
+        human.id = store.insert(&human).await.unwrap();
+        assert_eq!(store.searches_due(100, 10).await.unwrap(), vec![b.id, a.id]);
+        assert_eq!(store.searches_due(100, 1).await.unwrap(), vec![b.id]);
+        assert!(store.claim_search(a.id, a.version, 100, 200).await.unwrap());
         // Held until 200: nobody else takes it, and it is not due.
-        assert!(!store.claim_search(a.id, a.version, 150, 300).unwrap());
-        assert_eq!(store.searches_due(150, 10).unwrap(), vec![b.id]);
+        assert!(!store.claim_search(a.id, a.version, 150, 300).await.unwrap());
+        assert_eq!(store.searches_due(150, 10).await.unwrap(), vec![b.id]);
         // A claim names the version it searches.
-        assert!(!store.claim_search(b.id, b.version + 1, 100, 200).unwrap());
+        assert!(!store
+            .claim_search(b.id, b.version + 1, 100, 200)
+            .await
+            .unwrap());
         // Once the hold has passed, it can be taken again.
-        assert!(store.claim_search(a.id, a.version, 250, 400).unwrap());
+        assert!(store.claim_search(a.id, a.version, 250, 400).await.unwrap());
         // No version bump: the game's next write still goes through.
-        let stored = store.get(a.id).unwrap().unwrap();
+        let stored = store.get(a.id).await.unwrap().unwrap();
         assert_eq!((stored.version, stored.search_until), (a.version, 400));
-        assert!(store.update(&stored).unwrap());
-    });
+        assert!(store.update(&stored).await.unwrap());
+    })
+    .await;
 }
 
-#[test]
-fn a_match_has_one_game_of_each_number() {
-    each_backend(|store| {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_has_one_game_of_each_number() {
+    each_backend(async |store| {
         let m = a_match();
-        let match_id = store.insert_match(&m).unwrap();
+        let match_id = store.insert_match(&m).await.unwrap();
         let mut g2 = row();
         g2.match_id = match_id;
         g2.game_no = 2;
         let mut g1 = g2.clone();
         g1.game_no = 1;
-        g2.id = store.insert(&g2).unwrap();
-        g1.id = store.insert(&g1).unwrap();
+        g2.id = store.insert(&g2).await.unwrap();
+        g1.id = store.insert(&g1).await.unwrap();
         assert_eq!(
-            store.match_games(match_id).unwrap(),
+            store.match_games(match_id).await.unwrap(),
             vec![g1.clone(), g2.clone()]
         );
-        let Err(e) = store.insert(&g1) else {
+        let Err(e) = store.insert(&g1).await else {
             panic!("a second game 1 was stored");
         };
         assert!(
@@ -335,127 +332,138 @@ fn a_match_has_one_game_of_each_number() {
             "{e}"
         );
         // Games outside matches are not in one.
-        store.insert(&row()).unwrap();
-        store.insert(&row()).unwrap();
-        assert_eq!(store.match_games(match_id).unwrap(), vec![g1, g2]);
-        assert_eq!(store.match_games(0).unwrap(), vec![]);
+        store.insert(&row()).await.unwrap();
+        store.insert(&row()).await.unwrap();
+        assert_eq!(store.match_games(match_id).await.unwrap(), vec![g1, g2]);
+        assert_eq!(store.match_games(0).await.unwrap(), vec![]);
         assert_eq!(
-            store.get_match(match_id).unwrap(),
+            store.get_match(match_id).await.unwrap(),
             Some(MatchRow { id: match_id, ..m })
         );
-        assert_eq!(store.get_match(match_id + 1).unwrap(), None);
-    });
+        assert_eq!(store.get_match(match_id + 1).await.unwrap(), None);
+    })
+    .await;
 }
 
-#[test]
-fn a_review_is_stored_per_engine_and_replaced() {
-    each_backend(|store| {
-        let id = store.insert(&row()).unwrap();
-        assert_eq!(store.stored_analysis(id, "e1").unwrap(), None);
-        store.store_analysis(id, "p1", "e1", "{\"a\":1}").unwrap();
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_is_stored_per_engine_and_replaced() {
+    each_backend(async |store| {
+        let id = store.insert(&row()).await.unwrap();
+        assert_eq!(store.stored_analysis(id, "e1").await.unwrap(), None);
+        store
+            .store_analysis(id, "p1", "e1", "{\"a\":1}")
+            .await
+            .unwrap();
         assert_eq!(
-            store.stored_analysis(id, "e1").unwrap(),
+            store.stored_analysis(id, "e1").await.unwrap(),
             Some(("p1".into(), "{\"a\":1}".into()))
         );
-        assert_eq!(store.stored_analysis(id, "e2").unwrap(), None);
-        store.store_analysis(id, "p2", "e1", "{}").unwrap();
+        assert_eq!(store.stored_analysis(id, "e2").await.unwrap(), None);
+        store.store_analysis(id, "p2", "e1", "{}").await.unwrap();
         assert_eq!(
-            store.stored_analysis(id, "e1").unwrap(),
+            store.stored_analysis(id, "e1").await.unwrap(),
             Some(("p2".into(), "{}".into()))
         );
-        assert_eq!(store.counts().unwrap(), (1, 0, 1));
-    });
+        assert_eq!(store.counts().await.unwrap(), (1, 0, 1));
+    })
+    .await;
 }
 
-#[test]
-fn presence_counts_other_live_instances_and_dead_ones_are_swept() {
-    each_backend(|store| {
-        store.heartbeat("a", 1000).unwrap();
-        store.heartbeat("b", 1000).unwrap();
-        store.heartbeat("c", 100).unwrap();
-        store.set_presence("a", 7, 0, 5).unwrap();
-        store.set_presence("b", 7, 0, 2).unwrap();
-        store.set_presence("b", 7, 1, 1).unwrap();
-        store.set_presence("c", 7, 1, 4).unwrap();
-        store.set_presence("c", 8, 0, 1).unwrap();
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_counts_other_live_instances_and_dead_ones_are_swept() {
+    each_backend(async |store| {
+        store.heartbeat("a", 1000).await.unwrap();
+        store.heartbeat("b", 1000).await.unwrap();
+        store.heartbeat("c", 100).await.unwrap();
+        store.set_presence("a", 7, 0, 5).await.unwrap();
+        store.set_presence("b", 7, 0, 2).await.unwrap();
+        store.set_presence("b", 7, 1, 1).await.unwrap();
+        store.set_presence("c", 7, 1, 4).await.unwrap();
+        store.set_presence("c", 8, 0, 1).await.unwrap();
         // c was last seen at 100: not alive after 500.
-        assert_eq!(store.presence(7, "a", 500).unwrap(), [2, 1]);
-        assert_eq!(store.presence(7, "b", 500).unwrap(), [5, 0]);
-        assert_eq!(store.presence(7, "a", 50).unwrap(), [2, 5]);
-        assert_eq!(store.presence(9, "a", 0).unwrap(), [0, 0]);
+        assert_eq!(store.presence(7, "a", 500).await.unwrap(), [2, 1]);
+        assert_eq!(store.presence(7, "b", 500).await.unwrap(), [5, 0]);
+        assert_eq!(store.presence(7, "a", 50).await.unwrap(), [2, 5]);
+        assert_eq!(store.presence(9, "a", 0).await.unwrap(), [0, 0]);
         // A new count replaces the old; none removes the row.
-        store.set_presence("b", 7, 0, 3).unwrap();
-        store.set_presence("b", 7, 1, 0).unwrap();
-        assert_eq!(store.presence(7, "a", 500).unwrap(), [3, 0]);
+        store.set_presence("b", 7, 0, 3).await.unwrap();
+        store.set_presence("b", 7, 1, 0).await.unwrap();
+        assert_eq!(store.presence(7, "a", 500).await.unwrap(), [3, 0]);
         // A heartbeat keeps an instance alive.
-        store.heartbeat("c", 2000).unwrap();
-        assert_eq!(store.presence(7, "a", 1500).unwrap(), [0, 4]);
-        assert_eq!(store.sweep_instances(1500).unwrap(), vec![7]);
+        store.heartbeat("c", 2000).await.unwrap();
+        assert_eq!(store.presence(7, "a", 1500).await.unwrap(), [0, 4]);
+        assert_eq!(store.sweep_instances(1500).await.unwrap(), vec![7]);
         // a and b are gone, with their sockets; c stays.
-        assert_eq!(store.presence(7, "x", 0).unwrap(), [0, 4]);
-        assert_eq!(store.presence(8, "x", 0).unwrap(), [1, 0]);
-        assert_eq!(store.sweep_instances(1500).unwrap(), Vec::<i64>::new());
-        assert_eq!(store.sweep_instances(3000).unwrap(), vec![7, 8]);
-        assert_eq!(store.presence(7, "x", 0).unwrap(), [0, 0]);
-        store.notify("g 1 1").unwrap();
-    });
+        assert_eq!(store.presence(7, "x", 0).await.unwrap(), [0, 4]);
+        assert_eq!(store.presence(8, "x", 0).await.unwrap(), [1, 0]);
+        assert_eq!(
+            store.sweep_instances(1500).await.unwrap(),
+            Vec::<i64>::new()
+        );
+        assert_eq!(store.sweep_instances(3000).await.unwrap(), vec![7, 8]);
+        assert_eq!(store.presence(7, "x", 0).await.unwrap(), [0, 0]);
+        store.notify("g 1 1").await.unwrap();
+    })
+    .await;
 }
 
-#[test]
-fn lists_open_online_games_and_running_clocks() {
-    each_backend(|store| {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_open_online_games_and_running_clocks() {
+    each_backend(async |store| {
         let mut online = row();
         online.black_token = "ab".into();
         online.white_token = "cd".into();
         online.owner = "10.0.0.1".into();
         online.clock = "60000,0,60000,60000".into();
         online.updated = 5;
-        online.id = store.insert(&online).unwrap();
+        online.id = store.insert(&online).await.unwrap();
         let mut finished = online.clone();
         finished.result = "black".into();
         finished.updated = 6;
-        finished.id = store.insert(&finished).unwrap();
+        finished.id = store.insert(&finished).await.unwrap();
         let mut unplayed = online.clone();
         unplayed.moves = String::new();
         unplayed.updated = 3;
-        unplayed.id = store.insert(&unplayed).unwrap();
-        assert_eq!(store.open_online_games("10.0.0.1").unwrap(), 2);
-        assert_eq!(store.open_online_games("10.0.0.2").unwrap(), 0);
-        assert_eq!(store.running_clocks().unwrap(), vec![online.id]);
+        unplayed.id = store.insert(&unplayed).await.unwrap();
+        assert_eq!(store.open_online_games("10.0.0.1").await.unwrap(), 2);
+        assert_eq!(store.open_online_games("10.0.0.2").await.unwrap(), 0);
+        assert_eq!(store.running_clocks().await.unwrap(), vec![online.id]);
         assert_eq!(
-            store.list(10, 0).unwrap(),
+            store.list(10, 0).await.unwrap(),
             vec![finished.clone(), online.clone(), unplayed.clone()]
         );
-        assert_eq!(store.list(1, 0).unwrap(), vec![finished.clone()]);
+        assert_eq!(store.list(1, 0).await.unwrap(), vec![finished.clone()]);
         // An empty game left alone is not listed once it is old.
-        assert_eq!(store.list(10, 4).unwrap(), vec![finished, online]);
-    });
+        assert_eq!(store.list(10, 4).await.unwrap(), vec![finished, online]);
+    })
+    .await;
 }
 
-#[test]
-fn migrations_apply_once_and_a_game_survives_closing() {
-    each_database(|db| {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn migrations_apply_once_and_a_game_survives_closing() {
+    each_database(async |db| {
         let mut r = full_row();
         {
-            let store = Store::open(db, 2).unwrap();
-            assert_eq!(store.schema_version().unwrap(), 3);
+            let store = Store::open(db, 2).await.unwrap();
+            assert_eq!(store.schema_version().await.unwrap(), 3);
             assert_eq!(store.describe(), db.to_string());
             assert_eq!(store.is_shared(), matches!(db, Database::Postgres(_)));
-            r.id = store.insert(&r).unwrap();
+            r.id = store.insert(&r).await.unwrap();
         }
-        let store = Store::open(db, 2).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 3);
-        assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+        let store = Store::open(db, 2).await.unwrap();
+        assert_eq!(store.schema_version().await.unwrap(), 3);
+        assert_eq!(store.get(r.id).await.unwrap(), Some(r.clone()));
         // New ids continue after the stored ones.
-        assert!(store.insert(&row()).unwrap() > r.id);
-    });
+        assert!(store.insert(&row()).await.unwrap() > r.id);
+    })
+    .await;
 }
 
-#[test]
-fn a_copy_keeps_ids_and_refuses_a_database_with_rows() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_copy_keeps_ids_and_refuses_a_database_with_rows() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("source.sqlite3");
-    let source = Store::open_sqlite(&path).unwrap();
+    let source = Store::open_sqlite(&path).await.unwrap();
     let match_id = source
         .insert_match(&MatchRow {
             id: 0,
@@ -464,36 +472,40 @@ fn a_copy_keeps_ids_and_refuses_a_database_with_rows() {
             player_b: "caro:2".into(),
             created: 3,
         })
+        .await
         .unwrap();
     let mut first = full_row();
     first.match_id = match_id;
     first.game_no = 1;
-    let first = source.insert(&first).unwrap();
-    let gone = source.insert(&row()).unwrap();
-    let last = source.insert(&full_row()).unwrap();
-    source.store_analysis(last, "pos", "eng", "{}").unwrap();
+    let first = source.insert(&first).await.unwrap();
+    let gone = source.insert(&row()).await.unwrap();
+    let last = source.insert(&full_row()).await.unwrap();
+    source
+        .store_analysis(last, "pos", "eng", "{}")
+        .await
+        .unwrap();
     // Ids with a hole, as deleted rows leave.
     Connection::open(&path)
         .unwrap()
         .execute("DELETE FROM games WHERE id = ?1", [gone])
         .unwrap();
-    let games = source.all_games().unwrap();
-    let matches = source.all_matches().unwrap();
-    let analyses = source.all_analyses().unwrap();
+    let games = source.all_games().await.unwrap();
+    let matches = source.all_matches().await.unwrap();
+    let analyses = source.all_analyses().await.unwrap();
     assert_eq!(
         games.iter().map(|g| g.id).collect::<Vec<_>>(),
         vec![first, last]
     );
-    each_backend(|target| {
-        target.import(&games, &matches, &analyses).unwrap();
-        assert_eq!(target.counts().unwrap(), (2, 1, 1));
-        assert_eq!(target.all_games().unwrap(), games);
-        assert_eq!(target.all_matches().unwrap(), matches);
-        assert_eq!(target.all_analyses().unwrap(), analyses);
+    each_backend(async |target| {
+        target.import(&games, &matches, &analyses).await.unwrap();
+        assert_eq!(target.counts().await.unwrap(), (2, 1, 1));
+        assert_eq!(target.all_games().await.unwrap(), games);
+        assert_eq!(target.all_matches().await.unwrap(), matches);
+        assert_eq!(target.all_analyses().await.unwrap(), analyses);
         // New rows get new ids.
-        assert!(target.insert(&row()).unwrap() > last);
-        assert!(target.insert_match(&matches[0]).unwrap() > match_id);
-        let Err(e) = target.import(&games, &matches, &analyses) else {
+        assert!(target.insert(&row()).await.unwrap() > last);
+        assert!(target.insert_match(&matches[0]).await.unwrap() > match_id);
+        let Err(e) = target.import(&games, &matches, &analyses).await else {
             panic!("copied into a database with rows");
         };
         assert!(matches!(e, StoreError::NotEmpty(_)), "{e}");
@@ -501,27 +513,24 @@ fn a_copy_keeps_ids_and_refuses_a_database_with_rows() {
             e.to_string().contains("3 games, 2 matches, 1 analyses"),
             "{e}"
         );
-    });
+    })
+    .await;
 }
 
-#[test]
-fn postgres_notifies_committed_changes_only() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_notifies_committed_changes_only() {
     let Some(pg) = testdb::fresh_database() else {
         return;
     };
-    let store = Store::open(&pg.database(), 2).unwrap();
+    let store = Store::open(&pg.database(), 2).await.unwrap();
     let mut r = row();
-    r.id = store.insert(&r).unwrap();
+    r.id = store.insert(&r).await.unwrap();
     let url = &pg.url;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let (client, mut conn) = rt
-        .block_on(tokio_postgres::connect(url, tokio_postgres::NoTls))
+    let (client, mut conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
         .unwrap();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let _driver = rt.spawn(async move {
+    let _driver = tokio::spawn(async move {
         loop {
             let message = std::future::poll_fn(|cx| conn.poll_message(cx)).await;
             match message {
@@ -533,26 +542,23 @@ fn postgres_notifies_committed_changes_only() {
             }
         }
     });
-    rt.block_on(client.batch_execute("LISTEN caro_games"))
-        .unwrap();
-    assert!(store.update(&r).unwrap());
+    client.batch_execute("LISTEN caro_games").await.unwrap();
+    assert!(store.update(&r).await.unwrap());
     // Refused: no notification.
-    assert!(!store.update(&r).unwrap());
+    assert!(!store.update(&r).await.unwrap());
     r.version += 1;
-    assert!(store.update(&r).unwrap());
-    store.set_presence("a", r.id, 1, 1).unwrap();
-    store.heartbeat("a", 1).unwrap();
-    assert_eq!(store.sweep_instances(5).unwrap(), vec![r.id]);
-    store.notify("hello").unwrap();
+    assert!(store.update(&r).await.unwrap());
+    store.set_presence("a", r.id, 1, 1).await.unwrap();
+    store.heartbeat("a", 1).await.unwrap();
+    assert_eq!(store.sweep_instances(5).await.unwrap(), vec![r.id]);
+    store.notify("hello").await.unwrap();
     let mut got = Vec::new();
-    rt.block_on(async {
-        while got.len() < 5 {
-            match tokio::time::timeout(Duration::from_secs(5), rx.recv()).await {
-                Ok(Some(p)) => got.push(p),
-                _ => break,
-            }
+    while got.len() < 5 {
+        match tokio::time::timeout(Duration::from_secs(5), rx.recv()).await {
+            Ok(Some(p)) => got.push(p),
+            _ => break,
         }
-    });
+    }
     let id = r.id;
     // A change carries its columns, read back as they were written.
     let mut first = r.clone();
@@ -574,8 +580,8 @@ fn postgres_notifies_committed_changes_only() {
     drop(client);
 }
 
-#[test]
-fn an_old_database_gains_the_added_columns_and_the_matches_table() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_old_database_gains_the_added_columns_and_the_matches_table() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.sqlite3");
     {
@@ -592,54 +598,54 @@ fn an_old_database_gains_the_added_columns_and_the_matches_table() {
         )
         .unwrap();
     }
-    let store = Store::open_sqlite(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
-    let old = store.get(1).unwrap().unwrap();
+    let store = Store::open_sqlite(&path).await.unwrap();
+    assert_eq!(store.schema_version().await.unwrap(), 3);
+    let old = store.get(1).await.unwrap().unwrap();
     assert_eq!(old.moves, "7,7");
     assert_eq!(old.black_token, "");
     assert_eq!(old.opening, "free");
     assert_eq!((old.match_id, old.game_no, old.hints), (0, 0, 0));
     assert_eq!((old.version, old.delay_ms, old.next_id), (0, 400, 0));
     let mut r = full_row();
-    r.id = store.insert(&r).unwrap();
+    r.id = store.insert(&r).await.unwrap();
     assert_eq!(r.id, 2);
-    assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
+    assert_eq!(store.get(r.id).await.unwrap(), Some(r.clone()));
     let m = a_match();
-    let match_id = store.insert_match(&m).unwrap();
+    let match_id = store.insert_match(&m).await.unwrap();
     let mut g = row();
     g.match_id = match_id;
     g.game_no = 1;
-    g.id = store.insert(&g).unwrap();
+    g.id = store.insert(&g).await.unwrap();
     // The unique index came with V1.
-    assert!(store.insert(&g).is_err());
-    assert_eq!(store.match_games(match_id).unwrap(), vec![g]);
+    assert!(store.insert(&g).await.is_err());
+    assert_eq!(store.match_games(match_id).await.unwrap(), vec![g]);
     drop(store);
     // Opening again adds nothing twice.
-    let store = Store::open_sqlite(&path).unwrap();
-    assert_eq!(store.counts().unwrap(), (3, 1, 0));
+    let store = Store::open_sqlite(&path).await.unwrap();
+    assert_eq!(store.counts().await.unwrap(), (3, 1, 0));
 }
 
-#[test]
-fn reads_do_not_wait_for_a_held_write_lock() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_do_not_wait_for_a_held_write_lock() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.sqlite3");
-    let store = Store::open_sqlite(&path).unwrap();
+    let store = Store::open_sqlite(&path).await.unwrap();
     let mut r = row();
-    r.id = store.insert(&r).unwrap();
+    r.id = store.insert(&r).await.unwrap();
     let other = Connection::open(&path).unwrap();
     other.execute_batch("BEGIN IMMEDIATE").unwrap();
     let started = std::time::Instant::now();
-    assert_eq!(store.get(r.id).unwrap(), Some(r.clone()));
-    assert_eq!(store.list(10, 0).unwrap().len(), 1);
+    assert_eq!(store.get(r.id).await.unwrap(), Some(r.clone()));
+    assert_eq!(store.list(10, 0).await.unwrap().len(), 1);
     assert!(started.elapsed() < Duration::from_secs(1));
     other.execute_batch("ROLLBACK").unwrap();
 }
 
-#[test]
-fn a_read_only_file_is_refused() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.sqlite3");
-    drop(Store::open_sqlite(&path).unwrap());
+    drop(Store::open_sqlite(&path).await.unwrap());
     let mut perms = std::fs::metadata(&path).unwrap().permissions();
     perms.set_readonly(true);
     std::fs::set_permissions(&path, perms).unwrap();
@@ -648,32 +654,33 @@ fn a_read_only_file_is_refused() {
         return;
     }
     assert!(matches!(
-        Store::open_sqlite(&path),
+        Store::open_sqlite(&path).await,
         Err(StoreError::ReadOnly(_))
     ));
 }
 
-#[test]
-fn a_held_search_is_extended_or_let_go_and_live_instances_are_counted() {
-    each_backend(|store| {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_held_search_is_extended_or_let_go_and_live_instances_are_counted() {
+    each_backend(async |store| {
         let mut a = row();
         a.computer_turn = true;
-        a.id = store.insert(&a).unwrap();
-        assert!(store.claim_search(a.id, a.version, 100, 200).unwrap());
+        a.id = store.insert(&a).await.unwrap();
+        assert!(store.claim_search(a.id, a.version, 100, 200).await.unwrap());
         // The holder extends its lease when the search starts.
-        assert!(store.hold_search(a.id, a.version, 500).unwrap());
-        assert!(store.searches_due(300, 10).unwrap().is_empty());
+        assert!(store.hold_search(a.id, a.version, 500).await.unwrap());
+        assert!(store.searches_due(300, 10).await.unwrap().is_empty());
         // …and lets it go when it stops: due at once.
-        assert!(store.hold_search(a.id, a.version, 0).unwrap());
-        assert_eq!(store.searches_due(1, 10).unwrap(), vec![a.id]);
+        assert!(store.hold_search(a.id, a.version, 0).await.unwrap());
+        assert_eq!(store.searches_due(1, 10).await.unwrap(), vec![a.id]);
         // Only for the version it searched.
-        assert!(!store.hold_search(a.id, a.version + 1, 900).unwrap());
-        store.heartbeat("web-1/aa", 1_000).unwrap();
-        store.heartbeat("web-2/bb", 5_000).unwrap();
-        assert_eq!(store.live_instances("web-1/aa", 0).unwrap(), 1);
-        assert_eq!(store.live_instances("web-3/cc", 2_000).unwrap(), 1);
-        assert_eq!(store.live_instances("web-2/bb", 2_000).unwrap(), 0);
-    });
+        assert!(!store.hold_search(a.id, a.version + 1, 900).await.unwrap());
+        store.heartbeat("web-1/aa", 1_000).await.unwrap();
+        store.heartbeat("web-2/bb", 5_000).await.unwrap();
+        assert_eq!(store.live_instances("web-1/aa", 0).await.unwrap(), 1);
+        assert_eq!(store.live_instances("web-3/cc", 2_000).await.unwrap(), 1);
+        assert_eq!(store.live_instances("web-2/bb", 2_000).await.unwrap(), 0);
+    })
+    .await;
 }
 
 #[test]
@@ -687,62 +694,83 @@ fn a_change_too_long_for_a_notification_is_announced_without_its_columns() {
     assert_eq!(back.moves, r.moves);
 }
 
-#[test]
-fn an_account_name_is_taken_once_without_regard_to_case() {
-    each_backend(|s| {
-        let id = s.create_account("Lan", "lan", "h1", 10).unwrap().unwrap();
-        assert_eq!(s.create_account("LAN", "lan", "h2", 11).unwrap(), None);
-        let a = s.account_by_key("lan").unwrap().unwrap();
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_name_is_taken_once_without_regard_to_case() {
+    each_backend(async |s| {
+        let id = s
+            .create_account("Lan", "lan", "h1", 10)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            s.create_account("LAN", "lan", "h2", 11).await.unwrap(),
+            None
+        );
+        let a = s.account_by_key("lan").await.unwrap().unwrap();
         assert_eq!(
             (a.id, a.name.as_str(), a.password_hash.as_str()),
             (id, "Lan", "h1")
         );
-        assert_eq!(s.account(id).unwrap(), Some(a));
-        assert_eq!(s.account_by_key("nobody").unwrap(), None);
-        let other = s.create_account("Minh", "minh", "h3", 12).unwrap().unwrap();
+        assert_eq!(s.account(id).await.unwrap(), Some(a));
+        assert_eq!(s.account_by_key("nobody").await.unwrap(), None);
+        let other = s
+            .create_account("Minh", "minh", "h3", 12)
+            .await
+            .unwrap()
+            .unwrap();
         assert_ne!(id, other);
-    });
+    })
+    .await;
 }
 
-#[test]
-fn sessions_end_at_logout_password_change_disabling_and_deletion() {
-    each_backend(|s| {
-        let id = s.create_account("Lan", "lan", "h1", 10).unwrap().unwrap();
-        s.insert_session("t1", id, 100).unwrap();
-        s.insert_session("t2", id, 100).unwrap();
-        assert_eq!(s.session_account("t1", 50).unwrap().unwrap().id, id);
-        assert_eq!(s.session_account("t1", 100).unwrap(), None, "expired");
-        assert_eq!(s.session_account("t3", 0).unwrap(), None);
-        s.delete_session("t1").unwrap();
-        assert_eq!(s.session_account("t1", 0).unwrap(), None);
-        assert!(s.session_account("t2", 0).unwrap().is_some());
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_end_at_logout_password_change_disabling_and_deletion() {
+    each_backend(async |s| {
+        let id = s
+            .create_account("Lan", "lan", "h1", 10)
+            .await
+            .unwrap()
+            .unwrap();
+        s.insert_session("t1", id, 100).await.unwrap();
+        s.insert_session("t2", id, 100).await.unwrap();
+        assert_eq!(s.session_account("t1", 50).await.unwrap().unwrap().id, id);
+        assert_eq!(s.session_account("t1", 100).await.unwrap(), None, "expired");
+        assert_eq!(s.session_account("t3", 0).await.unwrap(), None);
+        s.delete_session("t1").await.unwrap();
+        assert_eq!(s.session_account("t1", 0).await.unwrap(), None);
+        assert!(s.session_account("t2", 0).await.unwrap().is_some());
 
-        assert!(s.set_password(id, "h2").unwrap());
-        assert_eq!(s.session_account("t2", 0).unwrap(), None);
-        assert_eq!(s.account(id).unwrap().unwrap().password_hash, "h2");
+        assert!(s.set_password(id, "h2").await.unwrap());
+        assert_eq!(s.session_account("t2", 0).await.unwrap(), None);
+        assert_eq!(s.account(id).await.unwrap().unwrap().password_hash, "h2");
 
-        s.insert_session("t4", id, 100).unwrap();
-        assert!(s.set_disabled(id, true).unwrap());
-        assert_eq!(s.session_account("t4", 0).unwrap(), None);
-        s.insert_session("t5", id, 100).unwrap();
-        assert_eq!(s.session_account("t5", 0).unwrap(), None, "disabled");
-        assert!(s.set_disabled(id, false).unwrap());
-        assert!(s.session_account("t5", 0).unwrap().is_some());
+        s.insert_session("t4", id, 100).await.unwrap();
+        assert!(s.set_disabled(id, true).await.unwrap());
+        assert_eq!(s.session_account("t4", 0).await.unwrap(), None);
+        s.insert_session("t5", id, 100).await.unwrap();
+        assert_eq!(s.session_account("t5", 0).await.unwrap(), None, "disabled");
+        assert!(s.set_disabled(id, false).await.unwrap());
+        assert!(s.session_account("t5", 0).await.unwrap().is_some());
 
-        assert!(s.delete_account(id, 200).unwrap());
-        assert!(!s.delete_account(id, 201).unwrap());
-        assert!(!s.set_password(id, "h3").unwrap());
-        assert_eq!(s.session_account("t5", 0).unwrap(), None);
-        let gone = s.account(id).unwrap().unwrap();
+        assert!(s.delete_account(id, 200).await.unwrap());
+        assert!(!s.delete_account(id, 201).await.unwrap());
+        assert!(!s.set_password(id, "h3").await.unwrap());
+        assert_eq!(s.session_account("t5", 0).await.unwrap(), None);
+        let gone = s.account(id).await.unwrap().unwrap();
         assert_eq!(
             (gone.name.as_str(), gone.password_hash.as_str()),
             ("deleted", "")
         );
         assert!(gone.deleted);
         // The name is free again.
-        assert!(s.create_account("lan", "lan", "h4", 300).unwrap().is_some());
-        assert!(!s.set_disabled(999, true).unwrap());
-    });
+        assert!(s
+            .create_account("lan", "lan", "h4", 300)
+            .await
+            .unwrap()
+            .is_some());
+        assert!(!s.set_disabled(999, true).await.unwrap());
+    })
+    .await;
 }
 
 fn seek(account_id: i64, now: i64) -> SeekRow {
@@ -766,42 +794,52 @@ fn seek(account_id: i64, now: i64) -> SeekRow {
     }
 }
 
-#[test]
-fn a_seek_is_taken_once_and_leaves_the_lobby() {
-    each_backend(|s| {
-        let a = s.create_account("Lan", "lan", "h", 1).unwrap().unwrap();
-        let b = s.create_account("Minh", "minh", "h", 1).unwrap().unwrap();
-        let id = s.insert_seek(&seek(a, 100)).unwrap();
-        let other = s.insert_seek(&seek(a, 100)).unwrap();
-        assert_eq!(s.seek(id).unwrap().unwrap().minutes, 5);
-        assert_eq!(s.open_seeks(100).unwrap().len(), 2);
-        assert_eq!(s.open_seeks(700).unwrap().len(), 0, "expired");
-        assert_eq!(s.open_seeks_of(a, "", 100).unwrap(), 2);
-        assert_eq!(s.open_seeks_of(0, "127.0.0.1", 100).unwrap(), 0);
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_is_taken_once_and_leaves_the_lobby() {
+    each_backend(async |s| {
+        let a = s
+            .create_account("Lan", "lan", "h", 1)
+            .await
+            .unwrap()
+            .unwrap();
+        let b = s
+            .create_account("Minh", "minh", "h", 1)
+            .await
+            .unwrap()
+            .unwrap();
+        let id = s.insert_seek(&seek(a, 100)).await.unwrap();
+        let other = s.insert_seek(&seek(a, 100)).await.unwrap();
+        assert_eq!(s.seek(id).await.unwrap().unwrap().minutes, 5);
+        assert_eq!(s.open_seeks(100).await.unwrap().len(), 2);
+        assert_eq!(s.open_seeks(700).await.unwrap().len(), 0, "expired");
+        assert_eq!(s.open_seeks_of(a, "", 100).await.unwrap(), 2);
+        assert_eq!(s.open_seeks_of(0, "127.0.0.1", 100).await.unwrap(), 0);
 
-        assert!(s.claim_seek(id, b, 101).unwrap());
-        assert!(!s.claim_seek(id, b, 101).unwrap(), "taken once");
-        assert!(!s.cancel_seek(id).unwrap(), "being taken");
-        s.release_seek(id).unwrap();
-        assert!(s.claim_seek(id, b, 102).unwrap());
+        assert!(s.claim_seek(id, b, 101).await.unwrap());
+        assert!(!s.claim_seek(id, b, 101).await.unwrap(), "taken once");
+        assert!(!s.cancel_seek(id).await.unwrap(), "being taken");
+        s.release_seek(id).await.unwrap();
+        assert!(s.claim_seek(id, b, 102).await.unwrap());
         let game = rated_game_playing(77, [b, a], "freestyle15");
-        s.seek_taken(id, &game).unwrap();
-        assert_eq!(s.seek(id).unwrap().unwrap().game_id, 77);
-        assert_eq!(s.lobby_game(77).unwrap(), Some(game));
-        assert_eq!(s.lobby_games_of(a, 10).unwrap().len(), 1);
-        assert!(s.cancel_seek(other).unwrap());
-        assert!(!s.claim_seek(other, b, 103).unwrap(), "cancelled");
-        assert!(s.open_seeks(103).unwrap().is_empty());
-    });
+        s.seek_taken(id, &game).await.unwrap();
+        assert_eq!(s.seek(id).await.unwrap().unwrap().game_id, 77);
+        assert_eq!(s.lobby_game(77).await.unwrap(), Some(game));
+        assert_eq!(s.lobby_games_of(a, 10).await.unwrap().len(), 1);
+        assert!(s.cancel_seek(other).await.unwrap());
+        assert!(!s.claim_seek(other, b, 103).await.unwrap(), "cancelled");
+        assert!(s.open_seeks(103).await.unwrap().is_empty());
+    })
+    .await;
 }
 
-#[test]
-fn a_game_is_rated_once_over_the_standings_read() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_rated_once_over_the_standings_read() {
     use crate::rating;
-    each_backend(|s| {
+    each_backend(async |s| {
         let (a, b) = (1, 2);
         for id in [10, 11] {
             s.seek_taken(0, &rated_game_playing(id, [a, b], "renju15"))
+                .await
                 .unwrap();
         }
         let seats = |before: [Standing; 2]| {
@@ -822,52 +860,57 @@ fn a_game_is_rated_once_over_the_standings_read() {
             ]
         };
         let fresh = [Standing::default(); 2];
-        assert!(s.rate_game(10, "renju15", seats(fresh), 500).unwrap());
+        assert!(s.rate_game(10, "renju15", seats(fresh), 500).await.unwrap());
         assert!(
-            !s.rate_game(10, "renju15", seats(fresh), 501).unwrap(),
+            !s.rate_game(10, "renju15", seats(fresh), 501).await.unwrap(),
             "once"
         );
         // Game 11 read the standings before game 10 was rated: refused.
-        assert!(!s.rate_game(11, "renju15", seats(fresh), 502).unwrap());
+        assert!(!s.rate_game(11, "renju15", seats(fresh), 502).await.unwrap());
         let now = [
-            s.standing(a, "renju15").unwrap(),
-            s.standing(b, "renju15").unwrap(),
+            s.standing(a, "renju15").await.unwrap(),
+            s.standing(b, "renju15").await.unwrap(),
         ];
         assert_eq!((now[0].games, now[0].wins, now[1].losses), (1, 1, 1));
         assert!(now[0].rating.rating > 1500.0 && now[1].rating.rating < 1500.0);
-        assert!(s.rate_game(11, "renju15", seats(now), 503).unwrap());
-        assert_eq!(s.standing(a, "renju15").unwrap().games, 2);
-        assert_eq!(s.rating_history(a, "renju15").unwrap().len(), 2);
-        let g = s.lobby_game(10).unwrap().unwrap();
+        assert!(s.rate_game(11, "renju15", seats(now), 503).await.unwrap());
+        assert_eq!(s.standing(a, "renju15").await.unwrap().games, 2);
+        assert_eq!(s.rating_history(a, "renju15").await.unwrap().len(), 2);
+        let g = s.lobby_game(10).await.unwrap().unwrap();
         assert_eq!(g.state, "rated");
         assert!(g.ratings[0].1 > 0.0 && g.ratings[1].1 < 0.0);
-        assert_eq!(s.standings_of(b).unwrap()[0].0, "renju15");
+        assert_eq!(s.standings_of(b).await.unwrap()[0].0, "renju15");
         assert!(
-            s.leaders("renju15", 400.0, 10).unwrap().is_empty(),
+            s.leaders("renju15", 400.0, 10).await.unwrap().is_empty(),
             "no such accounts"
         );
-        assert!(!s.abort_rated_game(10).unwrap());
-        assert_eq!(s.standing(9, "caro20").unwrap(), Standing::default());
-    });
+        assert!(!s.abort_rated_game(10).await.unwrap());
+        assert_eq!(s.standing(9, "caro20").await.unwrap(), Standing::default());
+    })
+    .await;
 }
 
-#[test]
-fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
     let dir = tempfile::tempdir().unwrap();
-    let source = Store::open_sqlite(&dir.path().join("from.sqlite3")).unwrap();
+    let source = Store::open_sqlite(&dir.path().join("from.sqlite3"))
+        .await
+        .unwrap();
     let a = source
         .create_account("Lan", "lan", "h1", 1)
+        .await
         .unwrap()
         .unwrap();
     let b = source
         .create_account("Minh", "minh", "h2", 2)
+        .await
         .unwrap()
         .unwrap();
-    source.insert_session("t", a, 3).unwrap();
-    let seek_id = source.insert_seek(&seek(a, 100)).unwrap();
-    assert!(source.claim_seek(seek_id, b, 100).unwrap());
+    source.insert_session("t", a, 3).await.unwrap();
+    let seek_id = source.insert_seek(&seek(a, 100)).await.unwrap();
+    assert!(source.claim_seek(seek_id, b, 100).await.unwrap());
     let game = rated_game_playing(5, [a, b], "caro20");
-    source.seek_taken(seek_id, &game).unwrap();
+    source.seek_taken(seek_id, &game).await.unwrap();
     let (x, y) = crate::rating::game(crate::rating::START, crate::rating::START, 0.5);
     let seats = [
         RatedSeat {
@@ -883,66 +926,76 @@ fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
             score: 0.5,
         },
     ];
-    assert!(source.rate_game(5, "caro20", seats, 200).unwrap());
+    assert!(source.rate_game(5, "caro20", seats, 200).await.unwrap());
 
-    each_database(|db| {
-        let target = Store::open(db, 2).unwrap();
-        let copied = source.copy_people_to(&target).unwrap();
+    each_database(async |db| {
+        let target = Store::open(db, 2).await.unwrap();
+        let copied = source.copy_people_to(&target).await.unwrap();
         assert_eq!(copied[0], ("accounts", 2));
         assert_eq!(
             copied.iter().map(|c| c.1).sum::<usize>(),
             2 + 1 + 1 + 1 + 2 + 2
         );
-        assert_eq!(target.account(b).unwrap(), source.account(b).unwrap());
-        assert_eq!(target.session_account("t", 0).unwrap().unwrap().id, a);
         assert_eq!(
-            target.standing(a, "caro20").unwrap(),
-            source.standing(a, "caro20").unwrap()
+            target.account(b).await.unwrap(),
+            source.account(b).await.unwrap()
+        );
+        assert_eq!(target.session_account("t", 0).await.unwrap().unwrap().id, a);
+        assert_eq!(
+            target.standing(a, "caro20").await.unwrap(),
+            source.standing(a, "caro20").await.unwrap()
         );
         // New ids go on after the copied ones; a second copy is refused.
         assert!(
             target
                 .create_account("Hoa", "hoa", "h", 9)
+                .await
                 .unwrap()
                 .unwrap()
                 > b
         );
-        assert!(target.insert_seek(&seek(a, 300)).unwrap() > seek_id);
+        assert!(target.insert_seek(&seek(a, 300)).await.unwrap() > seek_id);
         assert!(matches!(
-            source.copy_people_to(&target),
+            source.copy_people_to(&target).await,
             Err(StoreError::NotEmpty(_))
         ));
-    });
+    })
+    .await;
 }
 
-#[test]
-fn postgres_connections_use_tls_when_the_url_asks() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_connections_use_tls_when_the_url_asks() {
     let Some(pg) = testdb::fresh_database() else {
         return;
     };
-    let ssl_in_use = |store: &Store| {
+    let ssl_in_use = async |store: &Store| {
         store
             .backend
             .query(
                 "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
                 &[],
             )
+            .await
             .unwrap()
     };
     let join = if pg.url.contains('?') { '&' } else { '?' };
-    let plain = Store::open(&pg.database(), 1).unwrap();
-    assert_eq!(ssl_in_use(&plain), vec![vec![backend::Value::Int(0)]]);
+    let plain = Store::open(&pg.database(), 1).await.unwrap();
+    assert_eq!(ssl_in_use(&plain).await, vec![vec![backend::Value::Int(0)]]);
     let url = format!("{}{join}sslmode=require", pg.url);
     let db: Database = url.parse().unwrap();
-    match Store::open(&db, 1) {
+    match Store::open(&db, 1).await {
         Ok(encrypted) => {
-            assert_eq!(ssl_in_use(&encrypted), vec![vec![backend::Value::Int(1)]]);
+            assert_eq!(
+                ssl_in_use(&encrypted).await,
+                vec![vec![backend::Value::Int(1)]]
+            );
             // The server's certificate is its own (Debian's snakeoil),
             // signed by no authority the web trusts: refused when checked.
             let verify: Database = format!("{}{join}sslmode=verify-full", pg.url)
                 .parse()
                 .unwrap();
             let refused = Store::open(&verify, 1)
+                .await
                 .err()
                 .expect("an unchecked certificate");
             assert!(refused.to_string().contains("certificate"), "{refused}");
