@@ -697,11 +697,7 @@ fn a_change_too_long_for_a_notification_is_announced_without_its_columns() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_account_name_is_taken_once_without_regard_to_case() {
     each_backend(async |s| {
-        let id = s
-            .create_account("Lan", "lan", "h1", 10)
-            .await
-            .unwrap()
-            .unwrap();
+        let id = account(s, "Lan", "h1", 10).await;
         assert_eq!(
             s.create_account("LAN", "lan", "h2", 11).await.unwrap(),
             None
@@ -713,11 +709,7 @@ async fn an_account_name_is_taken_once_without_regard_to_case() {
         );
         assert_eq!(s.account(id).await.unwrap(), Some(a));
         assert_eq!(s.account_by_key("nobody").await.unwrap(), None);
-        let other = s
-            .create_account("Minh", "minh", "h3", 12)
-            .await
-            .unwrap()
-            .unwrap();
+        let other = account(s, "Minh", "h3", 12).await;
         assert_ne!(id, other);
     })
     .await;
@@ -726,11 +718,7 @@ async fn an_account_name_is_taken_once_without_regard_to_case() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_end_at_logout_password_change_disabling_and_deletion() {
     each_backend(async |s| {
-        let id = s
-            .create_account("Lan", "lan", "h1", 10)
-            .await
-            .unwrap()
-            .unwrap();
+        let id = account(s, "Lan", "h1", 10).await;
         s.insert_session("t1", id, 100).await.unwrap();
         s.insert_session("t2", id, 100).await.unwrap();
         assert_eq!(s.session_account("t1", 50).await.unwrap().unwrap().id, id);
@@ -773,6 +761,14 @@ async fn sessions_end_at_logout_password_change_disabling_and_deletion() {
     .await;
 }
 
+/// A new account's id: `name` (taken as free), password hash `hash`.
+async fn account(s: &Store, name: &str, hash: &str, now: i64) -> i64 {
+    s.create_account(name, &name.to_lowercase(), hash, now)
+        .await
+        .unwrap()
+        .unwrap()
+}
+
 fn seek(account_id: i64, now: i64) -> SeekRow {
     SeekRow {
         id: 0,
@@ -797,16 +793,8 @@ fn seek(account_id: i64, now: i64) -> SeekRow {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seek_is_taken_once_and_leaves_the_lobby() {
     each_backend(async |s| {
-        let a = s
-            .create_account("Lan", "lan", "h", 1)
-            .await
-            .unwrap()
-            .unwrap();
-        let b = s
-            .create_account("Minh", "minh", "h", 1)
-            .await
-            .unwrap()
-            .unwrap();
+        let a = account(s, "Lan", "h", 1).await;
+        let b = account(s, "Minh", "h", 1).await;
         let id = s.insert_seek(&seek(a, 100)).await.unwrap();
         let other = s.insert_seek(&seek(a, 100)).await.unwrap();
         assert_eq!(s.seek(id).await.unwrap().unwrap().minutes, 5);
@@ -896,16 +884,8 @@ async fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
     let source = Store::open_sqlite(&dir.path().join("from.sqlite3"))
         .await
         .unwrap();
-    let a = source
-        .create_account("Lan", "lan", "h1", 1)
-        .await
-        .unwrap()
-        .unwrap();
-    let b = source
-        .create_account("Minh", "minh", "h2", 2)
-        .await
-        .unwrap()
-        .unwrap();
+    let a = account(&source, "Lan", "h1", 1).await;
+    let b = account(&source, "Minh", "h2", 2).await;
     source.insert_session("t", a, 3).await.unwrap();
     let seek_id = source.insert_seek(&seek(a, 100)).await.unwrap();
     assert!(source.claim_seek(seek_id, b, 100).await.unwrap());
@@ -946,14 +926,7 @@ async fn accounts_seeks_and_ratings_are_copied_with_their_ids() {
             source.standing(a, "caro20").await.unwrap()
         );
         // New ids go on after the copied ones; a second copy is refused.
-        assert!(
-            target
-                .create_account("Hoa", "hoa", "h", 9)
-                .await
-                .unwrap()
-                .unwrap()
-                > b
-        );
+        assert!(account(&target, "Hoa", "h", 9).await > b);
         assert!(target.insert_seek(&seek(a, 300)).await.unwrap() > seek_id);
         assert!(matches!(
             source.copy_people_to(&target).await,
