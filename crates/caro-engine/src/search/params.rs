@@ -38,7 +38,7 @@ pub(crate) const RFP_MAX_DEPTH: i32 = 3;
 
 /// The margin of reverse futility pruning, per ply of depth left, in
 /// evaluation units. Range: 30..=600.
-pub(crate) const RFP_MARGIN: i32 = 120;
+pub(crate) const RFP_MARGIN: i32 = 100;
 
 /// Futility pruning: at a node off the principal variation with at most
 /// this much depth left, where the opponent threatens nothing, a static
