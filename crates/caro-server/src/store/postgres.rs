@@ -65,19 +65,83 @@ struct Write {
 /// What a [`Write`] changes.
 enum Change {
     /// A game, over the version it was read at ([`UPDATE_AND_NOTIFY`]).
-    Game(Box<GameRow>),
+    Game(Box<GameWrite>),
     /// A statement that notifies in itself (`... SELECT pg_notify(...)`).
     Statement(String, Vec<Value>),
 }
 
+/// A game's change with its fields in PostgreSQL's column types and its
+/// notification's tail: the changed columns ride along, so the other
+/// instances need not read the game again.
+struct GameWrite {
+    row: GameRow,
+    converted: Converted,
+    tail: String,
+}
+
 impl Change {
+    /// A game's change.
+    fn game(row: &GameRow) -> Change {
+        Change::Game(Box::new(GameWrite {
+            row: row.clone(),
+            converted: Converted::of(row),
+            tail: super::ChangedColumns::notification_tail(row),
+        }))
+    }
+
     /// Games first, by id (a game's own changes in the order made), then
     /// the rest as they came: two instances' groups take the games' row
     /// locks in one order, so they never wait on each other in a circle.
     fn order(&self) -> (u8, i64) {
         match self {
-            Change::Game(row) => (0, row.id),
+            Change::Game(game) => (0, game.row.id),
             Change::Statement(..) => (1, 0),
+        }
+    }
+
+    /// The statement's SQL.
+    fn sql(&self) -> &str {
+        match self {
+            Change::Game(_) => UPDATE_AND_NOTIFY,
+            Change::Statement(sql, _) => sql,
+        }
+    }
+
+    /// The statement's parameters.
+    fn params(&self) -> Vec<&(dyn ToSql + Sync)> {
+        match self {
+            Change::Game(game) => {
+                let (row, v) = (&game.row, &game.converted);
+                vec![
+                    &row.id,
+                    &row.updated,
+                    &row.moves,
+                    &row.redo,
+                    &row.result,
+                    &row.ending,
+                    &row.clock,
+                    &row.choices,
+                    &v.hints,
+                    &row.version,
+                    &row.offers,
+                    &v.paused,
+                    &v.delay_ms,
+                    &v.computer_turn,
+                    &row.search_until,
+                    &row.next_id,
+                    &game.tail,
+                ]
+            }
+            Change::Statement(_, params) => bind(params),
+        }
+    }
+
+    /// Whether the change was stored, from the rows its statement
+    /// returned: a game's only over the version it was made on.
+    fn stored(&self, rows: &[Row]) -> bool {
+        match self {
+            Change::Game(_) => rows.len() == 1,
+            Change::Statement(..) => true,
         }
     }
 }
@@ -146,52 +210,10 @@ async fn commit_group(
     let mut c = pool.get().await.map_err(|e| pool_error(describe, e))?;
     let mut statements = Vec::with_capacity(changes.len());
     for change in changes {
-        let sql = match change {
-            Change::Game(_) => UPDATE_AND_NOTIFY,
-            Change::Statement(sql, _) => sql.as_str(),
-        };
-        statements.push(c.prepare_cached(sql).await.map_err(err)?);
+        statements.push(c.prepare_cached(change.sql()).await.map_err(err)?);
     }
     let tx = c.transaction().await.map_err(err)?;
-    // The changed columns ride along, so the other instances need not
-    // read the game again.
-    let converted: Vec<Option<(Converted, String)>> = changes
-        .iter()
-        .map(|change| match change {
-            Change::Game(row) => Some((
-                Converted::of(row),
-                super::ChangedColumns::notification_tail(row),
-            )),
-            Change::Statement(..) => None,
-        })
-        .collect();
-    let params: Vec<Vec<&(dyn ToSql + Sync)>> = changes
-        .iter()
-        .zip(&converted)
-        .map(|(change, converted)| match (change, converted) {
-            (Change::Game(row), Some((v, tail))) => vec![
-                &row.id as &(dyn ToSql + Sync),
-                &row.updated,
-                &row.moves,
-                &row.redo,
-                &row.result,
-                &row.ending,
-                &row.clock,
-                &row.choices,
-                &v.hints,
-                &row.version,
-                &row.offers,
-                &v.paused,
-                &v.delay_ms,
-                &v.computer_turn,
-                &row.search_until,
-                &row.next_id,
-                tail,
-            ],
-            (Change::Statement(_, params), _) => bind(params),
-            (Change::Game(_), None) => Vec::new(),
-        })
-        .collect();
+    let params: Vec<_> = changes.iter().map(|change| change.params()).collect();
     let runs = statements
         .iter()
         .zip(&params)
@@ -203,10 +225,7 @@ async fn commit_group(
     Ok(changes
         .iter()
         .zip(&answered)
-        .map(|(change, rows)| match change {
-            Change::Game(_) => rows.len() == 1,
-            Change::Statement(..) => true,
-        })
+        .map(|(change, rows)| change.stored(rows))
         .collect())
 }
 
@@ -435,7 +454,7 @@ impl Backend for PgStore {
     }
 
     async fn update(&self, row: &GameRow) -> Result<bool, StoreError> {
-        self.write(Change::Game(Box::new(row.clone()))).await
+        self.write(Change::game(row)).await
     }
 
     async fn get(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
