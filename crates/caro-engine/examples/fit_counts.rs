@@ -19,7 +19,7 @@
 //! cells, one-hot, and the point sum) for comparison: how much a model
 //! that combines the counts freely would add (built into the engine in
 //! place of the table, such a network predicts better and plays no
-//! better: docs/benchmarks.md, "Tried and not kept").
+//! better: docs/engine-changes.md, "Tried and not kept").
 
 use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, COUNTED_THREATS, MAX_COUNT};
