@@ -116,7 +116,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
     /// The change under test, named in the summary row for
-    /// docs/benchmarks.md (default: A's name).
+    /// docs/engine-changes.md (default: A's name).
     #[arg(long, value_name = "TEXT")]
     label: Option<String>,
     /// Write each opening's results to this file: one tab-separated line
