@@ -41,6 +41,7 @@ pub mod scoremap;
 pub mod search;
 pub mod selfplay;
 pub mod sprt;
+pub mod spsa;
 
 pub use player::{
     Context, Decision, EngineError, Limits, Player, PlayerSource, PlayerSpec, Score, SearchInfo,

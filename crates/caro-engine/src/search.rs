@@ -50,6 +50,7 @@ mod solve;
 #[cfg(test)]
 mod testing;
 mod timecontrol;
+pub mod tuning;
 mod vcf;
 
 pub use movepick::bench_generate;
@@ -58,6 +59,7 @@ pub use solve::{
     solve_vcf, solve_vcf_line, solve_vct, solve_vct_counted, solve_vct_line, solve_vct_with,
     solve_vct_within, VctSolution, VctSolver, VctVerdict, WinLine, DEFAULT_SOLVE_TABLE_MB,
 };
+pub use tuning::{Tunable, Tuning, TuningError, TUNABLES};
 use vcf::vcf_fail_cap;
 
 /// Score of a win on the board now; a win in `n` plies scores `WIN - n`.
@@ -126,6 +128,8 @@ struct Searcher<'a> {
     /// nodes another solver in a race took to finish (the race of the VCT
     /// solvers in [`solve`]).
     race: Option<Arc<AtomicU64>>,
+    /// The run-time tunables searched with ([`Tuning`]).
+    tune: Tuning,
 }
 
 impl<'a> Searcher<'a> {
@@ -150,6 +154,7 @@ impl<'a> Searcher<'a> {
             vcf_cut_short: false,
             vcf_five_ply: 0,
             race: None,
+            tune: Tuning::default(),
         }
     }
 

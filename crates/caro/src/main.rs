@@ -16,6 +16,7 @@ mod rulesargs;
 mod selfplay;
 mod serve;
 mod train;
+mod tune;
 mod user;
 
 use std::io::Write as _;
@@ -93,6 +94,10 @@ enum Command {
     /// and write them as Rust source for the engine.
     #[command(after_help = train::EXAMPLES)]
     Train(train::TrainArgs),
+    /// Tune the search's run-time tunables by SPSA over game pairs of caro
+    /// against itself at a fixed node count.
+    #[command(after_help = tune::EXAMPLES)]
+    Tune(tune::TuneArgs),
 }
 
 /// What `caro brain --help` says beyond its summary.
@@ -134,6 +139,7 @@ fn main() -> ExitCode {
         Some(Command::User(args)) => user::run(&args),
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Train(args)) => train::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
         None => serve::run(&serve::ServeArgs::defaults()),
     };
     match result {

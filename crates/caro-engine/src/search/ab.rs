@@ -10,10 +10,7 @@ use crate::pattern::Pattern;
 use crate::state::Threat;
 
 use super::movepick::{pick_best, sort_best_first, Gen};
-use super::params::{
-    FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMP_MAX_DEPTH, LMP_MOVES, LMR_MIN_DEPTH, LMR_MIN_INDEX,
-    LMR_REDUCTION, PICKED_ONE_BY_ONE, RFP_MARGIN, RFP_MAX_DEPTH, VCF_LEAF_DEPTH, WIDTH_BY_DEPTH,
-};
+use super::params::{LMP_MAX_DEPTH, LMR_REDUCTION, PICKED_ONE_BY_ONE};
 use super::{Abort, Searcher, INF, MAX_PLY, WIN, WIN_BOUND};
 use crate::tt::Bound;
 
@@ -56,24 +53,26 @@ impl Searcher<'_> {
                 }
             }
         }
+        let tune = self.tune;
         let mut futile = false;
         if beta - alpha == 1
             && ply > 0
-            && (1..=RFP_MAX_DEPTH.max(FUTILITY_MAX_DEPTH)).contains(&depth)
+            && (1..=tune.rfp_max_depth.max(tune.futility_max_depth)).contains(&depth)
             && beta.abs() < WIN_BOUND
             && self.nothing_threatened()
         {
             let eval = self.state.evaluate();
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
+            if depth <= tune.rfp_max_depth && eval - tune.rfp_margin * depth >= beta {
                 return eval;
             }
-            futile = depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha;
+            futile =
+                depth <= tune.futility_max_depth && eval + tune.futility_margin * depth <= alpha;
         }
         if depth <= 0 && self.is_quiet_choice() {
             // The common leaf: no five or four to play or stop and more
             // than one move, so nothing is searched deeper. Same result as
             // below without scoring and sorting every move.
-            if let Some(first) = self.vcf(VCF_LEAF_DEPTH, ply) {
+            if let Some(first) = self.vcf(tune.vcf_leaf_depth, ply) {
                 pv.push(first);
                 return WIN - (self.vcf_five_ply as i32 + 1);
             }
@@ -92,7 +91,7 @@ impl Searcher<'_> {
             return 0;
         }
         if depth <= 0 && !forced && moves.len() > 1 {
-            if let Some(first) = self.vcf(VCF_LEAF_DEPTH, ply) {
+            if let Some(first) = self.vcf(tune.vcf_leaf_depth, ply) {
                 pv.push(first);
                 return WIN - (self.vcf_five_ply as i32 + 1);
             }
@@ -101,7 +100,7 @@ impl Searcher<'_> {
         let width = if forced {
             usize::MAX
         } else {
-            WIDTH_BY_DEPTH[(depth.max(0) as usize).min(WIDTH_BY_DEPTH.len() - 1)]
+            tune.width_by_depth[(depth.max(0) as usize).min(tune.width_by_depth.len() - 1)]
         };
         let original_alpha = alpha;
         let mut best = -INF;
@@ -115,7 +114,7 @@ impl Searcher<'_> {
             && beta.abs() < WIN_BOUND
             && !self.state.has(me.opponent(), Pattern::Flex4)
         {
-            LMP_MOVES[depth as usize]
+            tune.lmp_moves[depth as usize]
         } else {
             usize::MAX
         };
@@ -148,11 +147,12 @@ impl Searcher<'_> {
                 if n == 0 {
                     -self.negamax(new_depth, -beta, -alpha, ply + 1, &mut child_pv)
                 } else {
-                    let reduce = if depth >= LMR_MIN_DEPTH && n >= LMR_MIN_INDEX && !forced {
-                        LMR_REDUCTION
-                    } else {
-                        0
-                    };
+                    let reduce =
+                        if depth >= tune.lmr_min_depth && n >= tune.lmr_min_index && !forced {
+                            LMR_REDUCTION
+                        } else {
+                            0
+                        };
                     let mut s = -self.negamax(
                         new_depth - reduce,
                         -alpha - 1,

@@ -8,6 +8,11 @@
 //! (docs/benchmarks.md, "Threat solvers"), matches for the time shares,
 //! and the level ladder (docs/benchmarks.md, "Level ladder") for the
 //! level tables.
+//!
+//! The search reads the values of [`super::tuning`]'s tunables from its
+//! [`super::Tuning`], whose defaults are the constants here: `caro tune`
+//! moves them by SPSA at run time; a tuning found is kept by writing it
+//! here once its SPRT passes.
 
 use super::dfpn::UNLIMITED;
 use super::MAX_DEPTH;
@@ -181,7 +186,7 @@ pub(crate) const REFUTE_VCT_TABLE_BYTES: usize = 1 << 20;
 /// Part of the move's time (and of its node limit) by which the root's
 /// own VCF search ends. The root's threat searches share the budget in
 /// cumulative windows, each ending after the one before it. Range:
-/// 0.02..=0.3.
+/// 0.005..=0.3.
 pub(crate) const ROOT_VCF_SHARE: f64 = 0.04;
 
 /// Part of the move's time (and of its node limit) by which the root's

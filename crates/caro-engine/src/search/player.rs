@@ -9,7 +9,7 @@ use super::level::{level_style, pick_with_noise, LevelStyle};
 use super::movepick::{sort_best_first, without_excluded, Gen};
 use super::root::Deepened;
 use super::timecontrol::{level_limits, search_depth};
-use super::{to_score, Scored, Searcher, DEFAULT_HASH_MB, WIN, WIN_BOUND};
+use super::{to_score, Scored, Searcher, Tuning, DEFAULT_HASH_MB, WIN, WIN_BOUND};
 use crate::player::{Context, Decision, EngineError, Player};
 use crate::state::Threat;
 use crate::tt::Tt;
@@ -24,6 +24,8 @@ pub struct CaroPlayer {
     /// Root moves the search leaves out (multi-line analysis: the lines
     /// already found); empty in play.
     excluded: Vec<Pos>,
+    /// The search's run-time tunables.
+    tuning: Tuning,
 }
 
 impl CaroPlayer {
@@ -37,7 +39,14 @@ impl CaroPlayer {
             rng: StdRng::seed_from_u64(seed),
             root_threats: true,
             excluded: Vec::new(),
+            tuning: Tuning::default(),
         }
+    }
+
+    /// Searches with `tuning`'s values of the run-time tunables (the
+    /// defaults of [`super::params`] unless set): what `caro tune` moves.
+    pub fn set_tuning(&mut self, tuning: Tuning) {
+        self.tuning = tuning.ordered();
     }
 
     /// Root moves the next searches leave out, as if they were not there
@@ -111,6 +120,7 @@ impl CaroPlayer {
         }
         self.tt.new_search();
         let mut s = Searcher::new(game, &self.tt, ctx);
+        s.tune = self.tuning;
         let excluded: Vec<usize> = self
             .excluded
             .iter()

@@ -10,13 +10,13 @@ use std::time::Instant;
 use caro_core::Game;
 
 use super::params::{
-    ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, REFUTE_VCT_TABLE_BYTES, ROOT_REFUTE_NODES,
-    ROOT_REFUTE_SHARE, ROOT_VCF_SHARE, ROOT_VCT_SHARE, ROOT_VCT_TABLE_DIVISOR, VCF_ROOT_DEPTH,
+    ASPIRATION_MIN_DEPTH, REFUTE_VCT_TABLE_BYTES, ROOT_VCT_TABLE_DIVISOR, VCF_ROOT_DEPTH,
     VCF_ROOT_NODES,
 };
 use super::timecontrol::{capped, node_share, refute_vct_budget, root_vct_nodes, SoftStop};
 use super::{
-    dfpn, to_score, with_searcher, Abort, Scored, Searcher, INF, UNKNOWN_WIN, WIN, WIN_BOUND,
+    dfpn, to_score, with_searcher, Abort, Scored, Searcher, Tuning, INF, UNKNOWN_WIN, WIN,
+    WIN_BOUND,
 };
 use crate::player::{Context, Decision, SearchInfo, StopFlag};
 use crate::state::Threat;
@@ -84,12 +84,14 @@ impl Searcher<'_> {
     /// block that starts a win by fours, the VCF above has reported it);
     /// then a win by threats (VCT) proven within a small budget is played at
     /// once. The threat searches get a share of the time, the rest is the
-    /// main search's. The deadlines are cumulative: our VCF until
-    /// [`ROOT_VCF_SHARE`] of the budget, our VCT until [`ROOT_VCT_SHARE`],
-    /// the check of every root move against the opponent's VCF
-    /// ([`Searcher::drop_refuted_root_moves`]) until [`ROOT_REFUTE_SHARE`]
-    /// (each window ends after the one before it, so no step is left without
-    /// time). A node budget is shared the same way. The wins whose first
+    /// main search's. The deadlines are cumulative (the shares of the
+    /// searcher's [`Tuning`](super::Tuning), by default those of
+    /// [`super::params`]): our VCF until its `root_vcf_share` of the
+    /// budget, our VCT until `root_vct_share`, the check of every root move
+    /// against the opponent's VCF ([`Searcher::drop_refuted_root_moves`])
+    /// until `root_refute_share` (each window ends after the one before it,
+    /// so no step is left without time). A node budget is shared the same
+    /// way. The wins whose first
     /// move is `excluded` are not played.
     pub(super) fn root_threats(
         &mut self,
@@ -99,9 +101,12 @@ impl Searcher<'_> {
         excluded: &[usize],
     ) -> Option<Decision> {
         let saved_deadline = self.deadline;
-        self.deadline = ctx.deadline(ROOT_VCF_SHARE);
+        self.deadline = ctx.deadline(self.tune.root_vcf_share);
         let saved = self.node_limit;
-        self.node_limit = Some(capped(node_share(saved, ROOT_VCF_SHARE), VCF_ROOT_NODES));
+        self.node_limit = Some(capped(
+            node_share(saved, self.tune.root_vcf_share),
+            VCF_ROOT_NODES,
+        ));
         let found = self.vcf(VCF_ROOT_DEPTH, 0);
         // The ply of its five, before the line's searches move it.
         let five_ply = self.vcf_five_ply;
@@ -124,9 +129,12 @@ impl Searcher<'_> {
             self.deadline = saved_deadline;
             return Some(decision);
         }
-        self.deadline = ctx.deadline(ROOT_VCT_SHARE);
+        self.deadline = ctx.deadline(self.tune.root_vct_share);
         let vct_limit = self.nodes + root_vct_nodes(&ctx.limits);
-        self.node_limit = Some(capped(node_share(saved, ROOT_VCT_SHARE), vct_limit));
+        self.node_limit = Some(capped(
+            node_share(saved, self.tune.root_vct_share),
+            vct_limit,
+        ));
         let (found, line, plies) = self.vct_dfpn_line(
             dfpn::Solver::Full,
             dfpn::Schedule::Shares,
@@ -154,7 +162,7 @@ impl Searcher<'_> {
         check: bool,
     ) -> Decision {
         let loss = if check {
-            self.deadline = ctx.deadline(ROOT_VCT_SHARE);
+            self.deadline = ctx.deadline(self.tune.root_vct_share);
             let saved = self.node_limit;
             let vcf_limit = self.nodes + VCF_ROOT_NODES;
             self.node_limit = Some(capped(saved, vcf_limit));
@@ -241,10 +249,11 @@ impl Searcher<'_> {
     }
 
     /// Drops the root moves after which the opponent wins by force (unless
-    /// every move checked is such a move): by fours (VCF) within
-    /// [`ROOT_REFUTE_NODES`] a move, and where `refute_vct` is set also by
-    /// threats (VCT) within [`refute_vct_budget`]. The checks end at
-    /// [`ROOT_REFUTE_SHARE`] of the time or of the node limit; the moves they
+    /// every move checked is such a move): by fours (VCF) within the
+    /// tuning's `root_refute_nodes` a move, and where `refute_vct` is set
+    /// also by threats (VCT) within [`refute_vct_budget`]. The checks end at
+    /// the tuning's `root_refute_share` of the time or of the node limit;
+    /// the moves they
     /// did not reach are kept.
     pub(super) fn drop_refuted_root_moves(
         &mut self,
@@ -254,8 +263,8 @@ impl Searcher<'_> {
     ) {
         let saved_deadline = self.deadline;
         let saved_limit = self.node_limit;
-        self.deadline = ctx.deadline(ROOT_REFUTE_SHARE).or(saved_deadline);
-        let check_until = node_share(saved_limit, ROOT_REFUTE_SHARE);
+        self.deadline = ctx.deadline(self.tune.root_refute_share).or(saved_deadline);
+        let check_until = node_share(saved_limit, self.tune.root_refute_share);
         let refute_vct_nodes = if refute_vct {
             refute_vct_budget(&ctx.limits)
         } else {
@@ -265,7 +274,7 @@ impl Searcher<'_> {
         let mut unsafe_moves = Vec::new();
         for &(m, sc) in root_moves.iter() {
             self.state.play(m);
-            let limit = self.nodes + ROOT_REFUTE_NODES;
+            let limit = self.nodes + self.tune.root_refute_nodes;
             self.node_limit = Some(capped(check_until, limit));
             let mut refuted = self.vcf(VCF_ROOT_DEPTH, 1).is_some();
             // Stopped by the clock, a stop or the checks' share, not by one
@@ -338,7 +347,8 @@ impl Searcher<'_> {
         std::thread::scope(|scope| {
             for id in 0..helpers {
                 let (tt, moves, stop) = (self.tt, root_moves.clone(), helper_stop.clone());
-                scope.spawn(move || help(game, tt, stop, moves, id, max_depth));
+                let tune = self.tune;
+                scope.spawn(move || help(game, tt, stop, moves, (id, tune), max_depth));
             }
             for depth in 1..=max_depth {
                 let iteration_start = Instant::now();
@@ -444,7 +454,12 @@ impl Searcher<'_> {
             } else if n == 0 {
                 let window = guess
                     .filter(|g| g.abs() < WIN_BOUND && depth >= ASPIRATION_MIN_DEPTH)
-                    .map(|g| (g - ASPIRATION_WINDOW, g + ASPIRATION_WINDOW));
+                    .map(|g| {
+                        (
+                            g - self.tune.aspiration_window,
+                            g + self.tune.aspiration_window,
+                        )
+                    });
                 // Within the window the score is exact; outside it, or
                 // with no window, a full-window search gives it.
                 let inside = window.and_then(|(lo, hi)| {
@@ -480,16 +495,17 @@ impl Searcher<'_> {
 
 /// A lazy-SMP helper: searches the root moves by iterative deepening
 /// (odd helpers a ply ahead) until `stop` is set, for the entries it
-/// leaves in the shared table.
+/// leaves in the shared table, with the main search's `tune`.
 fn help(
     game: &Game,
     tt: &Tt,
     stop: crate::player::StopFlag,
     mut moves: Vec<Scored>,
-    id: usize,
+    (id, tune): (usize, Tuning),
     max_depth: u32,
 ) {
     with_searcher(game, tt, None, stop, |s| {
+        s.tune = tune;
         for depth in 1 + (id % 2) as u32..=max_depth {
             let (mut pv, mut partial) = (Vec::new(), None);
             if s.root(&mut moves, depth as i32, &mut pv, 0, &mut partial, None)
