@@ -4,6 +4,8 @@
 use std::time::Instant;
 
 use caro_core::{Color, Game, Outcome, Pos, Rules};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 use crate::player::{Context, Limits, Player, SearchInfo, StopFlag};
 pub use crate::sprt::{elo_of, sprt_bounds};
@@ -102,6 +104,27 @@ pub struct GameSettings {
     /// Threads of black's and of white's searches, where set (over
     /// `limits.threads`).
     pub threads: [Option<usize>; 2],
+    /// Each move's node limit is drawn at random from `limits.nodes` ×
+    /// (1 ± this share), for both sides alike (0: exactly
+    /// `limits.nodes`). Engines at a fixed node count are deterministic:
+    /// without it every game on an opening already played repeats the
+    /// earlier one, and a series longer than its book counts the same
+    /// games again.
+    pub node_jitter: f64,
+    /// Seed of the game's random node limits.
+    pub seed: u64,
+}
+
+/// A move's node limit: `nodes` × (1 ± `share`), uniformly at random.
+fn jittered(nodes: Option<u64>, share: f64, rng: &mut StdRng) -> Option<u64> {
+    nodes.map(|n| {
+        if share > 0.0 {
+            let factor = 1.0 + share * rng.random_range(-1.0..=1.0);
+            ((n as f64 * factor).round() as u64).max(1)
+        } else {
+            n
+        }
+    })
 }
 
 /// A finished game.
@@ -129,6 +152,7 @@ pub fn play_game(
     white.new_game();
     let mut times_ms = vec![0; game.moves().len()];
     let mut clocks = [settings.match_time; 2];
+    let mut node_rng = StdRng::seed_from_u64(settings.seed);
     loop {
         if let Some(o) = game.outcome() {
             return Ok(PlayedGame {
@@ -145,6 +169,7 @@ pub fn play_game(
         let started = Instant::now();
         let mut sink = |_: &SearchInfo| {};
         let mut limits = settings.limits;
+        limits.nodes = jittered(limits.nodes, settings.node_jitter, &mut node_rng);
         limits.time_left = clocks[side.index()];
         limits.increment = settings.increment.filter(|_| limits.time_left.is_some());
         limits.threads = settings.threads[side.index()].or(limits.threads);
@@ -378,10 +403,63 @@ mod tests {
             forfeit_after: None,
             match_time: None,
             increment: None,
+            node_jitter: 0.0,
+            seed: 1,
         };
         let g = play_game(a.as_mut(), b.as_mut(), &settings).unwrap();
         assert!(g.game.is_over());
         assert_eq!(g.times_ms.len(), g.game.moves().len());
+    }
+
+    /// The moves of `caro:10` against itself at 1,500 nodes a move from
+    /// one opening, with this node jitter and seed.
+    fn fixed_node_game(node_jitter: f64, seed: u64) -> Vec<Pos> {
+        let rules = Rules::new(BoardSize::square(15), 5, Rule::Freestyle).unwrap();
+        let opening = caro_core::notation::parse_move_list("h8 i9 g7", rules.size).unwrap();
+        let mut a = PlayerSpec::Caro(10).build(1);
+        let mut b = PlayerSpec::Caro(10).build(2);
+        let settings = GameSettings {
+            rules,
+            opening,
+            limits: Limits {
+                nodes: Some(1_500),
+                ..Limits::default()
+            },
+            threads: [None; 2],
+            forfeit_after: None,
+            match_time: None,
+            increment: None,
+            node_jitter,
+            seed,
+        };
+        let g = play_game(a.as_mut(), b.as_mut(), &settings).unwrap();
+        g.game.moves().to_vec()
+    }
+
+    #[test]
+    fn node_jitter_makes_games_on_one_opening_differ() {
+        // Without it a fixed node count replays the same game.
+        assert_eq!(fixed_node_game(0.0, 1), fixed_node_game(0.0, 2));
+        // With it the seed decides: the same seed, the same game; other
+        // seeds, other games.
+        assert_eq!(fixed_node_game(0.1, 1), fixed_node_game(0.1, 1));
+        let games: std::collections::HashSet<Vec<Pos>> =
+            (1..=4).map(|seed| fixed_node_game(0.1, seed)).collect();
+        assert!(games.len() >= 3, "{} different games of 4", games.len());
+    }
+
+    #[test]
+    fn jittered_limits_stay_within_their_share() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let draws: Vec<u64> = (0..2_000)
+            .map(|_| jittered(Some(25_000), 0.1, &mut rng).unwrap())
+            .collect();
+        assert!(draws.iter().all(|&n| (22_500..=27_500).contains(&n)));
+        let mean = draws.iter().sum::<u64>() as f64 / draws.len() as f64;
+        assert!((mean - 25_000.0).abs() < 250.0, "{mean}");
+        assert!(draws.iter().any(|&n| n < 23_000) && draws.iter().any(|&n| n > 27_000));
+        assert_eq!(jittered(Some(25_000), 0.0, &mut rng), Some(25_000));
+        assert_eq!(jittered(None, 0.1, &mut rng), None);
     }
 
     /// A random player that takes its time.
@@ -416,6 +494,8 @@ mod tests {
             forfeit_after: None,
             match_time: Some(std::time::Duration::from_millis(150)),
             increment,
+            node_jitter: 0.0,
+            seed: 1,
         };
         play_game(&mut slow, quick.as_mut(), &settings).unwrap()
     }

@@ -59,6 +59,13 @@ pub struct MatchArgs {
     /// Node limit per move.
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
+    /// With --nodes, each move's limit is drawn at random from N × (1 ±
+    /// this share), for both players alike, from --seed: engines at a
+    /// fixed node count play the same game again on the same opening, and
+    /// this makes every game of a match longer than its book its own
+    /// (0: exactly N).
+    #[arg(long, value_name = "SHARE", default_value_t = 0.1)]
+    node_jitter: f64,
     /// Threads of each search, 1 to 64: one number for both players, or
     /// A's and B's (2,1). caro uses more than one at level 10 only.
     #[arg(long, value_name = "N|A,B")]
@@ -290,6 +297,11 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
     if args.games == 0 {
         return Err(UsageError("--games must be at least 1".to_string()));
     }
+    if !(0.0..0.5).contains(&args.node_jitter) {
+        return Err(UsageError(
+            "--node-jitter must be from 0 to below 0.5".to_string(),
+        ));
+    }
     let limits = Limits {
         move_time: args.time.as_deref().map(parse_duration).transpose()?,
         time_left: None,
@@ -341,6 +353,8 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
         match_time,
         increment,
         threads: [None; 2],
+        node_jitter: args.node_jitter,
+        seed: 0,
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
@@ -367,6 +381,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UsageError> {
                 break;
             }
             settings.opening = openings[(n / 2) % openings.len()].clone();
+            settings.seed = seed.wrapping_mul(1_000_003).wrapping_add(2 * n as u64) ^ 0x6a09_e667;
             let a_is_black = n % 2 == 0;
             settings.threads = if a_is_black {
                 threads
@@ -627,7 +642,11 @@ fn counts_text(pairs: &Pentanomial) -> String {
 fn control_text(args: &MatchArgs) -> String {
     let mut parts = Vec::new();
     if let Some(n) = args.nodes {
-        parts.push(format!("nodes {n}"));
+        if args.node_jitter > 0.0 {
+            parts.push(format!("nodes {n} ± {:.0}%", args.node_jitter * 100.0));
+        } else {
+            parts.push(format!("nodes {n}"));
+        }
     }
     if let Some(d) = args.depth {
         parts.push(format!("depth {d}"));

@@ -316,6 +316,10 @@ fn play_pair(p: &Perturbation, opening: &[Pos], rules: Rules, args: &TuneArgs) -
         match_time: None,
         increment: None,
         threads: [None, None],
+        // As in `caro match`: a pair on an opening that came round before
+        // is not a replay.
+        node_jitter: 0.1,
+        seed: args.seed.wrapping_mul(1_000_003) ^ p.k,
     };
     let mut result = 0.0;
     for plus_colour in [Color::Black, Color::White] {
