@@ -135,6 +135,8 @@ struct Engine {
     stones: Vec<(Pos, bool)>,
     /// Whether a game has been played on the board since START/RESTART.
     dirty: bool,
+    /// The last value of each INFO key sent (INFO holds until changed).
+    infos: Vec<(&'static str, String)>,
 }
 
 impl Engine {
@@ -176,6 +178,7 @@ impl Engine {
             board: None,
             stones: Vec::new(),
             dirty: false,
+            infos: Vec::new(),
         })
     }
 
@@ -186,9 +189,35 @@ impl Engine {
         }
     }
 
+    /// Sends `INFO key value` unless the engine already holds that value:
+    /// a game's INFO is said once, as Piskvork does, not before every
+    /// move (Rapfi, answering at once, has taken an INFO that came right
+    /// after its move for a command of its own).
+    fn info(
+        &mut self,
+        key: &'static str,
+        value: impl std::fmt::Display,
+    ) -> Result<(), EngineError> {
+        let value = value.to_string();
+        match self.infos.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, held)) if *held == value => return Ok(()),
+            Some((_, held)) => *held = value.clone(),
+            None => self.infos.push((key, value.clone())),
+        }
+        self.send(&format!("INFO {key} {value}"))
+    }
+
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
         self.note(">", line);
-        writeln!(self.stdin, "{line}")
+        // One write of the whole line: `writeln!` on the unbuffered pipe
+        // writes the line and its end apart, and an engine that looks for
+        // input while it thinks (Rapfi) can take the half it saw for a
+        // command of its own.
+        let mut whole = String::with_capacity(line.len() + 1);
+        whole.push_str(line);
+        whole.push('\n');
+        self.stdin
+            .write_all(whole.as_bytes())
             .and_then(|()| self.stdin.flush())
             .map_err(|_| self.crashed())
     }
@@ -323,24 +352,25 @@ impl PbrainPlayer {
             engine.send("INFO game_type 1")?;
         }
         let turn = ctx.limits.move_time.unwrap_or(DEFAULT_ENGINE_TURN);
-        engine.send(&format!("INFO timeout_turn {}", turn.as_millis()))?;
+        engine.info("timeout_turn", turn.as_millis())?;
         match ctx.limits.time_left {
             Some(left) => {
                 if !engine.dirty {
-                    engine.send(&format!("INFO timeout_match {}", left.as_millis()))?;
+                    engine.info("timeout_match", left.as_millis())?;
                 }
+                // The clock moves every turn: always said.
                 engine.send(&format!("INFO time_left {}", left.as_millis()))?;
             }
-            None => engine.send("INFO timeout_match 0")?,
+            None => engine.info("timeout_match", 0)?,
         }
         if let Some(d) = ctx.limits.depth {
-            engine.send(&format!("INFO max_depth {d}"))?;
+            engine.info("max_depth", d)?;
         }
         if let Some(n) = ctx.limits.nodes {
-            engine.send(&format!("INFO max_node {n}"))?;
+            engine.info("max_node", n)?;
         }
         if let Some(t) = ctx.limits.threads {
-            engine.send(&format!("INFO thread_num {t}"))?;
+            engine.info("thread_num", t)?;
         }
         Ok(())
     }

@@ -79,6 +79,13 @@ fn caro_plays_itself_through_the_protocol() {
     assert!(log.contains("> TURN ") || log.contains("> DONE"), "{log}");
     // The engine (player A) is told the threads it may use.
     assert!(log.contains("> INFO thread_num 2"), "{log}");
+    // Each INFO is said once, not before every move (an engine that
+    // answers at once may take an INFO right after its move for
+    // something else): the engine played many moves, and heard its turn
+    // time once.
+    assert_eq!(log.matches("> INFO timeout_turn 150").count(), 1, "{log}");
+    assert_eq!(log.matches("> INFO thread_num").count(), 1, "{log}");
+    assert!(log.matches("> TURN ").count() > 3, "{log}");
     assert_eq!(std::fs::read_dir(&psq).unwrap().count(), 2);
     let _ = std::fs::remove_dir_all(&logs);
     let _ = std::fs::remove_dir_all(&psq);
