@@ -19,8 +19,7 @@ use clap::Args;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::matchcmd::random_opening;
-use crate::movelists::read_move_lists;
+use crate::movelists::{game_openings, RandomOpenings};
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
@@ -165,29 +164,12 @@ pub fn run(args: &SelfplayArgs) -> Result<(), UsageError> {
 
 /// Every game's opening: the file's lists in turn, or random ones.
 fn openings(args: &SelfplayArgs, rules: Rules) -> Result<Vec<Vec<Pos>>, UsageError> {
-    let lists: Vec<Vec<Pos>> = match &args.openings {
-        Some(path) => read_move_lists(path, rules.size, "openings")?
-            .into_iter()
-            .map(|(_, moves)| moves)
-            .collect(),
-        None => {
-            let mut rng = StdRng::seed_from_u64(args.seed);
-            (0..args.games)
-                .map(|_| random_opening(&rules, args.opening_plies, &mut rng))
-                .collect()
-        }
+    let random = RandomOpenings {
+        count: args.games as usize,
+        plies: args.opening_plies,
+        seed: args.seed,
     };
-    for (n, moves) in lists.iter().enumerate() {
-        let game = Game::from_moves(rules, Color::Black, moves)
-            .map_err(|e| UsageError(format!("opening {}: {e}", n + 1)))?;
-        if game.is_over() {
-            return Err(UsageError(format!(
-                "opening {} already ends the game",
-                n + 1
-            )));
-        }
-    }
-    Ok(lists)
+    game_openings(args.openings.as_deref(), rules, &random)
 }
 
 struct Totals {

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use caro_core::{Color, Game, Pos, Rules};
+use caro_core::{Color, Pos, Rules};
 use caro_engine::arena::{play_game, GameSettings};
 use caro_engine::search::{CaroPlayer, Tunable, Tuning, TUNABLES};
 use caro_engine::spsa::{Perturbation, Spsa, SpsaSettings};
@@ -17,8 +17,7 @@ use clap::Args;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::matchcmd::random_opening;
-use crate::movelists::read_move_lists;
+use crate::movelists::{game_openings, RandomOpenings};
 use crate::rulesargs::RulesArgs;
 use crate::UsageError;
 
@@ -266,33 +265,12 @@ fn values_line(values: &[(&'static Tunable, f64)]) -> String {
 
 /// Every pair's opening: the file's lists in turn, or random ones.
 fn openings(args: &TuneArgs, rules: Rules) -> Result<Vec<Vec<Pos>>, UsageError> {
-    let lists: Vec<Vec<Pos>> = match &args.openings {
-        Some(path) => read_move_lists(path, rules.size, "openings")?
-            .into_iter()
-            .map(|(_, moves)| moves)
-            .collect(),
-        None => {
-            let mut rng = StdRng::seed_from_u64(args.seed);
-            let n = args.iterations.min(10_000) as usize;
-            (0..n)
-                .map(|_| random_opening(&rules, args.opening_plies, &mut rng))
-                .collect()
-        }
+    let random = RandomOpenings {
+        count: args.iterations.min(10_000) as usize,
+        plies: args.opening_plies,
+        seed: args.seed,
     };
-    if lists.is_empty() {
-        return Err(UsageError("the openings file holds no opening".to_string()));
-    }
-    for (n, moves) in lists.iter().enumerate() {
-        let game = Game::from_moves(rules, Color::Black, moves)
-            .map_err(|e| UsageError(format!("opening {}: {e}", n + 1)))?;
-        if game.is_over() {
-            return Err(UsageError(format!(
-                "opening {} already ends the game",
-                n + 1
-            )));
-        }
-    }
-    Ok(lists)
+    game_openings(args.openings.as_deref(), rules, &random)
 }
 
 /// The pair of games on `opening`, the plus tuning black in the first:
