@@ -209,10 +209,9 @@ impl Engine {
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
         self.note(">", line);
-        // One write of the whole line: `writeln!` on the unbuffered pipe
-        // writes the line and its end apart, and an engine that looks for
-        // input while it thinks (Rapfi) can take the half it saw for a
-        // command of its own.
+        // One write of the whole line (`writeln!` on the unbuffered pipe
+        // writes the line and its end apart): the engine never reads a
+        // line without its end.
         let mut whole = String::with_capacity(line.len() + 1);
         whole.push_str(line);
         whole.push('\n');
