@@ -25,10 +25,28 @@ use caro_core::{Color, Rule};
 use crate::pattern::Pattern;
 use crate::state::{Threat, COUNTED_THREATS, MAX_COUNT};
 
+mod caro;
 mod counts;
-mod fitted;
+mod freestyle;
+mod renju;
 use counts::COUNT_VALUES;
-pub(crate) use fitted::FITTED;
+
+/// Fitted point values of one rule: `[as the side to move, as the other
+/// side]`, each by combination of four line patterns (see
+/// [`combination`]).
+pub(crate) type FittedTable = [[i16; COMBINATIONS]; 2];
+
+/// The fitted table the engine plays `rule` with: one for freestyle and
+/// standard (`point_values/freestyle.rs`), one for renju (`renju.rs`) and
+/// one for caro and caro-standard (`caro.rs`), each written by `caro
+/// train --rule`.
+pub(crate) fn fitted_table(rule: Rule) -> &'static FittedTable {
+    match rule {
+        Rule::Freestyle | Rule::Standard => &freestyle::FITTED,
+        Rule::Renju => &renju::FITTED,
+        Rule::Caro | Rule::CaroStandard => &caro::FITTED,
+    }
+}
 
 /// Combinations of four line patterns, as multisets of four of the nine
 /// patterns: C(12, 4).
@@ -90,7 +108,7 @@ pub(crate) fn may_be_foul(p: [u8; 4]) -> bool {
     !has(Pattern::Five) && (has(Pattern::Overline) || fours >= 2 || threes >= 2)
 }
 
-fn build(fouls_zero: bool) -> PointValues {
+fn build(table: &FittedTable, fouls_zero: bool) -> PointValues {
     let mut v = PointValues {
         by_key: [[0; 2]; KEYS],
     };
@@ -100,19 +118,23 @@ fn build(fouls_zero: bool) -> PointValues {
             continue;
         }
         let c = combination(p);
-        v.by_key[key] = [FITTED[0][c], FITTED[1][c]];
+        v.by_key[key] = [table[0][c], table[1][c]];
     }
     v
 }
 
 /// The point values of `color` under `rule`.
 pub(crate) fn point_values(rule: Rule, color: Color) -> &'static PointValues {
-    static PLAIN: OnceLock<PointValues> = OnceLock::new();
+    static FREESTYLE: OnceLock<PointValues> = OnceLock::new();
     static RENJU_BLACK: OnceLock<PointValues> = OnceLock::new();
-    if rule == Rule::Renju && color == Color::Black {
-        RENJU_BLACK.get_or_init(|| build(true))
-    } else {
-        PLAIN.get_or_init(|| build(false))
+    static RENJU_WHITE: OnceLock<PointValues> = OnceLock::new();
+    static CARO: OnceLock<PointValues> = OnceLock::new();
+    let table = fitted_table(rule);
+    match rule {
+        Rule::Renju if color == Color::Black => RENJU_BLACK.get_or_init(|| build(table, true)),
+        Rule::Renju => RENJU_WHITE.get_or_init(|| build(table, false)),
+        Rule::Freestyle | Rule::Standard => FREESTYLE.get_or_init(|| build(table, false)),
+        Rule::Caro | Rule::CaroStandard => CARO.get_or_init(|| build(table, false)),
     }
 }
 

@@ -24,17 +24,39 @@ use std::fmt::Write as _;
 use caro_core::{Cell, Color, Rule};
 
 use crate::dataset::{Sample, EVAL_LIMIT};
-use crate::point_values::{combination, may_be_foul, COMBINATIONS, FITTED};
+use crate::point_values::{combination, fitted_table, may_be_foul, COMBINATIONS};
 use crate::state::State;
 
 /// Weights of the model: `[as the side to move, as the other side]`, by
 /// combination of four line patterns.
 pub type PointTable = [[i16; COMBINATIONS]; 2];
 
-/// The values the engine plays with today.
+/// The values the engine plays `rule` with today.
 #[must_use]
-pub fn current_table() -> PointTable {
-    FITTED
+pub fn current_table(rule: Rule) -> PointTable {
+    *fitted_table(rule)
+}
+
+/// The rules that share one table, named by their first: freestyle and
+/// standard, renju, caro and caro-standard.
+#[must_use]
+pub fn table_rule(rule: Rule) -> Rule {
+    match rule {
+        Rule::Freestyle | Rule::Standard => Rule::Freestyle,
+        Rule::Renju => Rule::Renju,
+        Rule::Caro | Rule::CaroStandard => Rule::Caro,
+    }
+}
+
+/// The file of `crates/caro-engine/src/point_values/` that holds the
+/// table `rule` is played with.
+#[must_use]
+pub fn table_file(rule: Rule) -> &'static str {
+    match table_rule(rule) {
+        Rule::Renju => "renju.rs",
+        Rule::Caro => "caro.rs",
+        _ => "freestyle.rs",
+    }
 }
 
 /// How a fit runs.
@@ -298,7 +320,8 @@ pub fn fit(
     }
 }
 
-/// The table as the Rust source of `src/point_values/fitted.rs`, with
+/// The table as the Rust source of a file of `src/point_values/` (see
+/// [`table_file`]), with
 /// `header` as its first comment lines (the command and data that made
 /// it).
 #[must_use]
@@ -360,18 +383,33 @@ mod tests {
     use caro_core::{BoardSize, Game, Pos, Rules};
 
     #[test]
-    fn the_engine_table_reads_back_from_its_source_file() {
-        let source = include_str!("point_values/fitted.rs");
-        assert_eq!(parse_table(source).unwrap(), FITTED);
-        let rendered = render_table(&FITTED, "a header\nof two lines");
+    fn the_engine_tables_read_back_from_their_source_files() {
+        let sources = [
+            (Rule::Freestyle, include_str!("point_values/freestyle.rs")),
+            (Rule::Renju, include_str!("point_values/renju.rs")),
+            (Rule::Caro, include_str!("point_values/caro.rs")),
+        ];
+        for (rule, source) in sources {
+            assert_eq!(parse_table(source).unwrap(), current_table(rule), "{rule}");
+        }
+        for rule in Rule::ALL {
+            let file = table_file(rule);
+            let (_, source) = sources
+                .iter()
+                .find(|(r, _)| table_file(*r) == file)
+                .unwrap();
+            assert_eq!(parse_table(source).unwrap(), current_table(rule), "{rule}");
+        }
+        let table = current_table(Rule::Freestyle);
+        let rendered = render_table(&table, "a header\nof two lines");
         assert!(rendered.starts_with("// a header\n// of two lines\n"));
-        assert_eq!(parse_table(&rendered).unwrap(), FITTED);
+        assert_eq!(parse_table(&rendered).unwrap(), table);
         assert!(parse_table("pub(crate) const FITTED = [1, 2];").is_err());
     }
 
     #[test]
     fn the_model_with_the_engine_table_is_the_engine_evaluation() {
-        for rule in [Rule::Freestyle, Rule::Renju] {
+        for rule in Rule::ALL {
             let rules = Rules::new(BoardSize::square(15), 5, rule).unwrap();
             let moves = caro_core::notation::parse_move_list(
                 "h8 i9 h9 h10 g9 i10 j10 i8 i7 g10 f10 j7",
@@ -380,7 +418,8 @@ mod tests {
             .unwrap();
             let game = Game::from_moves(rules, Color::Black, &moves).unwrap();
             let state = State::new(&game);
-            let w: Vec<f64> = FITTED.iter().flatten().map(|&v| f64::from(v)).collect();
+            let table = current_table(rule);
+            let w: Vec<f64> = table.iter().flatten().map(|&v| f64::from(v)).collect();
             let row = Row {
                 x: features(&state, rule),
                 fixed: state.evaluate_counts() as f32,
@@ -424,11 +463,12 @@ mod tests {
         let set = TrainingSet::new(&samples, &settings);
         let mut held_out_everything = TrainingSet::new(&samples, &settings);
         held_out_everything.held = TrainingSet::new(&samples, &settings).train;
-        let fitted = fit(&held_out_everything, &FITTED, &settings, |_| {});
+        let start = current_table(Rule::Freestyle);
+        let fitted = fit(&held_out_everything, &start, &settings, |_| {});
         assert!(fitted.best.held < fitted.start.held, "{fitted:?}");
         assert!(set.train_len() + set.held_len() == samples.len());
         // The same data, the same values.
-        let again = fit(&held_out_everything, &FITTED, &settings, |_| {});
+        let again = fit(&held_out_everything, &start, &settings, |_| {});
         assert_eq!(again.table, fitted.table);
     }
 }
