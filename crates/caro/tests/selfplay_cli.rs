@@ -1,11 +1,13 @@
 //! `caro selfplay` through the real binary: the file it writes, read back
-//! with the repository's reader, position by position.
+//! with the repository's reader, position by position, and fitted by
+//! `caro train`, each rule's table on its own.
 
 use std::path::Path;
 use std::process::Command;
 
-use caro_core::{Color, Game};
+use caro_core::{Color, Game, Rule};
 use caro_engine::dataset::{GameResult, Reader, Sample, EVAL_LIMIT};
+use caro_engine::train::{current_table, parse_table, table_file};
 use serde_json::Value;
 
 fn caro(args: &[&str]) -> std::process::Output {
@@ -174,4 +176,84 @@ fn bad_files_and_options_are_refused_with_the_reason() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("already ends the game"));
     assert!(!dir.path().join("o.cpos").exists());
+}
+
+/// Six games of `rule` on `size`×`size` from random openings, appended to
+/// `file`.
+fn selfplay(file: &Path, rule: &str, size: &str, seed: &str) {
+    let file = file.display().to_string();
+    let mut args = vec![
+        "selfplay",
+        "--rule",
+        rule,
+        "--size",
+        size,
+        "--games",
+        "6",
+        "--nodes",
+        "800",
+        "--hash-mb",
+        "2",
+        "--seed",
+        seed,
+        "--out",
+        &file,
+        "--json",
+    ];
+    if Path::new(&file).exists() {
+        args.push("--append");
+    }
+    succeed(&args);
+}
+
+#[test]
+fn each_rule_is_fitted_into_its_own_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("mixed.cpos");
+    selfplay(&data, "renju", "15", "3");
+    selfplay(&data, "caro", "20", "4");
+    let data = data.display().to_string();
+
+    // Positions of two tables' rules: the fit needs to be told which.
+    let out = caro(&["train", &data, "--out", "x.rs"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("renju") && err.contains("caro") && err.contains("--rule"),
+        "{err}"
+    );
+
+    for (rule, name) in [(Rule::Renju, "renju"), (Rule::Caro, "caro")] {
+        let out_file = dir.path().join(format!("{name}.rs"));
+        let totals = succeed(&[
+            "train",
+            &data,
+            "--rule",
+            name,
+            "--epochs",
+            "3",
+            "--out",
+            &out_file.display().to_string(),
+            "--json",
+        ]);
+        assert_eq!(totals["table"], table_file(rule), "{totals}");
+        assert!(totals["positions"].as_u64().unwrap() > 20, "{totals}");
+        let held = (
+            totals["start_held_loss"].as_f64().unwrap(),
+            totals["best_held_loss"].as_f64().unwrap(),
+        );
+        assert!(held.1 <= held.0, "{totals}");
+        let text = std::fs::read_to_string(&out_file).unwrap();
+        assert!(text.contains(&format!("The {name} table.")), "{text}");
+        assert!(text.contains(&format!("--rule {name}")), "{text}");
+        // The fit starts from the rule's own table and writes one the
+        // engine's reader takes.
+        let table = parse_table(&text).unwrap();
+        assert_eq!(table.len(), current_table(rule).len());
+    }
+
+    let out = caro(&["train", &data, "--rule", "freestyle", "--out", "x.rs"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no positions of rule freestyle"), "{err}");
 }
