@@ -85,6 +85,15 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
                 .map_err(|e| UsageError(e.to_string()))
         })
         .transpose()?;
+    let start = args
+        .start
+        .as_ref()
+        .map(|path| {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+            parse_table(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))
+        })
+        .transpose()?;
     let started = Instant::now();
     let mut samples: Vec<Sample> = Vec::new();
     for path in &args.data {
@@ -123,14 +132,7 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
             )));
         }
     };
-    let start = match &args.start {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            parse_table(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?
-        }
-        None => current_table(table_for),
-    };
+    let start = start.unwrap_or_else(|| current_table(table_for));
     let settings = TrainSettings {
         lambda: args.lambda,
         scale: args.scale,
