@@ -187,17 +187,17 @@ pub(crate) const REFUTE_VCT_TABLE_BYTES: usize = 1 << 20;
 /// own VCF search ends. The root's threat searches share the budget in
 /// cumulative windows, each ending after the one before it. Range:
 /// 0.005..=0.3.
-pub(crate) const ROOT_VCF_SHARE: f64 = 0.04;
+pub(crate) const ROOT_VCF_SHARE: f64 = 0.02;
 
 /// Part of the move's time (and of its node limit) by which the root's
 /// VCT search ends; the check of an only move against the opponent's VCF
 /// ends by this part of the time too. Range: [`ROOT_VCF_SHARE`]..=0.5.
-pub(crate) const ROOT_VCT_SHARE: f64 = 0.08;
+pub(crate) const ROOT_VCT_SHARE: f64 = 0.04;
 
 /// Part of the move's time (and of its node limit) by which the check of
 /// the root moves against the opponent's forced wins ends; the main
 /// search has the rest. Range: [`ROOT_VCT_SHARE`]..=0.8.
-pub(crate) const ROOT_REFUTE_SHARE: f64 = 0.15;
+pub(crate) const ROOT_REFUTE_SHARE: f64 = 0.08;
 
 /// With a clock, a move's optimum time is the time left (less
 /// [`CLOCK_MARGIN_MS`]) divided by this, plus [`INCREMENT_SHARE`] of the
