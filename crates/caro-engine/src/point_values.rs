@@ -29,7 +29,6 @@ mod caro;
 mod counts;
 mod freestyle;
 mod renju;
-use counts::COUNT_VALUES;
 
 /// Fitted point values of one rule: `[as the side to move, as the other
 /// side]`, each by combination of four line patterns (see
@@ -45,6 +44,17 @@ pub(crate) fn fitted_table(rule: Rule) -> &'static FittedTable {
         Rule::Freestyle | Rule::Standard => &freestyle::FITTED,
         Rule::Renju => &renju::FITTED,
         Rule::Caro | Rule::CaroStandard => &caro::FITTED,
+    }
+}
+
+/// The count values the engine plays `rule` with: each rule file's
+/// `COUNTS`, fitted with its point values by `caro train --counts` or
+/// named from `counts.rs` (`examples/fit_counts.rs`).
+pub(crate) fn fitted_counts(rule: Rule) -> &'static CountValues {
+    match rule {
+        Rule::Freestyle | Rule::Standard => &freestyle::COUNTS,
+        Rule::Renju => &renju::COUNTS,
+        Rule::Caro | Rule::CaroStandard => &caro::COUNTS,
     }
 }
 
@@ -150,7 +160,7 @@ pub(crate) fn count_values(rule: Rule, color: Color) -> &'static CountValues {
     static RENJU_BLACK: OnceLock<CountValues> = OnceLock::new();
     if rule == Rule::Renju && color == Color::Black {
         RENJU_BLACK.get_or_init(|| {
-            let mut v = COUNT_VALUES;
+            let mut v = *fitted_counts(Rule::Renju);
             let d3 = COUNTED_THREATS
                 .iter()
                 .position(|&t| t == Threat::DoubleThree)
@@ -161,7 +171,7 @@ pub(crate) fn count_values(rule: Rule, color: Color) -> &'static CountValues {
             v
         })
     } else {
-        &COUNT_VALUES
+        fitted_counts(rule)
     }
 }
 

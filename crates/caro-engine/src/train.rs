@@ -12,6 +12,11 @@
 //! `target = λ · result + (1 − λ) · σ(score / scale)`, loss `(σ(eval /
 //! scale) − target)²`, averaged.
 //!
+//! With [`TrainSettings::fit_counts`] the count correction's values
+//! ([`CountTable`]: each side's numbers of four, open-three, double-three,
+//! four-three and open-four points) are fitted with the point values;
+//! without it they stay as they are.
+//!
 //! Positions with a proven result (a score beyond
 //! [`crate::dataset::EVAL_LIMIT`]) are left out: no point sum should
 //! predict them. One position in ten (by its position key) is held out,
@@ -24,17 +29,46 @@ use std::fmt::Write as _;
 use caro_core::{Cell, Color, Rule};
 
 use crate::dataset::{Sample, EVAL_LIMIT};
-use crate::point_values::{combination, fitted_table, may_be_foul, COMBINATIONS};
-use crate::state::State;
+use crate::point_values::{
+    combination, fitted_counts, fitted_table, may_be_foul, CountValues, COMBINATIONS,
+};
+use crate::state::{State, Threat, COUNTED_THREATS, MAX_COUNT};
 
 /// Weights of the model: `[as the side to move, as the other side]`, by
 /// combination of four line patterns.
 pub type PointTable = [[i16; COMBINATIONS]; 2];
 
-/// The values the engine plays `rule` with today.
+/// Count values: `[as the side to move, as the other side][threat kind,
+/// as the state's counted threats][number of points, the last for that
+/// many or more]`.
+pub type CountTable = CountValues;
+
+/// Values of every count feature: one per side, counted threat and
+/// number of points.
+const COUNT_FEATURES: usize = 2 * COUNTED_THREATS.len() * (MAX_COUNT + 1);
+
+/// Everything a fit can move: the point values and the count values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tables {
+    /// The point values.
+    pub points: PointTable,
+    /// The count values.
+    pub counts: CountTable,
+}
+
+/// The point values the engine plays `rule` with today.
 #[must_use]
 pub fn current_table(rule: Rule) -> PointTable {
     *fitted_table(rule)
+}
+
+/// The point and count values the engine plays `rule` with today.
+#[must_use]
+pub fn current_tables(rule: Rule) -> Tables {
+    Tables {
+        points: *fitted_table(rule),
+        counts: *fitted_counts(rule),
+    }
 }
 
 /// The rules that share one table, named by their first: freestyle and
@@ -77,6 +111,8 @@ pub struct TrainSettings {
     /// A value seen on fewer points than this in the training positions
     /// keeps its start.
     pub min_seen: f64,
+    /// Fit the count values too (otherwise they stay as they start).
+    pub fit_counts: bool,
 }
 
 impl Default for TrainSettings {
@@ -88,15 +124,19 @@ impl Default for TrainSettings {
             patience: 10,
             learning_rate: 2.0,
             min_seen: 20.0,
+            fit_counts: false,
         }
     }
 }
 
 /// One position as the model sees it.
 struct Row {
-    /// (weight index, signed count): index `role * COMBINATIONS + c`.
+    /// (weight index, signed count): index `role * COMBINATIONS + c` for
+    /// a point value, then the count features from `2 * COMBINATIONS`
+    /// (see [`count_feature`]).
     x: Vec<(u32, f32)>,
-    /// What the model does not fit: the count correction.
+    /// What the model does not fit: the count correction, unless the
+    /// counts are fitted.
     fixed: f32,
     target: f32,
 }
@@ -132,9 +172,16 @@ impl TrainingSet {
             let state = State::new(&game);
             let squashed = sigmoid(f64::from(s.score) / settings.scale);
             let target = settings.lambda * s.result.score() + (1.0 - settings.lambda) * squashed;
+            let mut x = features(&state, s.rules.rule);
+            let fixed = if settings.fit_counts {
+                x.extend(count_features(&state, s.rules.rule));
+                0.0
+            } else {
+                state.evaluate_counts() as f32
+            };
             let row = Row {
-                x: features(&state, s.rules.rule),
-                fixed: state.evaluate_counts() as f32,
+                x,
+                fixed,
                 target: target as f32,
             };
             if s.position_key() % 10 == 0 {
@@ -192,6 +239,36 @@ fn features(state: &State, rule: Rule) -> Vec<(u32, f32)> {
         .collect()
 }
 
+/// The weight index of a count value: `role` 0 the side to move, 1 the
+/// other side; `threat` the place in the counted threats; `n` the number
+/// of points (capped).
+fn count_feature(role: usize, threat: usize, n: usize) -> usize {
+    2 * COMBINATIONS + (role * COUNTED_THREATS.len() + threat) * (MAX_COUNT + 1) + n
+}
+
+/// The count features of a position: for each side and counted threat,
+/// its number of points (capped), as the engine's count correction reads
+/// them (both sides' values are from the side to move's view, so each
+/// feature counts +1). A count of none has no feature: its value is fixed at zero.
+/// Renju black's double threes are fouls and count nothing.
+fn count_features(state: &State, rule: Rule) -> Vec<(u32, f32)> {
+    let me = state.to_move();
+    let mut x = Vec::new();
+    for (role, color) in [(0, me), (1, me.opponent())] {
+        for (t, &threat) in COUNTED_THREATS.iter().enumerate() {
+            if rule == Rule::Renju && color == Color::Black && threat == Threat::DoubleThree {
+                continue;
+            }
+            let n = (state.threat_count(color, threat) as usize).min(MAX_COUNT);
+            if n > 0 {
+                // Both roles' values are from the side to move's view.
+                x.push((count_feature(role, t, n) as u32, 1.0));
+            }
+        }
+    }
+    x
+}
+
 fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
@@ -233,8 +310,9 @@ pub struct Epoch {
 /// What a fit found.
 #[derive(Clone, Debug)]
 pub struct Fitted {
-    /// The values of the best epoch, rounded.
-    pub table: PointTable,
+    /// The values of the best epoch, rounded (the count values as they
+    /// started unless they were fitted).
+    pub tables: Tables,
     /// The losses before the fit (epoch 0).
     pub start: Epoch,
     /// The best epoch by held-out loss.
@@ -243,17 +321,56 @@ pub struct Fitted {
     pub epochs_run: u32,
 }
 
-/// Fits the point values to `set` from `start`, calling `report` after
-/// each epoch.
+/// The weights of `tables` as the model reads them: point values, then
+/// count values.
+fn weights_of(tables: &Tables) -> Vec<f64> {
+    let mut w: Vec<f64> = tables
+        .points
+        .iter()
+        .flatten()
+        .map(|&v| f64::from(v))
+        .collect();
+    w.extend(
+        tables
+            .counts
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|&v| f64::from(v)),
+    );
+    debug_assert_eq!(w.len(), 2 * COMBINATIONS + COUNT_FEATURES);
+    w
+}
+
+/// The tables of the model's weights, rounded.
+fn tables_of(w: &[f64]) -> Tables {
+    let mut tables = Tables {
+        points: [[0; COMBINATIONS]; 2],
+        counts: [[[0; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2],
+    };
+    for (f, value) in w.iter().enumerate().take(2 * COMBINATIONS) {
+        tables.points[f / COMBINATIONS][f % COMBINATIONS] = value.round() as i16;
+    }
+    let per_role = COUNTED_THREATS.len() * (MAX_COUNT + 1);
+    for (f, value) in w.iter().skip(2 * COMBINATIONS).enumerate() {
+        let (role, rest) = (f / per_role, f % per_role);
+        tables.counts[role][rest / (MAX_COUNT + 1)][rest % (MAX_COUNT + 1)] = value.round() as i16;
+    }
+    tables
+}
+
+/// Fits the point values (and with [`TrainSettings::fit_counts`] the
+/// count values) to `set` from `start`, calling `report` after each
+/// epoch.
 #[must_use]
 pub fn fit(
     set: &TrainingSet,
-    start: &PointTable,
+    start: &Tables,
     settings: &TrainSettings,
     mut report: impl FnMut(Epoch),
 ) -> Fitted {
-    let n = 2 * COMBINATIONS;
-    let mut w: Vec<f64> = start.iter().flatten().map(|&v| f64::from(v)).collect();
+    let mut w = weights_of(start);
+    let n = w.len();
     let mut seen = vec![0.0; n];
     for r in &set.train {
         for &(f, k) in &r.x {
@@ -308,36 +425,32 @@ pub fn fit(
             break;
         }
     }
-    let mut table = [[0i16; COMBINATIONS]; 2];
-    for (f, value) in best_w.iter().enumerate() {
-        table[f / COMBINATIONS][f % COMBINATIONS] = value.round() as i16;
-    }
     Fitted {
-        table,
+        tables: tables_of(&best_w),
         start: first,
         best,
         epochs_run,
     }
 }
 
-/// The table as the Rust source of a file of `src/point_values/` (see
-/// [`table_file`]), with
-/// `header` as its first comment lines (the command and data that made
-/// it).
+/// The tables as the Rust source of a file of `src/point_values/` (see
+/// [`table_file`]): the point values `FITTED` and the count values
+/// `COUNTS`, with `header` as its first comment lines (the command and
+/// data that made it).
 #[must_use]
-pub fn render_table(table: &PointTable, header: &str) -> String {
+pub fn render_tables(tables: &Tables, header: &str) -> String {
     let mut text = String::new();
     for line in header.lines() {
         let _ = writeln!(text, "// {line}");
     }
     text.push_str(
-        "\nuse super::COMBINATIONS;\n\n\
+        "\nuse super::{COMBINATIONS, COUNTED_THREATS, MAX_COUNT};\n\n\
          /// Fitted point values: `[as the side to move, as the other side]`, each\n\
          /// by combination of four line patterns (see [`super::combination`]).\n\
          #[rustfmt::skip]\n\
          pub(crate) const FITTED: [[i16; COMBINATIONS]; 2] = [\n",
     );
-    for role in table {
+    for role in &tables.points {
         text.push_str("    [\n");
         for row in role.chunks(16) {
             let row: Vec<String> = row.iter().map(ToString::to_string).collect();
@@ -345,35 +458,79 @@ pub fn render_table(table: &PointTable, header: &str) -> String {
         }
         text.push_str("    ],\n");
     }
+    text.push_str(
+        "];\n\n\
+         /// Fitted count values: `[as the side to move, as the other side]`,\n\
+         /// each by threat kind (as [`COUNTED_THREATS`]) and by how many points\n\
+         /// make it (the last for that many or more).\n\
+         #[rustfmt::skip]\n\
+         pub(crate) const COUNTS: [[[i16; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2] = [\n",
+    );
+    for role in &tables.counts {
+        text.push_str("    [\n");
+        for row in role {
+            let row: Vec<String> = row.iter().map(ToString::to_string).collect();
+            let _ = writeln!(text, "        [{}],", row.join(", "));
+        }
+        text.push_str("    ],\n");
+    }
     text.push_str("];\n");
     text
 }
 
-/// The table of a file written by [`render_table`], or what is wrong
-/// with it.
+/// The numbers of the table `name` in a file written by
+/// [`render_tables`]: those between its `= [` and the `];` that closes it
+/// (`None` where the file has no such table).
+fn table_numbers(text: &str, name: &str) -> Option<Result<Vec<i16>, String>> {
+    let at = text.find(&format!("const {name}:"))?;
+    let rest = &text[at..];
+    let open = rest.find("= [")? + 3;
+    let close = rest[open..].find("];").map_or(rest.len(), |c| open + c);
+    Some(
+        rest[open..close]
+            .split(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .filter(|s| !s.is_empty())
+            .map(str::parse::<i16>)
+            .collect::<Result<Vec<i16>, _>>()
+            .map_err(|e| format!("a value of {name} that is not a number: {e}")),
+    )
+}
+
+/// The point values of a file written by [`render_tables`], and its count
+/// values where it has them, or what is wrong with it.
 ///
 /// # Errors
-/// A message for a file without the table's 990 numbers.
-pub fn parse_table(text: &str) -> Result<PointTable, String> {
-    let start = text.find("= [").ok_or("no `FITTED` table in the file")?;
-    let numbers: Result<Vec<i16>, _> = text[start + 3..]
-        .split(|c: char| !(c.is_ascii_digit() || c == '-'))
-        .filter(|s| !s.is_empty())
-        .map(str::parse::<i16>)
-        .collect();
-    let numbers = numbers.map_err(|e| format!("a value that is not a number: {e}"))?;
+/// A message for a file without the 990 point values, or with a count
+/// table of the wrong size.
+pub fn parse_tables(text: &str) -> Result<(PointTable, Option<CountTable>), String> {
+    let numbers = table_numbers(text, "FITTED").ok_or("no `FITTED` table in the file")??;
     if numbers.len() != 2 * COMBINATIONS {
         return Err(format!(
-            "{} values, not {}",
+            "{} point values, not {}",
             numbers.len(),
             2 * COMBINATIONS
         ));
     }
-    let mut table = [[0i16; COMBINATIONS]; 2];
+    let mut points = [[0i16; COMBINATIONS]; 2];
     for (f, &value) in numbers.iter().enumerate() {
-        table[f / COMBINATIONS][f % COMBINATIONS] = value;
+        points[f / COMBINATIONS][f % COMBINATIONS] = value;
     }
-    Ok(table)
+    let counts = match table_numbers(text, "COUNTS") {
+        None => None,
+        Some(numbers) => {
+            let numbers = numbers?;
+            if numbers.len() != COUNT_FEATURES {
+                return Err(format!(
+                    "{} count values, not {COUNT_FEATURES}",
+                    numbers.len()
+                ));
+            }
+            let mut w = vec![0.0; 2 * COMBINATIONS];
+            w.extend(numbers.iter().map(|&v| f64::from(v)));
+            Some(tables_of(&w).counts)
+        }
+    };
+    Ok((points, counts))
 }
 
 #[cfg(test)]
@@ -389,30 +546,45 @@ mod tests {
             (Rule::Renju, include_str!("point_values/renju.rs")),
             (Rule::Caro, include_str!("point_values/caro.rs")),
         ];
-        // A rule without a fit of its own plays the freestyle table.
-        let table_of = |source: &str| {
-            if source.contains("use super::freestyle::FITTED") {
-                parse_table(sources[0].1)
+        // A rule without a fit of its own plays the freestyle table, and
+        // the freestyle table the count values of `counts.rs`.
+        let tables_of_source = |source: &str| {
+            let source = if source.contains("use super::freestyle::{COUNTS, FITTED}") {
+                sources[0].1
             } else {
-                parse_table(source)
-            }
+                source
+            };
+            let (points, counts) = parse_tables(source).unwrap();
+            let counts = counts.unwrap_or_else(|| {
+                assert!(source.contains("use super::counts::COUNT_VALUES as COUNTS"));
+                let numbers = table_numbers(include_str!("point_values/counts.rs"), "COUNT_VALUES")
+                    .unwrap()
+                    .unwrap();
+                let mut w = vec![0.0; 2 * COMBINATIONS];
+                w.extend(numbers.iter().map(|&v| f64::from(v)));
+                tables_of(&w).counts
+            });
+            Tables { points, counts }
         };
-        for (rule, source) in sources {
-            assert_eq!(table_of(source).unwrap(), current_table(rule), "{rule}");
-        }
         for rule in Rule::ALL {
             let file = table_file(rule);
             let (_, source) = sources
                 .iter()
                 .find(|(r, _)| table_file(*r) == file)
                 .unwrap();
-            assert_eq!(table_of(source).unwrap(), current_table(rule), "{rule}");
+            assert_eq!(tables_of_source(source), current_tables(rule), "{rule}");
         }
-        let table = current_table(Rule::Freestyle);
-        let rendered = render_table(&table, "a header\nof two lines");
+        let mut tables = current_tables(Rule::Freestyle);
+        tables.counts[1][2][3] = -7;
+        let rendered = render_tables(&tables, "a header\nof two lines");
         assert!(rendered.starts_with("// a header\n// of two lines\n"));
-        assert_eq!(parse_table(&rendered).unwrap(), table);
-        assert!(parse_table("pub(crate) const FITTED = [1, 2];").is_err());
+        assert_eq!(
+            parse_tables(&rendered).unwrap(),
+            (tables.points, Some(tables.counts))
+        );
+        assert!(parse_tables("pub(crate) const FITTED: X = [1, 2];").is_err());
+        let short_counts = rendered.replace("[0, ", "[");
+        assert!(parse_tables(&short_counts).is_err());
     }
 
     #[test]
@@ -426,11 +598,19 @@ mod tests {
             .unwrap();
             let game = Game::from_moves(rules, Color::Black, &moves).unwrap();
             let state = State::new(&game);
-            let table = current_table(rule);
-            let w: Vec<f64> = table.iter().flatten().map(|&v| f64::from(v)).collect();
+            let w = weights_of(&current_tables(rule));
             let row = Row {
                 x: features(&state, rule),
                 fixed: state.evaluate_counts() as f32,
+                target: 0.5,
+            };
+            assert_eq!(predict(&w, &row).round() as i32, state.evaluate(), "{rule}");
+            // With the counts as features of their own, the same.
+            let mut x = features(&state, rule);
+            x.extend(count_features(&state, rule));
+            let row = Row {
+                x,
+                fixed: 0.0,
                 target: 0.5,
             };
             assert_eq!(predict(&w, &row).round() as i32, state.evaluate(), "{rule}");
@@ -471,12 +651,25 @@ mod tests {
         let set = TrainingSet::new(&samples, &settings);
         let mut held_out_everything = TrainingSet::new(&samples, &settings);
         held_out_everything.held = TrainingSet::new(&samples, &settings).train;
-        let start = current_table(Rule::Freestyle);
+        let start = current_tables(Rule::Freestyle);
         let fitted = fit(&held_out_everything, &start, &settings, |_| {});
         assert!(fitted.best.held < fitted.start.held, "{fitted:?}");
         assert!(set.train_len() + set.held_len() == samples.len());
+        // Without --counts the count values stay as they were.
+        assert_eq!(fitted.tables.counts, start.counts);
+        assert_ne!(fitted.tables.points, start.points);
         // The same data, the same values.
         let again = fit(&held_out_everything, &start, &settings, |_| {});
-        assert_eq!(again.table, fitted.table);
+        assert_eq!(again.tables, fitted.tables);
+        // With them, they move too.
+        let with_counts = TrainSettings {
+            fit_counts: true,
+            ..settings
+        };
+        let mut set = TrainingSet::new(&samples, &with_counts);
+        set.held = TrainingSet::new(&samples, &with_counts).train;
+        let fitted = fit(&set, &start, &with_counts, |_| {});
+        assert!(fitted.best.held < fitted.start.held, "{fitted:?}");
+        assert_ne!(fitted.tables.counts, start.counts);
     }
 }

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use caro_core::{Color, Game, Rule};
 use caro_engine::dataset::{GameResult, Reader, Sample, EVAL_LIMIT};
-use caro_engine::train::{current_table, parse_table, table_file};
+use caro_engine::train::{current_tables, parse_tables, table_file};
 use serde_json::Value;
 
 fn caro(args: &[&str]) -> std::process::Output {
@@ -223,19 +223,18 @@ fn each_rule_is_fitted_into_its_own_table() {
         "{err}"
     );
 
-    for (rule, name) in [(Rule::Renju, "renju"), (Rule::Caro, "caro")] {
+    // Renju's count values are fitted too, caro's stay as they are.
+    for (rule, name, counts) in [(Rule::Renju, "renju", true), (Rule::Caro, "caro", false)] {
         let out_file = dir.path().join(format!("{name}.rs"));
-        let totals = succeed(&[
-            "train",
-            &data,
-            "--rule",
-            name,
-            "--epochs",
-            "3",
-            "--out",
-            &out_file.display().to_string(),
-            "--json",
-        ]);
+        let out_name = out_file.display().to_string();
+        let mut args = vec![
+            "train", &data, "--rule", name, "--epochs", "3", "--out", &out_name, "--json",
+        ];
+        if counts {
+            args.push("--counts");
+        }
+        let totals = succeed(&args);
+        assert_eq!(totals["counts_fitted"], counts, "{totals}");
         assert_eq!(totals["table"], table_file(rule), "{totals}");
         assert!(totals["positions"].as_u64().unwrap() > 20, "{totals}");
         let held = (
@@ -246,11 +245,30 @@ fn each_rule_is_fitted_into_its_own_table() {
         let text = std::fs::read_to_string(&out_file).unwrap();
         assert!(text.contains(&format!("The {name} table.")), "{text}");
         assert!(text.contains(&format!("--rule {name}")), "{text}");
-        // The fit starts from the rule's own table and writes one the
-        // engine's reader takes.
-        let table = parse_table(&text).unwrap();
-        assert_eq!(table.len(), current_table(rule).len());
+        // The fit starts from the rule's own tables and writes both in a
+        // form the reader takes.
+        let (points, written_counts) = parse_tables(&text).unwrap();
+        let engine = current_tables(rule);
+        assert_ne!(points, engine.points, "{text}");
+        let written_counts = written_counts.unwrap();
+        assert_eq!(written_counts != engine.counts, counts, "{text}");
+        assert_eq!(text.contains(" --counts`"), counts, "{text}");
     }
+
+    // A fit can start from a file of an earlier fit.
+    let start = dir.path().join("renju.rs").display().to_string();
+    let again = dir.path().join("renju2.rs").display().to_string();
+    succeed(&[
+        "train", "train", &data, "--rule", "renju", "--epochs", "1", "--start", &start, "--out",
+        &again, data, "--rule", "renju", "--epochs", "1", "--start", &start, "--out", &again,
+        "--json",
+    ]);
+    let (_, first_counts) = parse_tables(&std::fs::read_to_string(&start).unwrap()).unwrap();
+    let (_, counts) = parse_tables(&std::fs::read_to_string(&again).unwrap()).unwrap();
+    assert_eq!(
+        counts, first_counts,
+        "without --counts the start's counts are kept"
+    );
 
     let out = caro(&["train", &data, "--rule", "freestyle", "--out", "x.rs"]);
     assert_eq!(out.status.code(), Some(2));

@@ -1,5 +1,6 @@
 //! The caro table: until a fit on caro positions wins its sequential test
 //! (`caro train --rule caro --out crates/caro-engine/src/point_values/caro.rs`,
-//! docs/training.md), caro plays the freestyle table.
+//! docs/training.md), caro plays the freestyle table
+//! and its count values.
 
-pub(crate) use super::freestyle::FITTED;
+pub(crate) use super::freestyle::{COUNTS, FITTED};

@@ -76,3 +76,7 @@ pub(crate) const FITTED: [[i16; COMBINATIONS]; 2] = [
         480, 960, 360, 1440, 840, 240, 1920, 1320, 720, 120, 2400, 1800, 1200, 600, 0,
     ],
 ];
+
+/// The count values played with this table, fitted on top of it
+/// (`examples/fit_counts.rs`).
+pub(crate) use super::counts::COUNT_VALUES as COUNTS;

@@ -1,5 +1,6 @@
 //! The renju table: until a fit on renju positions wins its sequential test
 //! (`caro train --rule renju --out crates/caro-engine/src/point_values/renju.rs`,
-//! docs/training.md), renju plays the freestyle table.
+//! docs/training.md), renju plays the freestyle table
+//! and its count values.
 
-pub(crate) use super::freestyle::FITTED;
+pub(crate) use super::freestyle::{COUNTS, FITTED};
