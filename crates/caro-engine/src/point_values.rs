@@ -17,6 +17,10 @@
 //! values were fitted on top of the point values (`examples/fit_counts.rs`)
 //! to the same kind of deeper search scores, which they predict
 //! markedly better than the point sum alone.
+//!
+//! Last, a table over both sides' threats at once ([`BothSidesValues`])
+//! values what the counts of one side alone cannot: whose move it is when
+//! both sides have a four, or an open three against a four-three.
 
 use std::sync::OnceLock;
 
@@ -56,6 +60,54 @@ pub(crate) fn fitted_counts(rule: Rule) -> &'static CountValues {
         Rule::Renju => &renju::COUNTS,
         Rule::Caro | Rule::CaroStandard => &caro::COUNTS,
     }
+}
+
+/// The both-sides values the engine plays `rule` with: each rule file's
+/// `BOTH_SIDES`, fitted by `caro train --counts` (zero where a rule's file
+/// has no fit of them).
+pub(crate) fn fitted_both_sides(rule: Rule) -> &'static BothSidesValues {
+    match rule {
+        Rule::Freestyle | Rule::Standard => &freestyle::BOTH_SIDES,
+        Rule::Renju => &renju::BOTH_SIDES,
+        Rule::Caro | Rule::CaroStandard => &caro::BOTH_SIDES,
+    }
+}
+
+/// Keys of the both-sides table: six threat bits of the side to move
+/// ([`threat_bits`]) above six of the other side.
+pub(crate) const BOTH_SIDES_KEYS: usize = 1 << 12;
+
+/// What the two sides' threats are worth together, from the side to
+/// move's view, by [`both_sides_key`].
+pub(crate) type BothSidesValues = [i16; BOTH_SIDES_KEYS];
+
+/// Six bits of one side's threats, by its numbers of threat points
+/// (indexed by [`Threat`]): a four point, an open-three point, two or
+/// more of them, a double-three point (when `double_threes_count`; not
+/// for renju black, whose double threes are fouls), a four-three point,
+/// an open-four point.
+#[inline]
+pub(crate) fn threat_bits(counts: &[u32; 7], double_threes_count: bool) -> usize {
+    let has = |t: Threat, n: u32| usize::from(counts[t as usize] >= n);
+    has(Threat::Four, 1)
+        | has(Threat::OpenThree, 1) << 1
+        | has(Threat::OpenThree, 2) << 2
+        | (has(Threat::DoubleThree, 1) & usize::from(double_threes_count)) << 3
+        | has(Threat::FourThree, 1) << 4
+        | has(Threat::OpenFour, 1) << 5
+}
+
+/// The both-sides key of the side to move's and the other side's threat
+/// bits.
+#[inline]
+pub(crate) fn both_sides_key(mover: usize, other: usize) -> usize {
+    mover << 6 | other
+}
+
+/// Whether `color`'s double-three points count under `rule` (not renju
+/// black's: they are fouls).
+pub(crate) fn double_threes_count(rule: Rule, color: Color) -> bool {
+    !(rule == Rule::Renju && color == Color::Black)
 }
 
 /// Combinations of four line patterns, as multisets of four of the nine

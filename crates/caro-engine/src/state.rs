@@ -8,7 +8,10 @@ use std::sync::Arc;
 use caro_core::{Board, Cell, Color, Game, Pos, Rule, Rules};
 
 use crate::pattern::{half_count, half_id, key_of, Pattern, PatternTable, WinKind};
-use crate::point_values::{count_values, point_values, CountValues, PointValues};
+use crate::point_values::{
+    both_sides_key, count_values, double_threes_count, fitted_both_sides, point_values,
+    threat_bits, BothSidesValues, CountValues, PointValues,
+};
 
 mod threat;
 
@@ -90,6 +93,11 @@ pub struct State {
     point_values: [&'static PointValues; 2],
     /// Per colour, what its numbers of threat points are worth.
     count_values: [&'static CountValues; 2],
+    /// What both sides' threats are worth together.
+    both_sides: &'static BothSidesValues,
+    /// Per colour, whether its double-three points count (not renju
+    /// black's).
+    double_threes_count: [bool; 2],
     /// Number of (point, direction) entries per colour at
     /// [`Pattern::Block4`], [`Pattern::Flex4`] and [`Pattern::Five`] (the
     /// patterns [`State::has`] answers for; weaker ones are not counted).
@@ -340,6 +348,11 @@ impl State {
                 count_values(rules.rule, Color::Black),
                 count_values(rules.rule, Color::White),
             ],
+            both_sides: fitted_both_sides(rules.rule),
+            double_threes_count: [
+                double_threes_count(rules.rule, Color::Black),
+                double_threes_count(rules.rule, Color::White),
+            ],
             four_counts: [[0; 3]; 2],
             threat_counts: [[0; 7]; 2],
             to_move: game.to_move(),
@@ -507,8 +520,10 @@ impl State {
     /// of the [`COUNTED_THREATS`], a value by how many points make it (up
     /// to [`MAX_COUNT`]). A point sum counts every point in full, where two
     /// points of one threat are often answered by one move: the values
-    /// were fitted on top of the point sum (`examples/fit_counts.rs`).
-    /// Not while a lines-only or unscored move is on the stack.
+    /// were fitted on top of the point sum (`examples/fit_counts.rs`,
+    /// `caro train --counts`). Plus the both-sides value of which threats
+    /// each side has (`point_values::threat_bits`). Not while a
+    /// lines-only or unscored move is on the stack.
     #[inline]
     #[must_use]
     pub fn evaluate_counts(&self) -> i32 {
@@ -525,7 +540,20 @@ impl State {
                 sum += i32::from(row[n]);
             }
         }
-        sum
+        let bits =
+            |side: usize| threat_bits(&self.threat_counts[side], self.double_threes_count[side]);
+        sum + i32::from(self.both_sides[both_sides_key(bits(me), bits(1 - me))])
+    }
+
+    /// Per colour, its numbers of empty points by [`Threat`] (as
+    /// [`State::threat_count`]).
+    #[must_use]
+    pub(crate) fn threat_counts_of(&self, color: Color) -> &[u32; 7] {
+        debug_assert!(
+            self.sums_kept(),
+            "threat counts read under a lines-only or unscored move"
+        );
+        &self.threat_counts[color.index()]
     }
 
     /// The bounding box of stones widened by [`NEAR`], clipped to the
@@ -1452,7 +1480,13 @@ mod tests {
                 sum += i32::from(row[counts[color.index()][t as usize].min(MAX_COUNT)]);
             }
         }
-        sum
+        let bits = |color: Color| {
+            let c = counts[color.index()].map(|n| n as u32);
+            threat_bits(&c, double_threes_count(s.rules.rule, color))
+        };
+        sum + i32::from(
+            fitted_both_sides(s.rules.rule)[both_sides_key(bits(me), bits(me.opponent()))],
+        )
     }
 
     #[test]

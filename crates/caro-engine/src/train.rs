@@ -12,10 +12,11 @@
 //! `target = λ · result + (1 − λ) · σ(score / scale)`, loss `(σ(eval /
 //! scale) − target)²`, averaged.
 //!
-//! With [`TrainSettings::fit_counts`] the count correction's values
-//! ([`CountTable`]: each side's numbers of four, open-three, double-three,
-//! four-three and open-four points) are fitted with the point values;
-//! without it they stay as they are.
+//! With [`TrainSettings::fit_counts`] the count correction's values are
+//! fitted with the point values: [`CountTable`], each side's numbers of
+//! four, open-three, double-three, four-three and open-four points, and
+//! [`BothSidesTable`], which of six kinds of threat points each side has,
+//! both sides at once. Without it they stay as they are.
 //!
 //! Positions with a proven result (a score beyond
 //! [`crate::dataset::EVAL_LIMIT`]) are left out: no point sum should
@@ -30,7 +31,9 @@ use caro_core::{Cell, Color, Rule};
 
 use crate::dataset::{Sample, EVAL_LIMIT};
 use crate::point_values::{
-    combination, fitted_counts, fitted_table, may_be_foul, CountValues, COMBINATIONS,
+    both_sides_key, combination, double_threes_count, fitted_both_sides, fitted_counts,
+    fitted_table, may_be_foul, threat_bits, BothSidesValues, CountValues, BOTH_SIDES_KEYS,
+    COMBINATIONS,
 };
 use crate::state::{State, Threat, COUNTED_THREATS, MAX_COUNT};
 
@@ -43,17 +46,23 @@ pub type PointTable = [[i16; COMBINATIONS]; 2];
 /// many or more]`.
 pub type CountTable = CountValues;
 
+/// Both-sides values: by which threats the side to move has and which
+/// the other side has (six kinds each, 4,096 keys).
+pub type BothSidesTable = BothSidesValues;
+
 /// Values of every count feature: one per side, counted threat and
 /// number of points.
 const COUNT_FEATURES: usize = 2 * COUNTED_THREATS.len() * (MAX_COUNT + 1);
 
-/// Everything a fit can move: the point values and the count values.
+/// Everything a fit can move: the point, count and both-sides values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tables {
     /// The point values.
     pub points: PointTable,
     /// The count values.
     pub counts: CountTable,
+    /// The both-sides values.
+    pub both_sides: BothSidesTable,
 }
 
 /// The point values the engine plays `rule` with today.
@@ -68,6 +77,7 @@ pub fn current_tables(rule: Rule) -> Tables {
     Tables {
         points: *fitted_table(rule),
         counts: *fitted_counts(rule),
+        both_sides: *fitted_both_sides(rule),
     }
 }
 
@@ -175,6 +185,7 @@ impl TrainingSet {
             let mut x = features(&state, s.rules.rule);
             let fixed = if settings.fit_counts {
                 x.extend(count_features(&state, s.rules.rule));
+                x.push((both_sides_feature(&state, s.rules.rule) as u32, 1.0));
                 0.0
             } else {
                 state.evaluate_counts() as f32
@@ -269,6 +280,18 @@ fn count_features(state: &State, rule: Rule) -> Vec<(u32, f32)> {
     x
 }
 
+/// The weight index of the position's both-sides value.
+fn both_sides_feature(state: &State, rule: Rule) -> usize {
+    let me = state.to_move();
+    let bits = |color: Color| {
+        threat_bits(
+            state.threat_counts_of(color),
+            double_threes_count(rule, color),
+        )
+    };
+    2 * COMBINATIONS + COUNT_FEATURES + both_sides_key(bits(me), bits(me.opponent()))
+}
+
 fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
@@ -338,7 +361,8 @@ fn weights_of(tables: &Tables) -> Vec<f64> {
             .flatten()
             .map(|&v| f64::from(v)),
     );
-    debug_assert_eq!(w.len(), 2 * COMBINATIONS + COUNT_FEATURES);
+    w.extend(tables.both_sides.iter().map(|&v| f64::from(v)));
+    debug_assert_eq!(w.len(), 2 * COMBINATIONS + COUNT_FEATURES + BOTH_SIDES_KEYS);
     w
 }
 
@@ -347,20 +371,26 @@ fn tables_of(w: &[f64]) -> Tables {
     let mut tables = Tables {
         points: [[0; COMBINATIONS]; 2],
         counts: [[[0; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2],
+        both_sides: [0; BOTH_SIDES_KEYS],
     };
     for (f, value) in w.iter().enumerate().take(2 * COMBINATIONS) {
         tables.points[f / COMBINATIONS][f % COMBINATIONS] = value.round() as i16;
     }
     let per_role = COUNTED_THREATS.len() * (MAX_COUNT + 1);
-    for (f, value) in w.iter().skip(2 * COMBINATIONS).enumerate() {
+    let counts = w.iter().skip(2 * COMBINATIONS).take(COUNT_FEATURES);
+    for (f, value) in counts.enumerate() {
         let (role, rest) = (f / per_role, f % per_role);
         tables.counts[role][rest / (MAX_COUNT + 1)][rest % (MAX_COUNT + 1)] = value.round() as i16;
+    }
+    let both = w.iter().skip(2 * COMBINATIONS + COUNT_FEATURES);
+    for (entry, value) in tables.both_sides.iter_mut().zip(both) {
+        *entry = value.round() as i16;
     }
     tables
 }
 
 /// Fits the point values (and with [`TrainSettings::fit_counts`] the
-/// count values) to `set` from `start`, calling `report` after each
+/// count and both-sides values) to `set` from `start`, calling `report` after each
 /// epoch.
 #[must_use]
 pub fn fit(
@@ -444,7 +474,7 @@ pub fn render_tables(tables: &Tables, header: &str) -> String {
         let _ = writeln!(text, "// {line}");
     }
     text.push_str(
-        "\nuse super::{COMBINATIONS, COUNTED_THREATS, MAX_COUNT};\n\n\
+        "\nuse super::{BOTH_SIDES_KEYS, COMBINATIONS, COUNTED_THREATS, MAX_COUNT};\n\n\
          /// Fitted point values: `[as the side to move, as the other side]`, each\n\
          /// by combination of four line patterns (see [`super::combination`]).\n\
          #[rustfmt::skip]\n\
@@ -474,6 +504,18 @@ pub fn render_tables(tables: &Tables, header: &str) -> String {
         }
         text.push_str("    ],\n");
     }
+    text.push_str(
+        "];\n\n\
+         /// Fitted both-sides values: by which threats the side to move has\n\
+         /// (high six bits) and the other side has (low six bits), see\n\
+         /// [`super::threat_bits`].\n\
+         #[rustfmt::skip]\n\
+         pub(crate) const BOTH_SIDES: [i16; BOTH_SIDES_KEYS] = [\n",
+    );
+    for row in tables.both_sides.chunks(16) {
+        let row: Vec<String> = row.iter().map(ToString::to_string).collect();
+        let _ = writeln!(text, "    {},", row.join(", "));
+    }
     text.push_str("];\n");
     text
 }
@@ -496,13 +538,17 @@ fn table_numbers(text: &str, name: &str) -> Option<Result<Vec<i16>, String>> {
     )
 }
 
-/// The point values of a file written by [`render_tables`], and its count
-/// values where it has them, or what is wrong with it.
+/// What a file written by [`render_tables`] holds: the point values, and
+/// the count and both-sides values where it has them.
+pub type ParsedTables = (PointTable, Option<CountTable>, Option<BothSidesTable>);
+
+/// The tables of a file written by [`render_tables`], or what is wrong
+/// with it.
 ///
 /// # Errors
-/// A message for a file without the 990 point values, or with a count
-/// table of the wrong size.
-pub fn parse_tables(text: &str) -> Result<(PointTable, Option<CountTable>), String> {
+/// A message for a file without the 990 point values, or with a count or
+/// both-sides table of the wrong size.
+pub fn parse_tables(text: &str) -> Result<ParsedTables, String> {
     let numbers = table_numbers(text, "FITTED").ok_or("no `FITTED` table in the file")??;
     if numbers.len() != 2 * COMBINATIONS {
         return Err(format!(
@@ -530,7 +576,17 @@ pub fn parse_tables(text: &str) -> Result<(PointTable, Option<CountTable>), Stri
             Some(tables_of(&w).counts)
         }
     };
-    Ok((points, counts))
+    let both_sides = match table_numbers(text, "BOTH_SIDES") {
+        None => None,
+        Some(numbers) => {
+            let numbers = numbers?;
+            let table: BothSidesTable = numbers.try_into().map_err(|n: Vec<i16>| {
+                format!("{} both-sides values, not {BOTH_SIDES_KEYS}", n.len())
+            })?;
+            Some(table)
+        }
+    };
+    Ok((points, counts, both_sides))
 }
 
 #[cfg(test)]
@@ -549,14 +605,14 @@ mod tests {
         // A rule without a fit of its own plays the freestyle table, and
         // the freestyle table the count values of `counts.rs`.
         let tables_of_source = |source: &str| {
-            let source = if source.contains("use super::freestyle::{COUNTS, FITTED}") {
+            let source = if source.contains("use super::freestyle::{BOTH_SIDES, COUNTS, FITTED}") {
                 sources[0].1
             } else {
                 source
             };
-            let (points, counts) = parse_tables(source).unwrap();
+            let (points, counts, both_sides) = parse_tables(source).unwrap();
             let counts = counts.unwrap_or_else(|| {
-                assert!(source.contains("use super::counts::COUNT_VALUES as COUNTS"));
+                assert!(source.contains("COUNT_VALUES as COUNTS"));
                 let numbers = table_numbers(include_str!("point_values/counts.rs"), "COUNT_VALUES")
                     .unwrap()
                     .unwrap();
@@ -564,7 +620,15 @@ mod tests {
                 w.extend(numbers.iter().map(|&v| f64::from(v)));
                 tables_of(&w).counts
             });
-            Tables { points, counts }
+            let both_sides = both_sides.unwrap_or_else(|| {
+                assert!(source.contains("NO_BOTH_SIDES as BOTH_SIDES"));
+                [0; BOTH_SIDES_KEYS]
+            });
+            Tables {
+                points,
+                counts,
+                both_sides,
+            }
         };
         for rule in Rule::ALL {
             let file = table_file(rule);
@@ -576,12 +640,15 @@ mod tests {
         }
         let mut tables = current_tables(Rule::Freestyle);
         tables.counts[1][2][3] = -7;
+        tables.both_sides[4095] = 12;
         let rendered = render_tables(&tables, "a header\nof two lines");
         assert!(rendered.starts_with("// a header\n// of two lines\n"));
         assert_eq!(
             parse_tables(&rendered).unwrap(),
-            (tables.points, Some(tables.counts))
+            (tables.points, Some(tables.counts), Some(tables.both_sides))
         );
+        let short_both = rendered.replace("    0, 0,", "    0,");
+        assert!(parse_tables(&short_both).is_err());
         assert!(parse_tables("pub(crate) const FITTED: X = [1, 2];").is_err());
         let short_counts = rendered.replace("[0, ", "[");
         assert!(parse_tables(&short_counts).is_err());
@@ -661,7 +728,7 @@ mod tests {
         // The same data, the same values.
         let again = fit(&held_out_everything, &start, &settings, |_| {});
         assert_eq!(again.tables, fitted.tables);
-        // With them, they move too.
+        // With them, they move too, and so do the both-sides values.
         let with_counts = TrainSettings {
             fit_counts: true,
             ..settings
@@ -671,5 +738,6 @@ mod tests {
         let fitted = fit(&set, &start, &with_counts, |_| {});
         assert!(fitted.best.held < fitted.start.held, "{fitted:?}");
         assert_ne!(fitted.tables.counts, start.counts);
+        assert_ne!(fitted.tables.both_sides, start.both_sides);
     }
 }

@@ -63,8 +63,9 @@ pub struct TrainArgs {
     /// Adam's step size, in evaluation units.
     #[arg(long, default_value_t = 2.0)]
     pub lr: f64,
-    /// Fit the count values (each side's numbers of threat points) with
-    /// the point values; without it they are written as they start.
+    /// Fit the count values (each side's numbers of threat points) and the
+    /// both-sides values (which threats each side has) with the point
+    /// values; without it they are written as they start.
     #[arg(long)]
     pub counts: bool,
     /// Print one JSON line of totals at the end.
@@ -139,9 +140,10 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
         }
     };
     let engine = current_tables(table_for);
-    let start = start.map_or(engine, |(points, counts)| Tables {
+    let start = start.map_or(engine, |(points, counts, both_sides)| Tables {
         points,
         counts: counts.unwrap_or(engine.counts),
+        both_sides: both_sides.unwrap_or(engine.both_sides),
     });
     let settings = TrainSettings {
         lambda: args.lambda,

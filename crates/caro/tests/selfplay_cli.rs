@@ -247,11 +247,12 @@ fn each_rule_is_fitted_into_its_own_table() {
         assert!(text.contains(&format!("--rule {name}")), "{text}");
         // The fit starts from the rule's own tables and writes both in a
         // form the reader takes.
-        let (points, written_counts) = parse_tables(&text).unwrap();
+        let (points, written_counts, written_both) = parse_tables(&text).unwrap();
         let engine = current_tables(rule);
         assert_ne!(points, engine.points, "{text}");
         let written_counts = written_counts.unwrap();
         assert_eq!(written_counts != engine.counts, counts, "{text}");
+        assert_eq!(written_both.unwrap() != engine.both_sides, counts, "{text}");
         assert_eq!(text.contains(" --counts`"), counts, "{text}");
     }
 

@@ -25,3 +25,6 @@ pub(crate) const COUNT_VALUES: [[[i16; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2
         [0, -50, -60, -60, -60],
     ],
 ];
+
+/// No both-sides values: what a table without a fit of them plays.
+pub(crate) const NO_BOTH_SIDES: [i16; super::BOTH_SIDES_KEYS] = [0; super::BOTH_SIDES_KEYS];

@@ -78,5 +78,5 @@ pub(crate) const FITTED: [[i16; COMBINATIONS]; 2] = [
 ];
 
 /// The count values played with this table, fitted on top of it
-/// (`examples/fit_counts.rs`).
-pub(crate) use super::counts::COUNT_VALUES as COUNTS;
+/// (`examples/fit_counts.rs`), and no both-sides values.
+pub(crate) use super::counts::{COUNT_VALUES as COUNTS, NO_BOTH_SIDES as BOTH_SIDES};
