@@ -18,9 +18,10 @@
 //! [`BothSidesTable`], which of six kinds of threat points each side has,
 //! both sides at once. Without it they stay as they are.
 //!
-//! Positions with a proven result (a score beyond
-//! [`crate::dataset::EVAL_LIMIT`]) are left out: no point sum should
-//! predict them. One position in ten (by its position key) is held out,
+//! Positions where a side has a four on the board are left out: the
+//! search plays the five or the block there before it evaluates. So are
+//! positions with a proven result (a score beyond
+//! [`crate::dataset::EVAL_LIMIT`]): no point sum should predict them. One position in ten (by its position key) is held out,
 //! the fit stops when the held-out loss has not improved for `patience`
 //! epochs, and the best epoch's values are kept. Nothing is random: the
 //! same data and settings give the same values.
@@ -30,6 +31,7 @@ use std::fmt::Write as _;
 use caro_core::{Cell, Color, Rule};
 
 use crate::dataset::{Sample, EVAL_LIMIT};
+use crate::pattern::Pattern;
 use crate::point_values::{
     both_sides_key, combination, double_threes_count, fitted_both_sides, fitted_counts,
     fitted_table, may_be_foul, threat_bits, BothSidesValues, CountValues, BOTH_SIDES_KEYS,
@@ -157,6 +159,10 @@ pub struct TrainingSet {
     held: Vec<Row>,
     /// Positions left out: proven results or positions that are not legal.
     pub skipped: usize,
+    /// Positions left out as forcing: a side has a four on the board (a
+    /// five to make or to stop), which the search never scores by the
+    /// evaluation (it plays the five or the block first).
+    pub forcing: usize,
 }
 
 impl TrainingSet {
@@ -169,6 +175,7 @@ impl TrainingSet {
             train: Vec::new(),
             held: Vec::new(),
             skipped: 0,
+            forcing: 0,
         };
         for s in samples {
             if s.score.abs() > EVAL_LIMIT {
@@ -180,6 +187,11 @@ impl TrainingSet {
                 continue;
             };
             let state = State::new(&game);
+            let me = state.to_move();
+            if state.has(me, Pattern::Five) || state.has(me.opponent(), Pattern::Five) {
+                set.forcing += 1;
+                continue;
+            }
             let squashed = sigmoid(f64::from(s.score) / settings.scale);
             let target = settings.lambda * s.result.score() + (1.0 - settings.lambda) * squashed;
             let mut x = features(&state, s.rules.rule);

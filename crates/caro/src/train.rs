@@ -157,19 +157,22 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
     let set = TrainingSet::new(&samples, &settings);
     if set.train_len() == 0 || set.held_len() == 0 {
         return Err(UsageError(format!(
-            "{} positions to fit ({} left out as proven results): too few for a training \
-             and a held-out set",
+            "{} positions to fit ({} left out as proven results, {} with a four on the \
+             board): too few for a training and a held-out set",
             set.train_len() + set.held_len(),
-            set.skipped
+            set.skipped,
+            set.forcing
         )));
     }
     let _ = writeln!(
         std::io::stderr(),
-        "{} positions: {} to train on, {} held out, {} left out (proven results)",
+        "{} positions: {} to train on, {} held out, {} left out as proven results, {} with \
+         a four on the board",
         samples.len(),
         set.train_len(),
         set.held_len(),
-        set.skipped
+        set.skipped,
+        set.forcing
     );
     let fitted = fit(&set, &start, &settings, |e| {
         let _ = writeln!(
@@ -218,6 +221,7 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
             "train": set.train_len(),
             "held_out": set.held_len(),
             "skipped": set.skipped,
+            "forcing": set.forcing,
             "start_held_loss": fitted.start.held,
             "best_held_loss": fitted.best.held,
             "best_epoch": fitted.best.epoch,
