@@ -31,6 +31,7 @@ use crate::state::{Threat, COUNTED_THREATS, MAX_COUNT};
 
 mod caro;
 mod counts;
+mod first;
 mod freestyle;
 mod renju;
 
@@ -42,7 +43,8 @@ pub(crate) type FittedTable = [[i16; COMBINATIONS]; 2];
 /// The fitted table the engine plays `rule` with: one for freestyle and
 /// standard (`point_values/freestyle.rs`), one for renju (`renju.rs`) and
 /// one for caro and caro-standard (`caro.rs`), each written by `caro
-/// train --rule`.
+/// train --rule`. A rule without a fit of its own names the first tables
+/// (`first.rs`: `examples/fit_eval.rs`, with `counts.rs`).
 pub(crate) fn fitted_table(rule: Rule) -> &'static FittedTable {
     match rule {
         Rule::Freestyle | Rule::Standard => &freestyle::FITTED,

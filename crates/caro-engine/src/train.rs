@@ -614,11 +614,11 @@ mod tests {
             (Rule::Renju, include_str!("point_values/renju.rs")),
             (Rule::Caro, include_str!("point_values/caro.rs")),
         ];
-        // A rule without a fit of its own plays the freestyle table, and
-        // the freestyle table the count values of `counts.rs`.
+        // A rule without a fit of its own plays the first tables
+        // (`first.rs`), whose count values are those of `counts.rs`.
         let tables_of_source = |source: &str| {
-            let source = if source.contains("use super::freestyle::{BOTH_SIDES, COUNTS, FITTED}") {
-                sources[0].1
+            let source = if source.contains("use super::first::{BOTH_SIDES, COUNTS, FITTED}") {
+                include_str!("point_values/first.rs")
             } else {
                 source
             };
@@ -687,6 +687,7 @@ mod tests {
             // With the counts as features of their own, the same.
             let mut x = features(&state, rule);
             x.extend(count_features(&state, rule));
+            x.push((both_sides_feature(&state, rule) as u32, 1.0));
             let row = Row {
                 x,
                 fixed: 0.0,
