@@ -14,7 +14,7 @@
 //! Adam, every game in five held out. A count seen in fewer than
 //! `MIN_SEEN` training positions (30) shares the value of the count below
 //! it, and no points count nothing. `--write` writes the fitted table as
-//! the engine's `point_values/counts.rs`. `--net HIDDEN` instead fits a
+//! Rust source (the count values `caro train --counts` fits today). `--net HIDDEN` instead fits a
 //! small network (one hidden layer of HIDDEN rectified units over the same
 //! cells, one-hot, and the point sum) for comparison: how much a model
 //! that combines the counts freely would add (built into the engine in

@@ -18,7 +18,7 @@
 //! to move, and a charge for the other side's double-three and
 //! four-three points); a value seen on fewer than 20 points keeps its
 //! start. Writes the values as Rust source to OUT.rs
-//! (`src/point_values/fitted.rs`) and prints the losses.
+//! (the point values `caro train` fits today) and prints the losses.
 
 use caro_core::{BoardSize, Rule, Rules};
 use caro_engine::state::{State, Threat};

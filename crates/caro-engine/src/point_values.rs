@@ -3,9 +3,9 @@
 //!
 //! A point whose lines hold, say, an open two and a closed three is worth
 //! what that combination is worth, not the sum of what each line is worth
-//! alone: the values were fitted (`examples/fit_eval.rs`) so that the sum
-//! over the empty points predicts what the search finds a few plies
-//! deeper. Under renju black's values of the points where a stone of its
+//! alone: the values were fitted (`caro train`, docs/training.md) so that
+//! the evaluation predicts what a search of 10,000 nodes finds in
+//! self-play positions of the rule. Under renju black's values of the points where a stone of its
 //! would be a foul (an overline, two fours, two open threes, and no five)
 //! are zero: black cannot play them.
 //!
@@ -14,9 +14,7 @@
 //! move in full for each of the other side's double-three and four-three
 //! points, where one move often answers two of them, and values its own
 //! open-three points with no regard to how many there are. The count
-//! values were fitted on top of the point values (`examples/fit_counts.rs`)
-//! to the same kind of deeper search scores, which they predict
-//! markedly better than the point sum alone.
+//! values are fitted with the point values.
 //!
 //! Last, a table over both sides' threats at once ([`BothSidesValues`])
 //! values what the counts of one side alone cannot: whose move it is when
@@ -30,8 +28,6 @@ use crate::pattern::Pattern;
 use crate::state::{Threat, COUNTED_THREATS, MAX_COUNT};
 
 mod caro;
-mod counts;
-mod first;
 mod freestyle;
 mod renju;
 
@@ -43,8 +39,7 @@ pub(crate) type FittedTable = [[i16; COMBINATIONS]; 2];
 /// The fitted table the engine plays `rule` with: one for freestyle and
 /// standard (`point_values/freestyle.rs`), one for renju (`renju.rs`) and
 /// one for caro and caro-standard (`caro.rs`), each written by `caro
-/// train --rule`. A rule without a fit of its own names the first tables
-/// (`first.rs`: `examples/fit_eval.rs`, with `counts.rs`).
+/// train --counts`.
 pub(crate) fn fitted_table(rule: Rule) -> &'static FittedTable {
     match rule {
         Rule::Freestyle | Rule::Standard => &freestyle::FITTED,
@@ -54,8 +49,7 @@ pub(crate) fn fitted_table(rule: Rule) -> &'static FittedTable {
 }
 
 /// The count values the engine plays `rule` with: each rule file's
-/// `COUNTS`, fitted with its point values by `caro train --counts` or
-/// named from `counts.rs` (`examples/fit_counts.rs`).
+/// `COUNTS`, fitted with its point values by `caro train --counts`.
 pub(crate) fn fitted_counts(rule: Rule) -> &'static CountValues {
     match rule {
         Rule::Freestyle | Rule::Standard => &freestyle::COUNTS,
@@ -65,8 +59,7 @@ pub(crate) fn fitted_counts(rule: Rule) -> &'static CountValues {
 }
 
 /// The both-sides values the engine plays `rule` with: each rule file's
-/// `BOTH_SIDES`, fitted by `caro train --counts` (zero where a rule's file
-/// has no fit of them).
+/// `BOTH_SIDES`, fitted with its point values by `caro train --counts`.
 pub(crate) fn fitted_both_sides(rule: Rule) -> &'static BothSidesValues {
     match rule {
         Rule::Freestyle | Rule::Standard => &freestyle::BOTH_SIDES,

@@ -520,8 +520,7 @@ impl State {
     /// of the [`COUNTED_THREATS`], a value by how many points make it (up
     /// to [`MAX_COUNT`]). A point sum counts every point in full, where two
     /// points of one threat are often answered by one move: the values
-    /// were fitted on top of the point sum (`examples/fit_counts.rs`,
-    /// `caro train --counts`). Plus the both-sides value of which threats
+    /// were fitted with the point values (`caro train --counts`). Plus the both-sides value of which threats
     /// each side has (`point_values::threat_bits`). Not while a
     /// lines-only or unscored move is on the stack.
     #[inline]

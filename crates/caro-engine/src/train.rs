@@ -614,32 +614,13 @@ mod tests {
             (Rule::Renju, include_str!("point_values/renju.rs")),
             (Rule::Caro, include_str!("point_values/caro.rs")),
         ];
-        // A rule without a fit of its own plays the first tables
-        // (`first.rs`), whose count values are those of `counts.rs`.
+        // Every rule's file holds its three tables.
         let tables_of_source = |source: &str| {
-            let source = if source.contains("use super::first::{BOTH_SIDES, COUNTS, FITTED}") {
-                include_str!("point_values/first.rs")
-            } else {
-                source
-            };
             let (points, counts, both_sides) = parse_tables(source).unwrap();
-            let counts = counts.unwrap_or_else(|| {
-                assert!(source.contains("COUNT_VALUES as COUNTS"));
-                let numbers = table_numbers(include_str!("point_values/counts.rs"), "COUNT_VALUES")
-                    .unwrap()
-                    .unwrap();
-                let mut w = vec![0.0; 2 * COMBINATIONS];
-                w.extend(numbers.iter().map(|&v| f64::from(v)));
-                tables_of(&w).counts
-            });
-            let both_sides = both_sides.unwrap_or_else(|| {
-                assert!(source.contains("NO_BOTH_SIDES as BOTH_SIDES"));
-                [0; BOTH_SIDES_KEYS]
-            });
             Tables {
                 points,
-                counts,
-                both_sides,
+                counts: counts.unwrap(),
+                both_sides: both_sides.unwrap(),
             }
         };
         for rule in Rule::ALL {
