@@ -495,8 +495,7 @@ pub fn render_tables(tables: &Tables, header: &str) -> String {
     for role in &tables.points {
         text.push_str("    [\n");
         for row in role.chunks(16) {
-            let row: Vec<String> = row.iter().map(ToString::to_string).collect();
-            let _ = writeln!(text, "        {},", row.join(", "));
+            let _ = writeln!(text, "        {},", joined(row));
         }
         text.push_str("    ],\n");
     }
@@ -511,8 +510,7 @@ pub fn render_tables(tables: &Tables, header: &str) -> String {
     for role in &tables.counts {
         text.push_str("    [\n");
         for row in role {
-            let row: Vec<String> = row.iter().map(ToString::to_string).collect();
-            let _ = writeln!(text, "        [{}],", row.join(", "));
+            let _ = writeln!(text, "        [{}],", joined(row));
         }
         text.push_str("    ],\n");
     }
@@ -525,11 +523,16 @@ pub fn render_tables(tables: &Tables, header: &str) -> String {
          pub(crate) const BOTH_SIDES: [i16; BOTH_SIDES_KEYS] = [\n",
     );
     for row in tables.both_sides.chunks(16) {
-        let row: Vec<String> = row.iter().map(ToString::to_string).collect();
-        let _ = writeln!(text, "    {},", row.join(", "));
+        let _ = writeln!(text, "    {},", joined(row));
     }
     text.push_str("];\n");
     text
+}
+
+/// Values as Rust source: `1, -2, 3`.
+fn joined(values: &[i16]) -> String {
+    let values: Vec<String> = values.iter().map(ToString::to_string).collect();
+    values.join(", ")
 }
 
 /// The numbers of the table `name` in a file written by
@@ -583,9 +586,11 @@ pub fn parse_tables(text: &str) -> Result<ParsedTables, String> {
                     numbers.len()
                 ));
             }
-            let mut w = vec![0.0; 2 * COMBINATIONS];
-            w.extend(numbers.iter().map(|&v| f64::from(v)));
-            Some(tables_of(&w).counts)
+            let mut counts = [[[0i16; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2];
+            for (value, &number) in counts.iter_mut().flatten().flatten().zip(&numbers) {
+                *value = number;
+            }
+            Some(counts)
         }
     };
     let both_sides = match table_numbers(text, "BOTH_SIDES") {
