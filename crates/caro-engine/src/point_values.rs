@@ -19,6 +19,10 @@
 //! Last, a table over both sides' threats at once ([`BothSidesValues`])
 //! values what the counts of one side alone cannot: whose move it is when
 //! both sides have a four, or an open three against a four-three.
+//!
+//! Every table is kept per colour: black's and white's points, counts and
+//! threats are worth what the data says each is worth (under renju the
+//! two sides play different rules; under every rule black moved first).
 
 use std::sync::OnceLock;
 
@@ -31,10 +35,18 @@ mod caro;
 mod freestyle;
 mod renju;
 
-/// Fitted point values of one rule: `[as the side to move, as the other
-/// side]`, each by combination of four line patterns (see
-/// [`combination`]).
-pub(crate) type FittedTable = [[i16; COMBINATIONS]; 2];
+/// Fitted point values of one rule, per colour and role: row `colour * 2
+/// + role` (black as the side to move, black as the other side, white as
+/// the side to move, white as the other side), each by combination of four
+/// line patterns (see [`combination`]).
+pub(crate) type FittedTable = [[i16; COMBINATIONS]; 4];
+
+/// Fitted count values of one rule: black's, then white's.
+pub(crate) type FittedCounts = [CountValues; 2];
+
+/// Fitted both-sides values of one rule: with black to move, then with
+/// white to move.
+pub(crate) type FittedBothSides = [BothSidesValues; 2];
 
 /// The fitted table the engine plays `rule` with: one for freestyle and
 /// standard (`point_values/freestyle.rs`), one for renju (`renju.rs`) and
@@ -50,7 +62,7 @@ pub(crate) fn fitted_table(rule: Rule) -> &'static FittedTable {
 
 /// The count values the engine plays `rule` with: each rule file's
 /// `COUNTS`, fitted with its point values by `caro train --counts`.
-pub(crate) fn fitted_counts(rule: Rule) -> &'static CountValues {
+pub(crate) fn fitted_counts(rule: Rule) -> &'static FittedCounts {
     match rule {
         Rule::Freestyle | Rule::Standard => &freestyle::COUNTS,
         Rule::Renju => &renju::COUNTS,
@@ -60,7 +72,7 @@ pub(crate) fn fitted_counts(rule: Rule) -> &'static CountValues {
 
 /// The both-sides values the engine plays `rule` with: each rule file's
 /// `BOTH_SIDES`, fitted with its point values by `caro train --counts`.
-pub(crate) fn fitted_both_sides(rule: Rule) -> &'static BothSidesValues {
+pub(crate) fn fitted_both_sides(rule: Rule) -> &'static FittedBothSides {
     match rule {
         Rule::Freestyle | Rule::Standard => &freestyle::BOTH_SIDES,
         Rule::Renju => &renju::BOTH_SIDES,
@@ -165,34 +177,37 @@ pub(crate) fn may_be_foul(p: [u8; 4]) -> bool {
     !has(Pattern::Five) && (has(Pattern::Overline) || fours >= 2 || threes >= 2)
 }
 
-fn build(table: &FittedTable, fouls_zero: bool) -> PointValues {
+/// `color`'s rows of `table` by threat key (renju black's foul points
+/// worth nothing where `fouls_zero`).
+fn build(table: &FittedTable, color: Color, fouls_zero: bool) -> PointValues {
     let mut v = PointValues {
         by_key: [[0; 2]; KEYS],
     };
+    let (mover, other) = (&table[2 * color.index()], &table[2 * color.index() + 1]);
     for key in 0..KEYS {
         let p = patterns_of(key);
         if fouls_zero && may_be_foul(p) {
             continue;
         }
         let c = combination(p);
-        v.by_key[key] = [table[0][c], table[1][c]];
+        v.by_key[key] = [mover[c], other[c]];
     }
     v
 }
 
 /// The point values of `color` under `rule`.
 pub(crate) fn point_values(rule: Rule, color: Color) -> &'static PointValues {
-    static FREESTYLE: OnceLock<PointValues> = OnceLock::new();
-    static RENJU_BLACK: OnceLock<PointValues> = OnceLock::new();
-    static RENJU_WHITE: OnceLock<PointValues> = OnceLock::new();
-    static CARO: OnceLock<PointValues> = OnceLock::new();
+    static FREESTYLE: [OnceLock<PointValues>; 2] = [OnceLock::new(), OnceLock::new()];
+    static RENJU: [OnceLock<PointValues>; 2] = [OnceLock::new(), OnceLock::new()];
+    static CARO: [OnceLock<PointValues>; 2] = [OnceLock::new(), OnceLock::new()];
     let table = fitted_table(rule);
-    match rule {
-        Rule::Renju if color == Color::Black => RENJU_BLACK.get_or_init(|| build(table, true)),
-        Rule::Renju => RENJU_WHITE.get_or_init(|| build(table, false)),
-        Rule::Freestyle | Rule::Standard => FREESTYLE.get_or_init(|| build(table, false)),
-        Rule::Caro | Rule::CaroStandard => CARO.get_or_init(|| build(table, false)),
-    }
+    let fouls_zero = rule == Rule::Renju && color == Color::Black;
+    let values = match rule {
+        Rule::Renju => &RENJU,
+        Rule::Freestyle | Rule::Standard => &FREESTYLE,
+        Rule::Caro | Rule::CaroStandard => &CARO,
+    };
+    values[color.index()].get_or_init(|| build(table, color, fouls_zero))
 }
 
 /// What a colour's numbers of threat points are worth, from the side to
@@ -207,7 +222,7 @@ pub(crate) fn count_values(rule: Rule, color: Color) -> &'static CountValues {
     static RENJU_BLACK: OnceLock<CountValues> = OnceLock::new();
     if rule == Rule::Renju && color == Color::Black {
         RENJU_BLACK.get_or_init(|| {
-            let mut v = *fitted_counts(Rule::Renju);
+            let mut v = fitted_counts(Rule::Renju)[Color::Black.index()];
             let d3 = COUNTED_THREATS
                 .iter()
                 .position(|&t| t == Threat::DoubleThree)
@@ -218,7 +233,7 @@ pub(crate) fn count_values(rule: Rule, color: Color) -> &'static CountValues {
             v
         })
     } else {
-        fitted_counts(rule)
+        &fitted_counts(rule)[color.index()]
     }
 }
 

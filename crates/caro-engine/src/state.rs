@@ -10,7 +10,7 @@ use caro_core::{Board, Cell, Color, Game, Pos, Rule, Rules};
 use crate::pattern::{half_count, half_id, key_of, Pattern, PatternTable, WinKind};
 use crate::point_values::{
     both_sides_key, count_values, double_threes_count, fitted_both_sides, point_values,
-    threat_bits, BothSidesValues, CountValues, PointValues,
+    threat_bits, CountValues, FittedBothSides, PointValues,
 };
 
 mod threat;
@@ -93,8 +93,9 @@ pub struct State {
     point_values: [&'static PointValues; 2],
     /// Per colour, what its numbers of threat points are worth.
     count_values: [&'static CountValues; 2],
-    /// What both sides' threats are worth together.
-    both_sides: &'static BothSidesValues,
+    /// What both sides' threats are worth together, by the colour to
+    /// move.
+    both_sides: &'static FittedBothSides,
     /// Per colour, whether its double-three points count (not renju
     /// black's).
     double_threes_count: [bool; 2],
@@ -541,7 +542,7 @@ impl State {
         }
         let bits =
             |side: usize| threat_bits(&self.threat_counts[side], self.double_threes_count[side]);
-        sum + i32::from(self.both_sides[both_sides_key(bits(me), bits(1 - me))])
+        sum + i32::from(self.both_sides[me][both_sides_key(bits(me), bits(1 - me))])
     }
 
     /// Per colour, its numbers of empty points by [`Threat`] (as
@@ -1484,7 +1485,8 @@ mod tests {
             threat_bits(&c, double_threes_count(s.rules.rule, color))
         };
         sum + i32::from(
-            fitted_both_sides(s.rules.rule)[both_sides_key(bits(me), bits(me.opponent()))],
+            fitted_both_sides(s.rules.rule)[me.index()]
+                [both_sides_key(bits(me), bits(me.opponent()))],
         )
     }
 

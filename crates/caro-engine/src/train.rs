@@ -34,27 +34,34 @@ use crate::dataset::{Sample, EVAL_LIMIT};
 use crate::pattern::Pattern;
 use crate::point_values::{
     both_sides_key, combination, double_threes_count, fitted_both_sides, fitted_counts,
-    fitted_table, may_be_foul, threat_bits, BothSidesValues, CountValues, BOTH_SIDES_KEYS,
-    COMBINATIONS,
+    fitted_table, may_be_foul, threat_bits, FittedBothSides, FittedCounts, FittedTable,
+    BOTH_SIDES_KEYS, COMBINATIONS,
 };
 use crate::state::{State, Threat, COUNTED_THREATS, MAX_COUNT};
 
-/// Weights of the model: `[as the side to move, as the other side]`, by
-/// combination of four line patterns.
-pub type PointTable = [[i16; COMBINATIONS]; 2];
+/// Weights of the model: row `colour * 2 + role` (black as the side to
+/// move, black as the other side, white as the side to move, white as the
+/// other side), by combination of four line patterns.
+pub type PointTable = FittedTable;
 
-/// Count values: `[as the side to move, as the other side][threat kind,
-/// as the state's counted threats][number of points, the last for that
-/// many or more]`.
-pub type CountTable = CountValues;
+/// Count values: `[colour][as the side to move, as the other
+/// side][threat kind, as the state's counted threats][number of points,
+/// the last for that many or more]`.
+pub type CountTable = FittedCounts;
 
-/// Both-sides values: by which threats the side to move has and which
-/// the other side has (six kinds each, 4,096 keys).
-pub type BothSidesTable = BothSidesValues;
+/// Both-sides values: `[colour to move]`, by which threats the side to
+/// move has and which the other side has (six kinds each, 4,096 keys).
+pub type BothSidesTable = FittedBothSides;
 
-/// Values of every count feature: one per side, counted threat and
-/// number of points.
-const COUNT_FEATURES: usize = 2 * COUNTED_THREATS.len() * (MAX_COUNT + 1);
+/// Values of every point feature: one per colour, role and combination.
+const POINT_FEATURES: usize = 4 * COMBINATIONS;
+
+/// Values of every count feature: one per colour, role, counted threat
+/// and number of points.
+const COUNT_FEATURES: usize = 4 * COUNTED_THREATS.len() * (MAX_COUNT + 1);
+
+/// Values of every both-sides feature: one per colour to move and key.
+const BOTH_SIDES_FEATURES: usize = 2 * BOTH_SIDES_KEYS;
 
 /// Everything a fit can move: the point, count and both-sides values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,9 +150,9 @@ impl Default for TrainSettings {
 
 /// One position as the model sees it.
 struct Row {
-    /// (weight index, signed count): index `role * COMBINATIONS + c` for
-    /// a point value, then the count features from `2 * COMBINATIONS`
-    /// (see [`count_feature`]).
+    /// (weight index, signed count): index `(colour * 2 + role) *
+    /// COMBINATIONS + c` for a point value, then the count features from
+    /// `POINT_FEATURES` (see [`count_feature`]).
     x: Vec<(u32, f32)>,
     /// What the model does not fit: the count correction, unless the
     /// counts are fitted.
@@ -230,11 +237,12 @@ impl TrainingSet {
 }
 
 /// The model's features of a position: for each empty point, the
-/// combination of its four line patterns for each side (a renju foul
-/// point of black's counts nothing for black, as in the engine).
+/// combination of its four line patterns for each side, in its colour's
+/// rows (a renju foul point of black's counts nothing for black, as in the
+/// engine).
 fn features(state: &State, rule: Rule) -> Vec<(u32, f32)> {
     let me = state.to_move();
-    let mut counts = vec![0f32; 2 * COMBINATIONS];
+    let mut counts = vec![0f32; POINT_FEATURES];
     let size = state.rules().size;
     for y in 0..size.height {
         for x in 0..size.width {
@@ -249,7 +257,8 @@ fn features(state: &State, rule: Rule) -> Vec<(u32, f32)> {
                 }
                 let c = combination(p);
                 if c != 0 {
-                    counts[role * COMBINATIONS + c] += if role == 0 { 1.0 } else { -1.0 };
+                    let row = color.index() * 2 + role;
+                    counts[row * COMBINATIONS + c] += if role == 0 { 1.0 } else { -1.0 };
                 }
             }
         }
@@ -262,11 +271,12 @@ fn features(state: &State, rule: Rule) -> Vec<(u32, f32)> {
         .collect()
 }
 
-/// The weight index of a count value: `role` 0 the side to move, 1 the
-/// other side; `threat` the place in the counted threats; `n` the number
-/// of points (capped).
-fn count_feature(role: usize, threat: usize, n: usize) -> usize {
-    2 * COMBINATIONS + (role * COUNTED_THREATS.len() + threat) * (MAX_COUNT + 1) + n
+/// The weight index of a count value: `color` whose points they are;
+/// `role` 0 the side to move, 1 the other side; `threat` the place in the
+/// counted threats; `n` the number of points (capped).
+fn count_feature(color: Color, role: usize, threat: usize, n: usize) -> usize {
+    let row = color.index() * 2 + role;
+    POINT_FEATURES + (row * COUNTED_THREATS.len() + threat) * (MAX_COUNT + 1) + n
 }
 
 /// The count features of a position: for each side and counted threat,
@@ -285,7 +295,7 @@ fn count_features(state: &State, rule: Rule) -> Vec<(u32, f32)> {
             let n = (state.threat_count(color, threat) as usize).min(MAX_COUNT);
             if n > 0 {
                 // Both roles' values are from the side to move's view.
-                x.push((count_feature(role, t, n) as u32, 1.0));
+                x.push((count_feature(color, role, t, n) as u32, 1.0));
             }
         }
     }
@@ -301,7 +311,10 @@ fn both_sides_feature(state: &State, rule: Rule) -> usize {
             double_threes_count(rule, color),
         )
     };
-    2 * COMBINATIONS + COUNT_FEATURES + both_sides_key(bits(me), bits(me.opponent()))
+    POINT_FEATURES
+        + COUNT_FEATURES
+        + me.index() * BOTH_SIDES_KEYS
+        + both_sides_key(bits(me), bits(me.opponent()))
 }
 
 fn sigmoid(z: f64) -> f64 {
@@ -371,31 +384,31 @@ fn weights_of(tables: &Tables) -> Vec<f64> {
             .iter()
             .flatten()
             .flatten()
+            .flatten()
             .map(|&v| f64::from(v)),
     );
-    w.extend(tables.both_sides.iter().map(|&v| f64::from(v)));
-    debug_assert_eq!(w.len(), 2 * COMBINATIONS + COUNT_FEATURES + BOTH_SIDES_KEYS);
+    w.extend(tables.both_sides.iter().flatten().map(|&v| f64::from(v)));
+    debug_assert_eq!(
+        w.len(),
+        POINT_FEATURES + COUNT_FEATURES + BOTH_SIDES_FEATURES
+    );
     w
 }
 
 /// The tables of the model's weights, rounded.
 fn tables_of(w: &[f64]) -> Tables {
     let mut tables = Tables {
-        points: [[0; COMBINATIONS]; 2],
-        counts: [[[0; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2],
-        both_sides: [0; BOTH_SIDES_KEYS],
+        points: [[0; COMBINATIONS]; 4],
+        counts: [[[[0; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2]; 2],
+        both_sides: [[0; BOTH_SIDES_KEYS]; 2],
     };
-    for (f, value) in w.iter().enumerate().take(2 * COMBINATIONS) {
-        tables.points[f / COMBINATIONS][f % COMBINATIONS] = value.round() as i16;
-    }
-    let per_role = COUNTED_THREATS.len() * (MAX_COUNT + 1);
-    let counts = w.iter().skip(2 * COMBINATIONS).take(COUNT_FEATURES);
-    for (f, value) in counts.enumerate() {
-        let (role, rest) = (f / per_role, f % per_role);
-        tables.counts[role][rest / (MAX_COUNT + 1)][rest % (MAX_COUNT + 1)] = value.round() as i16;
-    }
-    let both = w.iter().skip(2 * COMBINATIONS + COUNT_FEATURES);
-    for (entry, value) in tables.both_sides.iter_mut().zip(both) {
+    let entries = tables
+        .points
+        .iter_mut()
+        .flatten()
+        .chain(tables.counts.iter_mut().flatten().flatten().flatten())
+        .chain(tables.both_sides.iter_mut().flatten());
+    for (entry, value) in entries.zip(w) {
         *entry = value.round() as i16;
     }
     tables
@@ -476,9 +489,9 @@ pub fn fit(
 }
 
 /// The tables as the Rust source of a file of `src/point_values/` (see
-/// [`table_file`]): the point values `FITTED` and the count values
-/// `COUNTS`, with `header` as its first comment lines (the command and
-/// data that made it).
+/// [`table_file`]): the point values `FITTED`, the count values `COUNTS`
+/// and the both-sides values `BOTH_SIDES`, each per colour, with `header`
+/// as its first comment lines (the command and data that made it).
 #[must_use]
 pub fn render_tables(tables: &Tables, header: &str) -> String {
     let mut text = String::new();
@@ -487,43 +500,52 @@ pub fn render_tables(tables: &Tables, header: &str) -> String {
     }
     text.push_str(
         "\nuse super::{BOTH_SIDES_KEYS, COMBINATIONS, COUNTED_THREATS, MAX_COUNT};\n\n\
-         /// Fitted point values: `[as the side to move, as the other side]`, each\n\
-         /// by combination of four line patterns (see [`super::combination`]).\n\
+         /// Fitted point values: black as the side to move, black as the other\n\
+         /// side, white as the side to move, white as the other side, each by\n\
+         /// combination of four line patterns (see [`super::combination`]).\n\
          #[rustfmt::skip]\n\
-         pub(crate) const FITTED: [[i16; COMBINATIONS]; 2] = [\n",
+         pub(crate) const FITTED: [[i16; COMBINATIONS]; 4] = [\n",
     );
-    for role in &tables.points {
+    for row in &tables.points {
         text.push_str("    [\n");
-        for row in role.chunks(16) {
-            let _ = writeln!(text, "        {},", joined(row));
+        for line in row.chunks(16) {
+            let _ = writeln!(text, "        {},", joined(line));
         }
         text.push_str("    ],\n");
     }
     text.push_str(
         "];\n\n\
-         /// Fitted count values: `[as the side to move, as the other side]`,\n\
-         /// each by threat kind (as [`COUNTED_THREATS`]) and by how many points\n\
-         /// make it (the last for that many or more).\n\
+         /// Fitted count values: black's, then white's, each `[as the side to\n\
+         /// move, as the other side]` by threat kind (as [`COUNTED_THREATS`])\n\
+         /// and by how many points make it (the last for that many or more).\n\
          #[rustfmt::skip]\n\
-         pub(crate) const COUNTS: [[[i16; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2] = [\n",
+         pub(crate) const COUNTS: [[[[i16; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2]; 2] = [\n",
     );
-    for role in &tables.counts {
+    for color in &tables.counts {
         text.push_str("    [\n");
-        for row in role {
-            let _ = writeln!(text, "        [{}],", joined(row));
+        for role in color {
+            text.push_str("        [\n");
+            for row in role {
+                let _ = writeln!(text, "            [{}],", joined(row));
+            }
+            text.push_str("        ],\n");
         }
         text.push_str("    ],\n");
     }
     text.push_str(
         "];\n\n\
-         /// Fitted both-sides values: by which threats the side to move has\n\
-         /// (high six bits) and the other side has (low six bits), see\n\
-         /// [`super::threat_bits`].\n\
+         /// Fitted both-sides values: with black to move, then with white to\n\
+         /// move, each by which threats the side to move has (high six bits)\n\
+         /// and the other side has (low six bits), see [`super::threat_bits`].\n\
          #[rustfmt::skip]\n\
-         pub(crate) const BOTH_SIDES: [i16; BOTH_SIDES_KEYS] = [\n",
+         pub(crate) const BOTH_SIDES: [[i16; BOTH_SIDES_KEYS]; 2] = [\n",
     );
-    for row in tables.both_sides.chunks(16) {
-        let _ = writeln!(text, "    {},", joined(row));
+    for color in &tables.both_sides {
+        text.push_str("    [\n");
+        for line in color.chunks(16) {
+            let _ = writeln!(text, "        {},", joined(line));
+        }
+        text.push_str("    ],\n");
     }
     text.push_str("];\n");
     text
@@ -557,37 +579,57 @@ fn table_numbers(text: &str, name: &str) -> Option<Result<Vec<i16>, String>> {
 /// the count and both-sides values where it has them.
 pub type ParsedTables = (PointTable, Option<CountTable>, Option<BothSidesTable>);
 
-/// The tables of a file written by [`render_tables`], or what is wrong
-/// with it.
-///
-/// # Errors
-/// A message for a file without the 990 point values, or with a count or
-/// both-sides table of the wrong size.
-pub fn parse_tables(text: &str) -> Result<ParsedTables, String> {
-    let numbers = table_numbers(text, "FITTED").ok_or("no `FITTED` table in the file")??;
-    if numbers.len() != 2 * COMBINATIONS {
+/// `numbers` as `N` values per colour: the colours' values one after the
+/// other, or (as files from before the tables were per colour hold them)
+/// one set that both colours share; `what` names them in the error.
+fn per_colour<const N: usize>(numbers: &[i16], what: &str) -> Result<[[i16; N]; 2], String> {
+    let mut out = [[0i16; N]; 2];
+    if numbers.len() == N {
+        out[0].copy_from_slice(numbers);
+        out[1].copy_from_slice(numbers);
+    } else if numbers.len() == 2 * N {
+        out[0].copy_from_slice(&numbers[..N]);
+        out[1].copy_from_slice(&numbers[N..]);
+    } else {
         return Err(format!(
-            "{} point values, not {}",
+            "{} {what}, not {} (or {N} for both colours)",
             numbers.len(),
-            2 * COMBINATIONS
+            2 * N
         ));
     }
-    let mut points = [[0i16; COMBINATIONS]; 2];
-    for (f, &value) in numbers.iter().enumerate() {
-        points[f / COMBINATIONS][f % COMBINATIONS] = value;
+    Ok(out)
+}
+
+/// The tables of a file written by [`render_tables`], or what is wrong
+/// with it. A file whose tables are one set for both colours gives each
+/// colour a copy.
+///
+/// # Errors
+/// A message for a file without the point values, or with a table of the
+/// wrong size.
+pub fn parse_tables(text: &str) -> Result<ParsedTables, String> {
+    let numbers = table_numbers(text, "FITTED").ok_or("no `FITTED` table in the file")??;
+    let by_colour = per_colour::<{ 2 * COMBINATIONS }>(&numbers, "point values")?;
+    let mut points = [[0i16; COMBINATIONS]; 4];
+    for (row, values) in points
+        .iter_mut()
+        .zip(by_colour.iter().flat_map(|c| c.chunks(COMBINATIONS)))
+    {
+        row.copy_from_slice(values);
     }
+    const PER_COLOUR: usize = 2 * COUNTED_THREATS.len() * (MAX_COUNT + 1);
     let counts = match table_numbers(text, "COUNTS") {
         None => None,
         Some(numbers) => {
-            let numbers = numbers?;
-            if numbers.len() != COUNT_FEATURES {
-                return Err(format!(
-                    "{} count values, not {COUNT_FEATURES}",
-                    numbers.len()
-                ));
-            }
-            let mut counts = [[[0i16; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2];
-            for (value, &number) in counts.iter_mut().flatten().flatten().zip(&numbers) {
+            let by_colour = per_colour::<PER_COLOUR>(&numbers?, "count values")?;
+            let mut counts = [[[[0i16; MAX_COUNT + 1]; COUNTED_THREATS.len()]; 2]; 2];
+            for (value, &number) in counts
+                .iter_mut()
+                .flatten()
+                .flatten()
+                .flatten()
+                .zip(by_colour.iter().flatten())
+            {
                 *value = number;
             }
             Some(counts)
@@ -595,13 +637,10 @@ pub fn parse_tables(text: &str) -> Result<ParsedTables, String> {
     };
     let both_sides = match table_numbers(text, "BOTH_SIDES") {
         None => None,
-        Some(numbers) => {
-            let numbers = numbers?;
-            let table: BothSidesTable = numbers.try_into().map_err(|n: Vec<i16>| {
-                format!("{} both-sides values, not {BOTH_SIDES_KEYS}", n.len())
-            })?;
-            Some(table)
-        }
+        Some(numbers) => Some(per_colour::<BOTH_SIDES_KEYS>(
+            &numbers?,
+            "both-sides values",
+        )?),
     };
     Ok((points, counts, both_sides))
 }
@@ -637,8 +676,8 @@ mod tests {
             assert_eq!(tables_of_source(source), current_tables(rule), "{rule}");
         }
         let mut tables = current_tables(Rule::Freestyle);
-        tables.counts[1][2][3] = -7;
-        tables.both_sides[4095] = 12;
+        tables.counts[1][1][2][3] = -7;
+        tables.both_sides[1][4095] = 12;
         let rendered = render_tables(&tables, "a header\nof two lines");
         assert!(rendered.starts_with("// a header\n// of two lines\n"));
         assert_eq!(
@@ -650,6 +689,33 @@ mod tests {
         assert!(parse_tables("pub(crate) const FITTED: X = [1, 2];").is_err());
         let short_counts = rendered.replace("[0, ", "[");
         assert!(parse_tables(&short_counts).is_err());
+    }
+
+    #[test]
+    fn a_file_of_one_set_for_both_colours_gives_each_colour_a_copy() {
+        let list = |n: usize, first: i16| {
+            let values: Vec<String> = (0..n).map(|i| (first + i as i16 % 7).to_string()).collect();
+            values.join(", ")
+        };
+        let shared = format!(
+            "const FITTED: X = [{}];\nconst COUNTS: X = [{}];\nconst BOTH_SIDES: X = [{}];\n",
+            list(2 * COMBINATIONS, 1),
+            list(COUNT_FEATURES / 2, -3),
+            list(BOTH_SIDES_KEYS, 5)
+        );
+        let (points, counts, both_sides) = parse_tables(&shared).unwrap();
+        assert_eq!(points[0], points[2]);
+        assert_eq!(points[1], points[3]);
+        assert_eq!(points[1][0], 1 + (COMBINATIONS % 7) as i16);
+        let counts = counts.unwrap();
+        assert_eq!(counts[0], counts[1]);
+        assert_eq!(counts[0][0][0][0], -3);
+        let both_sides = both_sides.unwrap();
+        assert_eq!(both_sides[0], both_sides[1]);
+        // Any other number of values is refused, with the numbers.
+        let odd = format!("const FITTED: X = [{}];", list(3 * COMBINATIONS, 1));
+        let err = parse_tables(&odd).unwrap_err();
+        assert!(err.contains("1485 point values, not 1980"), "{err}");
     }
 
     #[test]
