@@ -49,6 +49,7 @@ pub use player::{
 };
 pub mod pattern;
 mod point_values;
+mod policy;
 pub mod state;
 #[cfg(test)]
 mod testing;

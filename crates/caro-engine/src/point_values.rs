@@ -132,7 +132,7 @@ pub(crate) struct PointValues {
 }
 
 /// The four patterns of a threat key.
-fn patterns_of(key: usize) -> [u8; 4] {
+pub(crate) fn patterns_of(key: usize) -> [u8; 4] {
     [
         (key / 729) as u8,
         (key / 81 % 9) as u8,

@@ -12,6 +12,7 @@ use crate::point_values::{
     both_sides_key, count_values, double_threes_count, fitted_both_sides, point_values,
     threat_bits, CountValues, FittedBothSides, PointValues,
 };
+use crate::policy::{policy_values, PolicyValues};
 
 mod threat;
 
@@ -96,6 +97,8 @@ pub struct State {
     /// What both sides' threats are worth together, by the colour to
     /// move.
     both_sides: &'static FittedBothSides,
+    /// Per colour to move, what a point is worth to try first.
+    policy_values: [&'static PolicyValues; 2],
     /// Per colour, whether its double-three points count (not renju
     /// black's).
     double_threes_count: [bool; 2],
@@ -350,6 +353,10 @@ impl State {
                 count_values(rules.rule, Color::White),
             ],
             both_sides: fitted_both_sides(rules.rule),
+            policy_values: [
+                policy_values(rules.rule, Color::Black),
+                policy_values(rules.rule, Color::White),
+            ],
             double_threes_count: [
                 double_threes_count(rules.rule, Color::Black),
                 double_threes_count(rules.rule, Color::White),
@@ -543,6 +550,18 @@ impl State {
         let bits =
             |side: usize| threat_bits(&self.threat_counts[side], self.double_threes_count[side]);
         sum + i32::from(self.both_sides[me][both_sides_key(bits(me), bits(1 - me))])
+    }
+
+    /// What an empty point is worth to try first for the side to move: the
+    /// rule's learned move-ordering values of its patterns for the side to
+    /// move and for the other side (`caro train --policy`).
+    #[inline]
+    #[must_use]
+    pub(crate) fn policy_score(&self, index: usize) -> i32 {
+        let me = self.to_move.index();
+        let keys = self.patterns[index].threat_key;
+        let values = &self.policy_values[me].by_key;
+        values[usize::from(keys[me])][0] + values[usize::from(keys[1 - me])][1]
     }
 
     /// Per colour, its numbers of empty points by [`Threat`] (as
@@ -1157,6 +1176,14 @@ impl State {
         let c = color.index();
         self.tables[c].lookup(self.key(c, left, right))
     }
+}
+
+/// The threat of a point whose four direction patterns make `key`
+/// (`((d0 * 9 + d1) * 9 + d2) * 9 + d3`).
+#[cfg(test)]
+#[must_use]
+pub(crate) fn threat_of_key(key: usize) -> Threat {
+    THREATS[key]
 }
 
 #[cfg(test)]

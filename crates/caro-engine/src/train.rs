@@ -37,6 +37,19 @@ use crate::point_values::{
     fitted_table, may_be_foul, threat_bits, FittedBothSides, FittedCounts, FittedTable,
     BOTH_SIDES_KEYS, COMBINATIONS,
 };
+
+mod policy;
+pub use policy::{
+    current_policy, fit_policy, parse_policy, policy_file, render_policy, FittedPolicy,
+    PolicyEpoch, PolicySet,
+};
+
+/// Move-ordering values: per colour to move (row `colour * 2` for the
+/// point's own patterns, `colour * 2 + 1` for the other side's), by
+/// combination, in ordering units ([`POLICY_UNITS`] a unit of log-odds).
+pub type PolicyTable = crate::policy::PolicyTable;
+/// Ordering units of one unit of the policy's log-odds.
+pub const POLICY_UNITS: f64 = crate::policy::POLICY_UNITS;
 use crate::state::{State, Threat, COUNTED_THREATS, MAX_COUNT};
 
 /// Weights of the model: row `colour * 2 + role` (black as the side to
@@ -63,7 +76,8 @@ const COUNT_FEATURES: usize = 4 * COUNTED_THREATS.len() * (MAX_COUNT + 1);
 /// Values of every both-sides feature: one per colour to move and key.
 const BOTH_SIDES_FEATURES: usize = 2 * BOTH_SIDES_KEYS;
 
-/// Everything a fit can move: the point, count and both-sides values.
+/// Everything an evaluation fit can move: the point, count and both-sides
+/// values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tables {
     /// The point values.
@@ -552,7 +566,7 @@ pub fn render_tables(tables: &Tables, header: &str) -> String {
 }
 
 /// Values as Rust source: `1, -2, 3`.
-fn joined(values: &[i16]) -> String {
+pub(crate) fn joined<T: ToString>(values: &[T]) -> String {
     let values: Vec<String> = values.iter().map(ToString::to_string).collect();
     values.join(", ")
 }
@@ -560,7 +574,13 @@ fn joined(values: &[i16]) -> String {
 /// The numbers of the table `name` in a file written by
 /// [`render_tables`]: those between its `= [` and the `];` that closes it
 /// (`None` where the file has no such table).
-fn table_numbers(text: &str, name: &str) -> Option<Result<Vec<i16>, String>> {
+pub(crate) fn table_numbers<T: std::str::FromStr>(
+    text: &str,
+    name: &str,
+) -> Option<Result<Vec<T>, String>>
+where
+    T::Err: std::fmt::Display,
+{
     let at = text.find(&format!("const {name}:"))?;
     let rest = &text[at..];
     let open = rest.find("= [")? + 3;
@@ -569,15 +589,35 @@ fn table_numbers(text: &str, name: &str) -> Option<Result<Vec<i16>, String>> {
         rest[open..close]
             .split(|c: char| !(c.is_ascii_digit() || c == '-'))
             .filter(|s| !s.is_empty())
-            .map(str::parse::<i16>)
-            .collect::<Result<Vec<i16>, _>>()
+            .map(str::parse::<T>)
+            .collect::<Result<Vec<T>, _>>()
             .map_err(|e| format!("a value of {name} that is not a number: {e}")),
     )
 }
 
 /// What a file written by [`render_tables`] holds: the point values, and
-/// the count and both-sides values where it has them.
-pub type ParsedTables = (PointTable, Option<CountTable>, Option<BothSidesTable>);
+/// the other tables where it has them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedTables {
+    /// The point values.
+    pub points: PointTable,
+    /// The count values.
+    pub counts: Option<CountTable>,
+    /// The both-sides values.
+    pub both_sides: Option<BothSidesTable>,
+}
+
+impl ParsedTables {
+    /// The tables, each the file's where it has it, else `engine`'s.
+    #[must_use]
+    pub fn or(&self, engine: &Tables) -> Tables {
+        Tables {
+            points: self.points,
+            counts: self.counts.unwrap_or(engine.counts),
+            both_sides: self.both_sides.unwrap_or(engine.both_sides),
+        }
+    }
+}
 
 /// `numbers` as `N` values per colour: the colours' values one after the
 /// other, or (as files from before the tables were per colour hold them)
@@ -608,7 +648,8 @@ fn per_colour<const N: usize>(numbers: &[i16], what: &str) -> Result<[[i16; N]; 
 /// A message for a file without the point values, or with a table of the
 /// wrong size.
 pub fn parse_tables(text: &str) -> Result<ParsedTables, String> {
-    let numbers = table_numbers(text, "FITTED").ok_or("no `FITTED` table in the file")??;
+    let numbers: Vec<i16> =
+        table_numbers(text, "FITTED").ok_or("no `FITTED` table in the file")??;
     let by_colour = per_colour::<{ 2 * COMBINATIONS }>(&numbers, "point values")?;
     let mut points = [[0i16; COMBINATIONS]; 4];
     for (row, values) in points
@@ -642,7 +683,11 @@ pub fn parse_tables(text: &str) -> Result<ParsedTables, String> {
             "both-sides values",
         )?),
     };
-    Ok((points, counts, both_sides))
+    Ok(ParsedTables {
+        points,
+        counts,
+        both_sides,
+    })
 }
 
 #[cfg(test)]
@@ -660,11 +705,11 @@ mod tests {
         ];
         // Every rule's file holds its three tables.
         let tables_of_source = |source: &str| {
-            let (points, counts, both_sides) = parse_tables(source).unwrap();
+            let parsed = parse_tables(source).unwrap();
             Tables {
-                points,
-                counts: counts.unwrap(),
-                both_sides: both_sides.unwrap(),
+                points: parsed.points,
+                counts: parsed.counts.unwrap(),
+                both_sides: parsed.both_sides.unwrap(),
             }
         };
         for rule in Rule::ALL {
@@ -681,8 +726,10 @@ mod tests {
         let rendered = render_tables(&tables, "a header\nof two lines");
         assert!(rendered.starts_with("// a header\n// of two lines\n"));
         assert_eq!(
-            parse_tables(&rendered).unwrap(),
-            (tables.points, Some(tables.counts), Some(tables.both_sides))
+            parse_tables(&rendered)
+                .unwrap()
+                .or(&current_tables(Rule::Renju)),
+            tables
         );
         let short_both = rendered.replace("    0, 0,", "    0,");
         assert!(parse_tables(&short_both).is_err());
@@ -703,7 +750,11 @@ mod tests {
             list(COUNT_FEATURES / 2, -3),
             list(BOTH_SIDES_KEYS, 5)
         );
-        let (points, counts, both_sides) = parse_tables(&shared).unwrap();
+        let ParsedTables {
+            points,
+            counts,
+            both_sides,
+        } = parse_tables(&shared).unwrap();
         assert_eq!(points[0], points[2]);
         assert_eq!(points[1], points[3]);
         assert_eq!(points[1][0], 1 + (COMBINATIONS % 7) as i16);

@@ -1,7 +1,9 @@
 //! `caro train`: fits the evaluation's point values (and with `--counts`
 //! its count values) to files of training positions (`caro selfplay`) and
 //! writes them as the Rust source of one rule's tables in
-//! `crates/caro-engine/src/point_values/` (docs/training.md).
+//! `crates/caro-engine/src/point_values/`; with `--policy`, the move
+//! ordering's values to the search's moves, written as a file of
+//! `crates/caro-engine/src/policy/` (docs/training.md).
 
 use std::fs::File;
 use std::io::{BufReader, Write as _};
@@ -10,8 +12,8 @@ use std::time::Instant;
 
 use caro_engine::dataset::{Reader, Sample};
 use caro_engine::train::{
-    current_tables, fit, parse_tables, render_tables, table_file, table_rule, Tables,
-    TrainSettings, TrainingSet,
+    current_policy, current_tables, fit, fit_policy, parse_policy, parse_tables, policy_file,
+    render_policy, render_tables, table_file, table_rule, PolicySet, TrainSettings, TrainingSet,
 };
 use clap::Args;
 
@@ -24,7 +26,8 @@ Examples:
   caro train renju15.cpos --lambda 0.3 --out renju.rs --json
   caro train all.cpos --rule caro --out caro.rs
   caro train more.cpos --start renju.rs --out renju2.rs
-  caro train renju15.cpos --lambda 0 --counts --out renju.rs";
+  caro train renju15.cpos --lambda 0 --counts --out renju.rs
+  caro train fs15.cpos --policy --lr 20 --out crates/caro-engine/src/policy/freestyle.rs";
 
 /// `caro train`'s options.
 #[derive(Args, Debug)]
@@ -35,12 +38,13 @@ pub struct TrainArgs {
     /// Where to write the fitted values: Rust source, the form of the
     /// rule's table in crates/caro-engine/src/point_values/ (freestyle.rs
     /// for freestyle and standard, renju.rs, caro.rs for caro and
-    /// caro-standard).
+    /// caro-standard), or with --policy in crates/caro-engine/src/policy/.
     #[arg(long)]
     pub out: PathBuf,
     /// Start from the values of this file (written by caro train) rather
     /// than the engine's own tables for the positions' rule (a file
-    /// without count values starts from the engine's).
+    /// without count values starts from the engine's; with --policy, a
+    /// move-ordering file).
     #[arg(long)]
     pub start: Option<PathBuf>,
     /// Only the positions of this rule (freestyle, standard, renju, caro,
@@ -60,7 +64,8 @@ pub struct TrainArgs {
     /// Passes without a better held-out loss before the fit stops.
     #[arg(long, default_value_t = 10)]
     pub patience: u32,
-    /// Adam's step size, in evaluation units.
+    /// Adam's step size, in evaluation units (with --policy, in ordering
+    /// units: 100 are one unit of log-odds).
     #[arg(long, default_value_t = 2.0)]
     pub lr: f64,
     /// Fit the count values (each side's numbers of threat points) and the
@@ -68,6 +73,11 @@ pub struct TrainArgs {
     /// values; without it they are written as they start.
     #[arg(long)]
     pub counts: bool,
+    /// Fit the move ordering's values to the moves the search chose
+    /// instead of the evaluation (a softmax over the points near a stone;
+    /// --lambda, --scale and --counts do not apply).
+    #[arg(long, conflicts_with_all = ["counts", "lambda", "scale"])]
+    pub policy: bool,
     /// Print one JSON line of totals at the end.
     #[arg(long)]
     pub json: bool,
@@ -92,15 +102,16 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
                 .map_err(|e| UsageError(e.to_string()))
         })
         .transpose()?;
-    let start = args
-        .start
-        .as_ref()
-        .map(|path| {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            parse_tables(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))
-        })
-        .transpose()?;
+    // A start file that cannot be read is refused before the data is read.
+    if let Some(path) = &args.start {
+        let text = read_text(path)?;
+        let checked = if args.policy {
+            parse_policy(&text).map(|_| ())
+        } else {
+            parse_tables(&text).map(|_| ())
+        };
+        checked.map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    }
     let started = Instant::now();
     let mut samples: Vec<Sample> = Vec::new();
     for path in &args.data {
@@ -139,12 +150,16 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
             )));
         }
     };
+    if args.policy {
+        return run_policy(args, &samples, table_for, started);
+    }
     let engine = current_tables(table_for);
-    let start = start.map_or(engine, |(points, counts, both_sides)| Tables {
-        points,
-        counts: counts.unwrap_or(engine.counts),
-        both_sides: both_sides.unwrap_or(engine.both_sides),
-    });
+    let start = match &args.start {
+        None => engine,
+        Some(path) => parse_tables(&read_text(path)?)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?
+            .or(&engine),
+    };
     let settings = TrainSettings {
         lambda: args.lambda,
         scale: args.scale,
@@ -183,14 +198,7 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
             e.held
         );
     });
-    let files: Vec<String> = args
-        .data
-        .iter()
-        .map(|p| {
-            p.file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-        })
-        .collect();
+    let files = file_names(args);
     let header = format!(
         "@generated by `caro train {} --lambda {} --scale {} --epochs {} --patience {} --lr {}{}{}`;\n\
          do not edit. The {} table. Data: {} positions ({} held out) of {}.\n\
@@ -240,6 +248,136 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
             fitted.best.held,
             fitted.best.epoch,
             fitted.epochs_run,
+            set.train_len() + set.held_len(),
+            seconds,
+            args.out.display()
+        );
+    }
+    Ok(())
+}
+
+/// The text of a file, or a usage error naming it.
+fn read_text(path: &std::path::Path) -> Result<String, UsageError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))
+}
+
+/// The names of the data files, for the header.
+fn file_names(args: &TrainArgs) -> Vec<String> {
+    args.data
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
+/// `caro train --policy`: fits the move ordering's values of `table_for`'s
+/// rules to the search's moves in `samples`.
+fn run_policy(
+    args: &TrainArgs,
+    samples: &[Sample],
+    table_for: caro_core::Rule,
+    started: Instant,
+) -> Result<(), UsageError> {
+    let start = match &args.start {
+        None => current_policy(table_for),
+        Some(path) => parse_policy(&read_text(path)?)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?,
+    };
+    let settings = TrainSettings {
+        epochs: args.epochs,
+        patience: args.patience,
+        learning_rate: args.lr,
+        ..TrainSettings::default()
+    };
+    let set = PolicySet::new(samples);
+    if set.train_len() == 0 || set.held_len() == 0 {
+        return Err(UsageError(format!(
+            "{} positions to fit ({} left out as proven results or with the move far from              every stone, {} with a four on the board): too few for a training and a              held-out set",
+            set.train_len() + set.held_len(),
+            set.skipped,
+            set.forcing
+        )));
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "{} positions: {} to train on, {} held out, {} left out as proven results or with          the move far from every stone, {} with a four on the board",
+        samples.len(),
+        set.train_len(),
+        set.held_len(),
+        set.skipped,
+        set.forcing
+    );
+    let fitted = fit_policy(&set, &start, &settings, |e| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "epoch {}: train {:.5} held-out {:.5}, the search's move first in {:.1}%",
+            e.epoch,
+            e.train,
+            e.held,
+            100.0 * e.held_first
+        );
+    });
+    let files = file_names(args);
+    let header = format!(
+        "@generated by `caro train {} --policy --epochs {} --patience {} --lr {}{}`;\n\
+         do not edit. The {} move-ordering table. Data: {} positions ({} held out) of {}.\n\
+         Held-out cross-entropy of the search's move {:.4} before the fit, {:.4} after \
+         (epoch {} of {});\n\
+         the search's move scored first in {:.1}% of the held-out positions before, {:.1}% \
+         after.",
+        files.join(" "),
+        args.epochs,
+        args.patience,
+        args.lr,
+        args.rule
+            .as_ref()
+            .map_or(String::new(), |r| format!(" --rule {r}")),
+        policy_file(table_for).trim_end_matches(".rs"),
+        set.train_len() + set.held_len(),
+        set.held_len(),
+        files.join(", "),
+        fitted.start.held,
+        fitted.best.held,
+        fitted.best.epoch,
+        fitted.epochs_run,
+        100.0 * fitted.start.held_first,
+        100.0 * fitted.best.held_first,
+    );
+    std::fs::write(&args.out, render_policy(&fitted.table, &header))
+        .map_err(|e| UsageError(format!("cannot write {}: {e}", args.out.display())))?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let line = serde_json::json!({
+            "positions": set.train_len() + set.held_len(),
+            "train": set.train_len(),
+            "held_out": set.held_len(),
+            "skipped": set.skipped,
+            "forcing": set.forcing,
+            "start_held_loss": fitted.start.held,
+            "best_held_loss": fitted.best.held,
+            "start_first": fitted.start.held_first,
+            "best_first": fitted.best.held_first,
+            "best_epoch": fitted.best.epoch,
+            "epochs": fitted.epochs_run,
+            "seconds": seconds,
+            "out": args.out.display().to_string(),
+            "table": policy_file(table_for),
+            "policy": true,
+        });
+        println!("{line}");
+    } else {
+        println!(
+            "held-out cross-entropy {:.4} → {:.4} (best epoch {} of {}), the search's move \
+             first in {:.1}% → {:.1}%, {} positions, {:.0} s; values written to {}",
+            fitted.start.held,
+            fitted.best.held,
+            fitted.best.epoch,
+            fitted.epochs_run,
+            100.0 * fitted.start.held_first,
+            100.0 * fitted.best.held_first,
             set.train_len() + set.held_len(),
             seconds,
             args.out.display()

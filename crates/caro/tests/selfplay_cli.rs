@@ -7,7 +7,9 @@ use std::process::Command;
 
 use caro_core::{Color, Game, Rule};
 use caro_engine::dataset::{GameResult, Reader, Sample, EVAL_LIMIT};
-use caro_engine::train::{current_tables, parse_tables, table_file};
+use caro_engine::train::{
+    current_policy, current_tables, parse_policy, parse_tables, policy_file, table_file,
+};
 use serde_json::Value;
 
 fn caro(args: &[&str]) -> std::process::Output {
@@ -247,7 +249,9 @@ fn each_rule_is_fitted_into_its_own_table() {
         assert!(text.contains(&format!("--rule {name}")), "{text}");
         // The fit starts from the rule's own tables and writes both in a
         // form the reader takes.
-        let (points, written_counts, written_both) = parse_tables(&text).unwrap();
+        let parsed = parse_tables(&text).unwrap();
+        let (points, written_counts, written_both) =
+            (parsed.points, parsed.counts, parsed.both_sides);
         let engine = current_tables(rule);
         // The best epoch's values are written: the start's if no epoch
         // lowered the held-out loss.
@@ -274,14 +278,64 @@ fn each_rule_is_fitted_into_its_own_table() {
         "train", &data, "--rule", "renju", "--epochs", "1", "--start", &start, "--out", &again,
         "--json",
     ]);
-    let (_, first_counts, first_both) =
-        parse_tables(&std::fs::read_to_string(&start).unwrap()).unwrap();
-    let (_, counts, both) = parse_tables(&std::fs::read_to_string(&again).unwrap()).unwrap();
+    let first = parse_tables(&std::fs::read_to_string(&start).unwrap()).unwrap();
+    let second = parse_tables(&std::fs::read_to_string(&again).unwrap()).unwrap();
     assert_eq!(
-        counts, first_counts,
+        second.counts, first.counts,
         "without --counts the start's counts are kept"
     );
-    assert_eq!(both, first_both);
+    assert_eq!(second.both_sides, first.both_sides);
+
+    // The move ordering's values, fitted to the search's moves, in a file
+    // of their own; a fit can start from such a file, and not from an
+    // evaluation file.
+    let policy_out = dir.path().join("renju_policy.rs");
+    let policy_name = policy_out.display().to_string();
+    let totals = succeed(&[
+        "train",
+        &data,
+        "--rule",
+        "renju",
+        "--policy",
+        "--lr",
+        "20",
+        "--epochs",
+        "20",
+        "--out",
+        &policy_name,
+        "--json",
+    ]);
+    assert_eq!(totals["table"], policy_file(Rule::Renju), "{totals}");
+    assert!(
+        totals["best_held_loss"].as_f64().unwrap() < totals["start_held_loss"].as_f64().unwrap(),
+        "{totals}"
+    );
+    let text = std::fs::read_to_string(&policy_out).unwrap();
+    assert!(text.contains("The renju move-ordering table."), "{text}");
+    assert!(text.contains("--policy"), "{text}");
+    assert_ne!(parse_policy(&text).unwrap(), current_policy(Rule::Renju));
+    succeed(&[
+        "train",
+        &data,
+        "--rule",
+        "renju",
+        "--policy",
+        "--epochs",
+        "1",
+        "--start",
+        &policy_name,
+        "--out",
+        &again,
+        "--json",
+    ]);
+    let out = caro(&[
+        "train", &data, "--rule", "renju", "--policy", "--start", &start, "--out", "x.rs",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no `POLICY` table"), "{err}");
+    let out = caro(&["train", &data, "--policy", "--counts", "--out", "x.rs"]);
+    assert_eq!(out.status.code(), Some(2));
 
     let out = caro(&["train", &data, "--rule", "freestyle", "--out", "x.rs"]);
     assert_eq!(out.status.code(), Some(2));

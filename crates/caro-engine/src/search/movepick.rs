@@ -9,9 +9,7 @@
 use caro_core::{Cell, Color, Game, Pos, Rule};
 use smallvec::SmallVec;
 
-use super::params::{
-    ATTACK, DEFEND, OPPONENT_THREAT_DIVISOR, ORDER_KILLER, ORDER_TT, THREAT_BONUS,
-};
+use super::params::{ORDER_KILLER, ORDER_TT};
 use super::{with_searcher, Points, Scored, Searcher};
 use crate::pattern::Pattern;
 use crate::state::Threat;
@@ -172,17 +170,12 @@ impl Searcher<'_> {
         out
     }
 
+    /// A move's ordering score: the learned policy value of the point
+    /// (`State::policy_score`), the hash move and killer bonuses, and its
+    /// history.
     pub(super) fn order_score(&self, i: usize, ply: usize, tt_move: Option<usize>) -> i32 {
         let me = self.state.to_move();
-        let opp = me.opponent();
-        let p = self.state.patterns(i);
-        let (mine, theirs) = (p.dir[me.index()], p.dir[opp.index()]);
-        let mut s = 0;
-        for d in 0..4 {
-            s += ATTACK[mine[d] as usize] + DEFEND[theirs[d] as usize];
-        }
-        s += THREAT_BONUS[self.state.threat(i, me) as usize];
-        s += THREAT_BONUS[self.state.threat(i, opp) as usize] / OPPONENT_THREAT_DIVISOR;
+        let mut s = self.state.policy_score(i);
         if Some(i) == tt_move {
             s += ORDER_TT;
         }

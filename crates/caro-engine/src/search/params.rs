@@ -91,34 +91,11 @@ pub(crate) const PICKED_ONE_BY_ONE: usize = 3;
 /// [`ORDER_KILLER`].
 pub(crate) const ORDER_TT: i32 = 1 << 28;
 
-/// Ordering bonus of the killer moves: above any pattern or threat score
+/// Ordering bonus of the killer moves: above any policy score
 /// (at most about 100,000), below the hash move; a move's history score is
 /// capped just under it. Range: `(1 << 17)..=(1 << 24)`, below
 /// [`ORDER_TT`].
 pub(crate) const ORDER_KILLER: i32 = 1 << 20;
-
-/// Ordering value of one direction's pattern for the mover, indexed by
-/// [`crate::pattern::Pattern`] (none, two blocked and open, three blocked
-/// and open, four blocked and open, five, overline). Range: each
-/// 0..=20_000, growing with the pattern.
-pub(crate) const ATTACK: [i32; 9] = [0, 4, 12, 14, 60, 70, 400, 10_000, 0];
-
-/// Ordering value of one direction's pattern for the opponent (a point
-/// that spoils the opponent's shape), indexed as [`ATTACK`]. Range: each
-/// 0..=20_000, growing with the pattern, most often a little below
-/// [`ATTACK`]'s.
-pub(crate) const DEFEND: [i32; 9] = [0, 3, 9, 10, 45, 55, 300, 8_000, 0];
-
-/// Ordering bonus of a point by the combined threat it makes, in
-/// [`crate::state::Threat`] order (none, four, open three, double three,
-/// four-three, open four, five). Range: each 0..=50_000, growing with the
-/// threat.
-pub(crate) const THREAT_BONUS: [i32; 7] = [0, 100, 150, 800, 2_000, 5_000, 20_000];
-
-/// The opponent's threat on a point counts [`THREAT_BONUS`] divided by
-/// this (a point that stops a threat, worth less than making it). Range:
-/// 1..=4.
-pub(crate) const OPPONENT_THREAT_DIVISOR: i32 = 2;
 
 // ---------------------------------------------------------------------
 // The root's searches and their budgets (`root.rs`, `timecontrol.rs`)
