@@ -1,10 +1,9 @@
-//! Move ordering learned from data: what an empty point is worth to try
-//! first, by the combination of its four line patterns for the side to
-//! move and for the other side, per colour to move. The values were fitted
-//! (`caro train --policy`, docs/training.md) to the moves a search of
-//! 10,000 nodes chose in self-play positions of the rule; the search adds
-//! its killer, hash-move and history scores to them
-//! (`search/movepick.rs`).
+//! Move ordering by table: what an empty point is worth to try first, by
+//! the combination of its four line patterns for the side to move and for
+//! the other side, per colour to move. `caro train --policy`
+//! (docs/training.md) fits the values to the moves a search of 10,000
+//! nodes chose in self-play positions of the rule; the search adds its
+//! killer, hash-move and history scores to them (`search/movepick.rs`).
 
 use std::sync::OnceLock;
 
