@@ -591,9 +591,10 @@ mod tests {
     /// The check of a root move at full strength finds the opponent's win
     /// by threats within its largest budget. White to move after `h8 f10
     /// h5 g10 g7 h10 e10`: caro's search alone, even at 5 s, plays h9,
-    /// which loses to a VCT (e5). (From a game against Pela; white is lost
-    /// whatever it plays, Rapfi-classical finds −M24 at depth 40.) In a
-    /// quiet opening it refutes nothing.
+    /// which loses to a VCT (e5). (From a game against Pela.) White is
+    /// lost whatever it plays (Rapfi-classical: −M24 at depth 40); after
+    /// g6 black wins in 13, and the check finds that too. In a quiet
+    /// opening it refutes nothing.
     #[test]
     fn the_root_check_finds_a_refutation_by_threats() {
         let tt = Tt::new(1);
@@ -607,6 +608,7 @@ mod tests {
         };
         let lost = "h8 f10 h5 g10 g7 h10 e10";
         assert!(refuted(lost, "h9"));
+        assert!(refuted(lost, "g6"));
         for m in ["h10", "h7", "g9"] {
             assert!(!refuted("h8 i9 h9", m), "{m}");
         }
