@@ -186,6 +186,29 @@ pub struct TrainingSet {
     pub forcing: usize,
 }
 
+/// Why a position is left out of a fit.
+pub(crate) enum LeftOut {
+    /// A proven result, or a position that is not legal.
+    Skipped,
+    /// A side has a four on the board: the search plays the five or the
+    /// block there before it evaluates or orders moves.
+    Forcing,
+}
+
+/// The state of a sample a fit may learn from, or why it is left out.
+pub(crate) fn quiet_state(s: &Sample) -> Result<State, LeftOut> {
+    if s.score.abs() > EVAL_LIMIT {
+        return Err(LeftOut::Skipped);
+    }
+    let game = s.to_game().map_err(|_| LeftOut::Skipped)?;
+    let state = State::new(&game);
+    let me = state.to_move();
+    if state.has(me, Pattern::Five) || state.has(me.opponent(), Pattern::Five) {
+        return Err(LeftOut::Forcing);
+    }
+    Ok(state)
+}
+
 impl TrainingSet {
     /// The rows of `samples` under `settings` (the blend of the target).
     pub fn new<'a>(
@@ -199,20 +222,17 @@ impl TrainingSet {
             forcing: 0,
         };
         for s in samples {
-            if s.score.abs() > EVAL_LIMIT {
-                set.skipped += 1;
-                continue;
-            }
-            let Ok(game) = s.to_game() else {
-                set.skipped += 1;
-                continue;
+            let state = match quiet_state(s) {
+                Ok(state) => state,
+                Err(LeftOut::Skipped) => {
+                    set.skipped += 1;
+                    continue;
+                }
+                Err(LeftOut::Forcing) => {
+                    set.forcing += 1;
+                    continue;
+                }
             };
-            let state = State::new(&game);
-            let me = state.to_move();
-            if state.has(me, Pattern::Five) || state.has(me.opponent(), Pattern::Five) {
-                set.forcing += 1;
-                continue;
-            }
             let squashed = sigmoid(f64::from(s.score) / settings.scale);
             let target = settings.lambda * s.result.score() + (1.0 - settings.lambda) * squashed;
             let mut x = features(&state, s.rules.rule);

@@ -18,9 +18,11 @@ use std::fmt::Write as _;
 
 use caro_core::{Cell, Rule};
 
-use super::{joined, table_numbers, table_rule, PolicyTable, TrainSettings, POLICY_UNITS};
-use crate::dataset::{Sample, EVAL_LIMIT};
-use crate::pattern::Pattern;
+use super::{
+    joined, quiet_state, table_numbers, table_rule, LeftOut, PolicyTable, TrainSettings,
+    POLICY_UNITS,
+};
+use crate::dataset::Sample;
 use crate::point_values::{combination, COMBINATIONS};
 use crate::policy::fitted_policy;
 use crate::state::State;
@@ -123,20 +125,17 @@ impl PolicySet {
             forcing: 0,
         };
         for s in samples {
-            if s.score.abs() > EVAL_LIMIT {
-                set.skipped += 1;
-                continue;
-            }
-            let Ok(game) = s.to_game() else {
-                set.skipped += 1;
-                continue;
+            let state = match quiet_state(s) {
+                Ok(state) => state,
+                Err(LeftOut::Skipped) => {
+                    set.skipped += 1;
+                    continue;
+                }
+                Err(LeftOut::Forcing) => {
+                    set.forcing += 1;
+                    continue;
+                }
             };
-            let state = State::new(&game);
-            let me = state.to_move();
-            if state.has(me, Pattern::Five) || state.has(me.opponent(), Pattern::Five) {
-                set.forcing += 1;
-                continue;
-            }
             let Some(choice) = choice_of(&state, state.index(s.best)) else {
                 set.skipped += 1;
                 continue;
