@@ -170,25 +170,15 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
         ..TrainSettings::default()
     };
     let set = TrainingSet::new(&samples, &settings);
-    if set.train_len() == 0 || set.held_len() == 0 {
-        return Err(UsageError(format!(
-            "{} positions to fit ({} left out as proven results, {} with a four on the \
-             board): too few for a training and a held-out set",
-            set.train_len() + set.held_len(),
-            set.skipped,
-            set.forcing
-        )));
+    SetSizes {
+        read: samples.len(),
+        train: set.train_len(),
+        held: set.held_len(),
+        skipped: set.skipped,
+        skipped_as: "as proven results",
+        forcing: set.forcing,
     }
-    let _ = writeln!(
-        std::io::stderr(),
-        "{} positions: {} to train on, {} held out, {} left out as proven results, {} with \
-         a four on the board",
-        samples.len(),
-        set.train_len(),
-        set.held_len(),
-        set.skipped,
-        set.forcing
-    );
+    .check_and_report()?;
     let fitted = fit(&set, &start, &settings, |e| {
         let _ = writeln!(
             std::io::stderr(),
@@ -262,6 +252,46 @@ fn read_text(path: &std::path::Path) -> Result<String, UsageError> {
         .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))
 }
 
+/// The sizes of a fit's training and held-out sets and what it left out.
+struct SetSizes {
+    read: usize,
+    train: usize,
+    held: usize,
+    skipped: usize,
+    /// Why the `skipped` positions were left out.
+    skipped_as: &'static str,
+    forcing: usize,
+}
+
+impl SetSizes {
+    /// Refuses a fit with an empty training or held-out set; otherwise
+    /// says on stderr how the positions were split.
+    fn check_and_report(&self) -> Result<(), UsageError> {
+        if self.train == 0 || self.held == 0 {
+            return Err(UsageError(format!(
+                "{} positions to fit ({} left out {}, {} with a four on the board): too few \
+                 for a training and a held-out set",
+                self.train + self.held,
+                self.skipped,
+                self.skipped_as,
+                self.forcing
+            )));
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "{} positions: {} to train on, {} held out, {} left out {}, {} with a four on the \
+             board",
+            self.read,
+            self.train,
+            self.held,
+            self.skipped,
+            self.skipped_as,
+            self.forcing
+        );
+        Ok(())
+    }
+}
+
 /// The names of the data files, for the header.
 fn file_names(args: &TrainArgs) -> Vec<String> {
     args.data
@@ -293,23 +323,15 @@ fn run_policy(
         ..TrainSettings::default()
     };
     let set = PolicySet::new(samples);
-    if set.train_len() == 0 || set.held_len() == 0 {
-        return Err(UsageError(format!(
-            "{} positions to fit ({} left out as proven results or with the move far from              every stone, {} with a four on the board): too few for a training and a              held-out set",
-            set.train_len() + set.held_len(),
-            set.skipped,
-            set.forcing
-        )));
+    SetSizes {
+        read: samples.len(),
+        train: set.train_len(),
+        held: set.held_len(),
+        skipped: set.skipped,
+        skipped_as: "as proven results or with the move far from every stone",
+        forcing: set.forcing,
     }
-    let _ = writeln!(
-        std::io::stderr(),
-        "{} positions: {} to train on, {} held out, {} left out as proven results or with          the move far from every stone, {} with a four on the board",
-        samples.len(),
-        set.train_len(),
-        set.held_len(),
-        set.skipped,
-        set.forcing
-    );
+    .check_and_report()?;
     let fitted = fit_policy(&set, &start, &settings, |e| {
         let _ = writeln!(
             std::io::stderr(),

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use caro_core::{Color, Game, Rule};
-use caro_engine::dataset::{GameResult, Reader, Sample, EVAL_LIMIT};
+use caro_core::{BoardSize, Color, Game, Pos, Rule, Rules};
+use caro_engine::dataset::{GameResult, Reader, Sample, Writer, EVAL_LIMIT};
 use caro_engine::train::{
     current_policy, current_tables, parse_policy, parse_tables, policy_file, table_file,
 };
@@ -341,4 +341,42 @@ fn each_rule_is_fitted_into_its_own_table() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no positions of rule freestyle"), "{err}");
+}
+
+#[test]
+fn a_fit_of_too_few_positions_is_refused_with_the_count() {
+    // One position: a training set or a held-out set stays empty.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("one.cpos");
+    let rules = Rules::new(BoardSize::new(15, 15).unwrap(), 5, Rule::Freestyle).unwrap();
+    let game = Game::from_moves(rules, Color::Black, &[Pos::new(7, 7)]).unwrap();
+    let mut writer = Writer::new(std::fs::File::create(&data).unwrap()).unwrap();
+    writer
+        .write(&Sample::of_game(
+            &game,
+            40,
+            Pos::new(8, 8),
+            GameResult::Draw,
+        ))
+        .unwrap();
+    writer.flush().unwrap();
+    drop(writer);
+    let data = data.display().to_string();
+    let out_file = dir.path().join("x.rs");
+    for policy in [false, true] {
+        let mut args = vec!["train", &data, "--out"];
+        let out_name = out_file.display().to_string();
+        args.push(&out_name);
+        if policy {
+            args.push("--policy");
+        }
+        let out = caro(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("1 positions to fit (0 left out") && err.contains("too few"),
+            "{err}"
+        );
+        assert!(!out_file.exists(), "nothing is written");
+    }
 }
