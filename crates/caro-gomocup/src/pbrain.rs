@@ -29,6 +29,13 @@ pub const DEFAULT_ENGINE_TURN: Duration = Duration::from_secs(5);
 /// How long an engine may take to answer START or RESTART.
 pub const INIT_TIMEOUT: Duration = Duration::from_secs(15);
 
+/// How long an engine is left alone after it answers a move before it is
+/// sent anything more. Rapfi marks its search finished only after it has
+/// written its move, and drops the first word of a command that comes in
+/// that moment (a `TURN x,y` is answered `ERROR Unknown command: x,y`):
+/// an opponent's instant reply on a busy machine came within it.
+pub const SETTLE: Duration = Duration::from_millis(10);
+
 /// How to start an engine process, and its log files.
 #[derive(Debug)]
 struct Launcher {
@@ -137,6 +144,8 @@ struct Engine {
     dirty: bool,
     /// The last value of each INFO key sent (INFO holds until changed).
     infos: Vec<(&'static str, String)>,
+    /// When the engine's last move came, until it is sent the next line.
+    moved_at: Option<Instant>,
 }
 
 impl Engine {
@@ -179,6 +188,7 @@ impl Engine {
             stones: Vec::new(),
             dirty: false,
             infos: Vec::new(),
+            moved_at: None,
         })
     }
 
@@ -208,6 +218,12 @@ impl Engine {
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        if let Some(moved_at) = self.moved_at.take() {
+            let wait = SETTLE.saturating_sub(moved_at.elapsed());
+            if !wait.is_zero() {
+                std::thread::sleep(wait);
+            }
+        }
         self.note(">", line);
         // One write of the whole line (`writeln!` on the unbuffered pipe
         // writes the line and its end apart): the engine never reads a
@@ -444,6 +460,7 @@ impl PbrainPlayer {
                         )));
                     }
                     let p = Pos::new(x as u8, y as u8);
+                    engine.moved_at = Some(Instant::now());
                     engine.stones.push((p, true));
                     return Ok(p);
                 }

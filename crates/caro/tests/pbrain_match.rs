@@ -148,6 +148,26 @@ fn misbehaving_engines_lose_and_the_report_says_why() {
 }
 
 #[test]
+fn an_engine_is_left_to_settle_after_its_move() {
+    // The opponent answers at once; an engine that drops a command coming
+    // in the moment after its move (as Rapfi does) still plays every game.
+    let (stdout, json) = run_match(&[
+        &engine("settling"),
+        "random",
+        "--games",
+        "4",
+        "--time",
+        "1s",
+        "--tolerance",
+        "5s",
+        "--opening-plies",
+        "0",
+    ]);
+    assert_eq!(json["games"], 4, "{stdout}");
+    assert!(!stdout.contains("engine failed"), "{stdout}");
+}
+
+#[test]
 fn a_missing_engine_is_a_usage_error() {
     let out = caro()
         .args(["match", "pbrain:/no/such/pbrain-x", "random"])
