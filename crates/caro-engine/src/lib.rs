@@ -33,6 +33,7 @@ pub mod dataset;
 mod failcache;
 mod keymap;
 pub mod minimax;
+pub mod network;
 pub mod player;
 pub mod quintuple;
 pub mod random;

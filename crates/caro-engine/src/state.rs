@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use caro_core::{Board, Cell, Color, Game, Pos, Rule, Rules};
 
+use crate::network::{network, Accumulator, LoadedNetwork, EMBED};
 use crate::pattern::{half_count, half_id, key_of, Pattern, PatternTable, WinKind};
 use crate::point_values::{
     both_sides_key, count_values, double_threes_count, fitted_both_sides, point_values,
@@ -99,6 +100,13 @@ pub struct State {
     both_sides: &'static FittedBothSides,
     /// Per colour to move, what a point is worth to try first.
     policy_values: [&'static PolicyValues; 2],
+    /// The rule's network over line patterns, if it has one
+    /// ([`crate::network`]).
+    network: Option<&'static LoadedNetwork>,
+    /// Per colour, the network's accumulator (zero without a network).
+    accumulators: [Accumulator; 2],
+    /// The accumulators before each full move, while a network is kept.
+    accumulator_marks: Vec<[Accumulator; 2]>,
     /// Per colour, whether its double-three points count (not renju
     /// black's).
     double_threes_count: [bool; 2],
@@ -236,6 +244,8 @@ fn is_four_or_five(p: u8) -> bool {
 struct Updates<'a> {
     patterns: &'a mut [PointPatterns],
     point_values: &'a [&'static PointValues; 2],
+    network: Option<&'static LoadedNetwork>,
+    accumulators: &'a mut [Accumulator; 2],
     value: &'a mut [[i32; 2]; 2],
     threat_counts: &'a mut [[u32; 7]; 2],
     four_counts: &'a mut [[u32; 3]; 2],
@@ -275,6 +285,9 @@ impl Updates<'_> {
             if before != after {
                 self.threat_counts[c][before as usize] -= 1;
                 self.threat_counts[c][after as usize] += 1;
+            }
+            if let Some(network) = self.network {
+                network.update(&mut self.accumulators[c], c, key_before, key_after);
             }
         }
         count_fours(self.four_counts, self.four_points, (index, c), old, new);
@@ -323,6 +336,13 @@ impl State {
     /// The search state of a game's current position.
     #[must_use]
     pub fn new(game: &Game) -> State {
+        State::with_network(game, network(game.rules().rule))
+    }
+
+    /// The search state of a game's current position, evaluated with
+    /// `network` added (or none) rather than the rule's own.
+    #[must_use]
+    pub fn with_network(game: &Game, network: Option<&'static LoadedNetwork>) -> State {
         let rules = *game.rules();
         let empty = Board::new(rules.size);
         let n = empty.cell_count();
@@ -357,6 +377,9 @@ impl State {
                 policy_values(rules.rule, Color::Black),
                 policy_values(rules.rule, Color::White),
             ],
+            network,
+            accumulators: [[0; EMBED]; 2],
+            accumulator_marks: Vec::new(),
             double_threes_count: [
                 double_threes_count(rules.rule, Color::Black),
                 double_threes_count(rules.rule, Color::White),
@@ -382,6 +405,7 @@ impl State {
         s.history.clear();
         s.log.clear();
         s.marks.clear();
+        s.accumulator_marks.clear();
         s.to_move = game.to_move();
         s
     }
@@ -506,7 +530,27 @@ impl State {
     #[inline]
     #[must_use]
     pub fn evaluate(&self) -> i32 {
-        self.evaluate_points() + self.evaluate_counts()
+        self.evaluate_points() + self.evaluate_counts() + self.evaluate_network()
+    }
+
+    /// The network's correction for the side to move (0 where the rule has
+    /// no network). Not while a lines-only or unscored move is on the
+    /// stack.
+    #[inline]
+    #[must_use]
+    pub fn evaluate_network(&self) -> i32 {
+        debug_assert!(
+            self.sums_kept(),
+            "the network read under a lines-only or unscored move"
+        );
+        self.network
+            .map_or(0, |n| n.output(self.to_move, &self.accumulators))
+    }
+
+    /// The network's accumulators (see [`crate::network`]).
+    #[must_use]
+    pub fn accumulators(&self) -> &[Accumulator; 2] {
+        &self.accumulators
     }
 
     /// The point sum: each empty point is worth what the combination of
@@ -834,6 +878,9 @@ impl State {
             four_counts: self.four_counts,
             threat_counts: self.threat_counts,
         });
+        if scored && self.network.is_some() {
+            self.accumulator_marks.push(self.accumulators);
+        }
         self.clear_point(index, scored);
         self.board.place(index, color);
         self.wide[self.to_wide[index] as usize] = Cell::stone(color) as u8;
@@ -895,6 +942,11 @@ impl State {
             }
         }
         self.patterns[index] = mark.patterns;
+        if mark.scored && self.network.is_some() {
+            if let Some(acc) = self.accumulator_marks.pop() {
+                self.accumulators = acc;
+            }
+        }
         self.value = mark.value;
         self.four_counts = mark.four_counts;
         self.threat_counts = mark.threat_counts;
@@ -993,6 +1045,8 @@ impl State {
             Updates {
                 patterns: &mut self.patterns,
                 point_values: &self.point_values,
+                network: self.network,
+                accumulators: &mut self.accumulators,
                 value: &mut self.value,
                 threat_counts: &mut self.threat_counts,
                 four_counts: &mut self.four_counts,
@@ -1012,6 +1066,9 @@ impl State {
                 let [mover, other] = self.point_values[c].by_key[*key as usize];
                 self.value[c][0] -= i32::from(mover);
                 self.value[c][1] -= i32::from(other);
+                if let Some(network) = self.network {
+                    network.update(&mut self.accumulators[c], c, *key, 0);
+                }
             }
             *key = 0;
             for d in 0..4 {

@@ -38,6 +38,8 @@ use crate::point_values::{
     BOTH_SIDES_KEYS, COMBINATIONS,
 };
 
+mod network;
+pub use network::{fit_network, FittedNetwork, NetworkEpoch, NetworkSet};
 mod policy;
 pub use policy::{
     current_policy, fit_policy, parse_policy, policy_file, render_policy, FittedPolicy,

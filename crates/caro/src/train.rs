@@ -3,7 +3,9 @@
 //! writes them as the Rust source of one rule's tables in
 //! `crates/caro-engine/src/point_values/`; with `--policy`, the move
 //! ordering's values to the search's moves, written as a file of
-//! `crates/caro-engine/src/policy/` (docs/training.md).
+//! `crates/caro-engine/src/policy/`; with `--network`, a network over line
+//! patterns added to the evaluation, written as a network file
+//! (docs/training.md).
 
 use std::fs::File;
 use std::io::{BufReader, Write as _};
@@ -12,8 +14,9 @@ use std::time::Instant;
 
 use caro_engine::dataset::{Reader, Sample};
 use caro_engine::train::{
-    current_policy, current_tables, fit, fit_policy, parse_policy, parse_tables, policy_file,
-    render_policy, render_tables, table_file, table_rule, PolicySet, TrainSettings, TrainingSet,
+    current_policy, current_tables, fit, fit_network, fit_policy, parse_policy, parse_tables,
+    policy_file, render_policy, render_tables, table_file, table_rule, NetworkSet, PolicySet,
+    TrainSettings, TrainingSet,
 };
 use clap::Args;
 
@@ -27,7 +30,8 @@ Examples:
   caro train all.cpos --rule caro --out caro.rs
   caro train more.cpos --start renju.rs --out renju2.rs
   caro train renju15.cpos --lambda 0 --counts --out renju.rs
-  caro train fs15.cpos --policy --lr 20 --out crates/caro-engine/src/policy/freestyle.rs";
+  caro train fs15.cpos --policy --lr 20 --out crates/caro-engine/src/policy/freestyle.rs
+  caro train renju15.cpos --network --lambda 0 --out crates/caro-engine/src/network/renju.bin";
 
 /// `caro train`'s options.
 #[derive(Args, Debug)]
@@ -65,9 +69,10 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 10)]
     pub patience: u32,
     /// Adam's step size, in evaluation units (with --policy, in ordering
-    /// units: 100 are one unit of log-odds).
-    #[arg(long, default_value_t = 2.0)]
-    pub lr: f64,
+    /// units: 100 are one unit of log-odds; with --network, of the
+    /// network's weights) [default: 2, with --network 0.001].
+    #[arg(long)]
+    pub lr: Option<f64>,
     /// Fit the count values (each side's numbers of threat points) and the
     /// both-sides values (which threats each side has) with the point
     /// values; without it they are written as they start.
@@ -78,6 +83,14 @@ pub struct TrainArgs {
     /// --lambda, --scale and --counts do not apply).
     #[arg(long, conflicts_with_all = ["counts", "lambda", "scale"])]
     pub policy: bool,
+    /// Fit a network over line patterns added to the rule's evaluation
+    /// (its tables stay as they are) and write it as a network file
+    /// (crates/caro-engine/src/network/).
+    #[arg(long, conflicts_with_all = ["counts", "policy", "start"])]
+    pub network: bool,
+    /// Seed of the network's start and of the order of its batches.
+    #[arg(long, default_value_t = 1, requires = "network")]
+    pub seed: u64,
     /// Print one JSON line of totals at the end.
     #[arg(long)]
     pub json: bool,
@@ -91,7 +104,7 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(UsageError("--lambda must be from 0 to 1".to_string()));
     }
-    if !(args.scale > 0.0 && args.lr > 0.0) {
+    if !(args.scale > 0.0 && args.lr.is_none_or(|lr| lr > 0.0)) {
         return Err(UsageError("--scale and --lr must be above 0".to_string()));
     }
     let rule = args
@@ -153,6 +166,9 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
     if args.policy {
         return run_policy(args, &samples, table_for, started);
     }
+    if args.network {
+        return run_network(args, &samples, table_for, started);
+    }
     let engine = current_tables(table_for);
     let start = match &args.start {
         None => engine,
@@ -165,7 +181,7 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
         scale: args.scale,
         epochs: args.epochs,
         patience: args.patience,
-        learning_rate: args.lr,
+        learning_rate: args.lr.unwrap_or(2.0),
         fit_counts: args.counts,
         ..TrainSettings::default()
     };
@@ -198,7 +214,7 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
         args.scale,
         args.epochs,
         args.patience,
-        args.lr,
+        args.lr.unwrap_or(2.0),
         args.rule.as_ref().map_or(String::new(), |r| format!(" --rule {r}")),
         if args.counts { " --counts" } else { "" },
         table_file(table_for).trim_end_matches(".rs"),
@@ -319,7 +335,7 @@ fn run_policy(
     let settings = TrainSettings {
         epochs: args.epochs,
         patience: args.patience,
-        learning_rate: args.lr,
+        learning_rate: args.lr.unwrap_or(2.0),
         ..TrainSettings::default()
     };
     let set = PolicySet::new(samples);
@@ -353,7 +369,7 @@ fn run_policy(
         files.join(" "),
         args.epochs,
         args.patience,
-        args.lr,
+        args.lr.unwrap_or(2.0),
         args.rule
             .as_ref()
             .map_or(String::new(), |r| format!(" --rule {r}")),
@@ -400,6 +416,77 @@ fn run_policy(
             fitted.epochs_run,
             100.0 * fitted.start.held_first,
             100.0 * fitted.best.held_first,
+            set.train_len() + set.held_len(),
+            seconds,
+            args.out.display()
+        );
+    }
+    Ok(())
+}
+
+/// `caro train --network`: fits a network over line patterns to
+/// `samples`, added to `table_for`'s evaluation, and writes its file.
+fn run_network(
+    args: &TrainArgs,
+    samples: &[Sample],
+    table_for: caro_core::Rule,
+    started: Instant,
+) -> Result<(), UsageError> {
+    let settings = TrainSettings {
+        lambda: args.lambda,
+        scale: args.scale,
+        epochs: args.epochs,
+        patience: args.patience,
+        learning_rate: args.lr.unwrap_or(0.001),
+        ..TrainSettings::default()
+    };
+    let set = NetworkSet::new(samples, &settings);
+    SetSizes {
+        read: samples.len(),
+        train: set.train_len(),
+        held: set.held_len(),
+        skipped: set.skipped,
+        skipped_as: "as proven results",
+        forcing: set.forcing,
+    }
+    .check_and_report()?;
+    let fitted = fit_network(&set, &settings, args.seed, |e| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "epoch {}: train {:.6} held-out {:.6}",
+            e.epoch,
+            e.train,
+            e.held
+        );
+    });
+    std::fs::write(&args.out, fitted.network.to_bytes())
+        .map_err(|e| UsageError(format!("cannot write {}: {e}", args.out.display())))?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let line = serde_json::json!({
+            "positions": set.train_len() + set.held_len(),
+            "train": set.train_len(),
+            "held_out": set.held_len(),
+            "skipped": set.skipped,
+            "forcing": set.forcing,
+            "start_held_loss": fitted.start.held,
+            "best_held_loss": fitted.best.held,
+            "best_epoch": fitted.best.epoch,
+            "epochs": fitted.epochs_run,
+            "seconds": seconds,
+            "out": args.out.display().to_string(),
+            "rule": table_rule(table_for).to_string(),
+            "network": true,
+        });
+        println!("{line}");
+    } else {
+        println!(
+            "held-out loss {:.5} with the tables alone → {:.5} with the network (best epoch {} \
+             of {}), {} positions, {:.0} s; network written to {}",
+            fitted.start.held,
+            fitted.best.held,
+            fitted.best.epoch,
+            fitted.epochs_run,
             set.train_len() + set.held_len(),
             seconds,
             args.out.display()

@@ -344,6 +344,68 @@ fn each_rule_is_fitted_into_its_own_table() {
 }
 
 #[test]
+fn a_network_is_fitted_and_written_as_a_file_the_engine_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("renju.cpos");
+    selfplay(&data, "renju", "15", "3");
+    selfplay(&data, "renju", "15", "5");
+    let data = data.display().to_string();
+    let out_file = dir.path().join("renju.bin");
+    let out_name = out_file.display().to_string();
+    let args = [
+        "train",
+        &data,
+        "--network",
+        "--lambda",
+        "0",
+        "--epochs",
+        "20",
+        "--patience",
+        "20",
+        "--lr",
+        "0.003",
+        "--out",
+        &out_name,
+        "--json",
+    ];
+    let totals = succeed(&args);
+    assert_eq!(totals["network"], true, "{totals}");
+    assert_eq!(totals["rule"], "renju", "{totals}");
+    assert!(
+        totals["best_held_loss"].as_f64().unwrap() < totals["start_held_loss"].as_f64().unwrap(),
+        "{totals}"
+    );
+    let bytes = std::fs::read(&out_file).unwrap();
+    let network = caro_engine::network::Network::from_bytes(&bytes).unwrap();
+    assert_ne!(network, caro_engine::network::Network::zero());
+    // The same data and seed write the same network; another seed does
+    // not.
+    let again = dir.path().join("again.bin").display().to_string();
+    let mut same = args;
+    same[12] = &again;
+    succeed(&same);
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+    let mut other_seed = args.to_vec();
+    other_seed[12] = &again;
+    other_seed.extend(["--seed", "2"]);
+    succeed(&other_seed);
+    assert_ne!(std::fs::read(&again).unwrap(), bytes);
+    // A network has no start file, and the seed is a network's.
+    let out = caro(&[
+        "train",
+        &data,
+        "--network",
+        "--start",
+        &out_name,
+        "--out",
+        "x.bin",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = caro(&["train", &data, "--seed", "2", "--out", "x.rs"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn a_fit_of_too_few_positions_is_refused_with_the_count() {
     // One position: a training set or a held-out set stays empty.
     let dir = tempfile::tempdir().unwrap();
