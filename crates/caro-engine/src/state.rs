@@ -261,7 +261,13 @@ impl Updates<'_> {
     /// With `EVAL` false the evaluation sums and the threat counts are
     /// left as they were (see [`State::play_lines_only`]).
     #[inline(always)]
-    fn set<const EVAL: bool>(&mut self, index: usize, c: usize, d: usize, new: u8) {
+    fn set<const EVAL: bool, const NET: bool>(
+        &mut self,
+        index: usize,
+        c: usize,
+        d: usize,
+        new: u8,
+    ) {
         let point = &mut self.patterns[index];
         let old = point.dir[c][d];
         if new == old {
@@ -286,8 +292,10 @@ impl Updates<'_> {
                 self.threat_counts[c][before as usize] -= 1;
                 self.threat_counts[c][after as usize] += 1;
             }
-            if let Some(network) = self.network {
-                network.update(&mut self.accumulators[c], c, key_before, key_after);
+            if NET {
+                if let Some(network) = self.network {
+                    network.update(&mut self.accumulators[c], c, key_before, key_after);
+                }
             }
         }
         count_fours(self.four_counts, self.four_points, (index, c), old, new);
@@ -984,21 +992,38 @@ impl State {
     /// were.
     fn refresh_line<const EVAL: bool>(&mut self, index: usize, d: usize) {
         match self.k {
-            3 => self.refresh_line_k::<3, EVAL>(index, d),
-            4 => self.refresh_line_k::<4, EVAL>(index, d),
-            5 => self.refresh_line_k::<5, EVAL>(index, d),
-            6 => self.refresh_line_k::<6, EVAL>(index, d),
-            7 => self.refresh_line_k::<7, EVAL>(index, d),
-            8 => self.refresh_line_k::<8, EVAL>(index, d),
-            9 => self.refresh_line_k::<9, EVAL>(index, d),
-            _ => self.refresh_line_k::<10, EVAL>(index, d),
+            3 => self.refresh_line_net::<3, EVAL>(index, d),
+            4 => self.refresh_line_net::<4, EVAL>(index, d),
+            5 => self.refresh_line_net::<5, EVAL>(index, d),
+            6 => self.refresh_line_net::<6, EVAL>(index, d),
+            7 => self.refresh_line_net::<7, EVAL>(index, d),
+            8 => self.refresh_line_net::<8, EVAL>(index, d),
+            9 => self.refresh_line_net::<9, EVAL>(index, d),
+            _ => self.refresh_line_net::<10, EVAL>(index, d),
+        }
+    }
+
+    /// [`State::refresh_line`] for `k == K`: with the network's
+    /// accumulators kept where the rule has a network, else the loop
+    /// without them.
+    #[inline(always)]
+    fn refresh_line_net<const K: usize, const EVAL: bool>(&mut self, index: usize, d: usize) {
+        if EVAL && self.network.is_some() {
+            self.refresh_line_k::<K, true, true>(index, d);
+        } else {
+            self.refresh_line_k::<K, EVAL, false>(index, d);
         }
     }
 
     /// [`State::refresh_line`] for `k == K`, the keys rolling along the
-    /// line ([`for_each_line_point`]).
+    /// line ([`for_each_line_point`]); the network's accumulators kept
+    /// where `NET`.
     #[inline(always)]
-    fn refresh_line_k<const K: usize, const EVAL: bool>(&mut self, index: usize, d: usize) {
+    fn refresh_line_k<const K: usize, const EVAL: bool, const NET: bool>(
+        &mut self,
+        index: usize,
+        d: usize,
+    ) {
         debug_assert_eq!(self.k, K);
         let bstep = self.board.dir_offsets()[d] as isize;
         let mask = (1usize << (2 * K)) - 1;
@@ -1013,7 +1038,7 @@ impl State {
         for_each_line_point::<K>(&line, index, bstep, |j, left, right| {
             for c in 0..2 {
                 let key = u64::from(ids[c][left]) * halves + u64::from(ids[c][right]);
-                updates.set::<EVAL>(j, c, d, tables[c].lookup_code(key));
+                updates.set::<EVAL, NET>(j, c, d, tables[c].lookup_code(key));
             }
         });
     }
@@ -1103,7 +1128,7 @@ impl State {
     fn apply_keys(&mut self, index: usize, d: usize, kb: u64, kw: u64) {
         let (_, tables, mut updates) = self.split_for_update();
         for (c, key) in [(0usize, kb), (1usize, kw)] {
-            updates.set::<true>(index, c, d, tables[c].lookup_code(key));
+            updates.set::<true, true>(index, c, d, tables[c].lookup_code(key));
         }
     }
 
