@@ -1565,12 +1565,14 @@ mod tests {
         counts
     }
 
-    /// The evaluation by summing every empty point's value afresh and
-    /// counting each side's threat points afresh.
+    /// The evaluation by summing every empty point's value afresh,
+    /// counting each side's threat points afresh and adding up the
+    /// network's accumulators afresh.
     fn naive_evaluation(s: &State) -> i32 {
         let me = s.to_move();
         let mut sum = 0;
         let mut counts = [[0usize; 7]; 2];
+        let mut accumulators = [[0i32; EMBED]; 2];
         for i in 0..s.board.cell_count() {
             if s.board.cell(i) == Cell::Empty {
                 for (color, role) in [(me, 0), (me.opponent(), 1)] {
@@ -1580,8 +1582,18 @@ mod tests {
                     let v = i32::from(point_values(s.rules.rule, color).by_key[key][role]);
                     sum += if role == 0 { v } else { -v };
                     counts[color.index()][THREATS[key] as usize] += 1;
+                    if let Some(network) = s.network {
+                        let c = network.combination_of(color.index(), key as u16);
+                        let vector = &network.weights().vectors[color.index()][c];
+                        for (a, &v) in accumulators[color.index()].iter_mut().zip(vector) {
+                            *a += i32::from(v);
+                        }
+                    }
                 }
             }
+        }
+        if let Some(network) = s.network {
+            sum += network.output(me, &accumulators);
         }
         for (color, role) in [(me, 0), (me.opponent(), 1)] {
             let values = &count_values(s.rules.rule, color)[role];
