@@ -347,8 +347,9 @@ fn each_rule_is_fitted_into_its_own_table() {
 fn a_network_is_fitted_and_written_as_a_file_the_engine_reads() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("renju.cpos");
-    selfplay(&data, "renju", "15", "3");
-    selfplay(&data, "renju", "15", "5");
+    for seed in ["3", "5", "7", "9"] {
+        selfplay(&data, "renju", "15", seed);
+    }
     let data = data.display().to_string();
     let out_file = dir.path().join("renju.bin");
     let out_name = out_file.display().to_string();
