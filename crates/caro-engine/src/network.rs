@@ -314,7 +314,10 @@ impl LoadedNetwork {
 /// tables are filed under, as [`crate::train::table_rule`]) with the
 /// bytes of its file in `src/network/`. A rule not listed plays its
 /// tables alone.
-const NETWORKS: &[(Rule, &[u8])] = &[(Rule::Renju, include_bytes!("network/renju.bin"))];
+const NETWORKS: &[(Rule, &[u8])] = &[
+    (Rule::Freestyle, include_bytes!("network/freestyle.bin")),
+    (Rule::Renju, include_bytes!("network/renju.bin")),
+];
 
 /// The network the engine plays with under `rule`, if the rule has one.
 #[must_use]
