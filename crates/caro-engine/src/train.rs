@@ -211,52 +211,77 @@ pub(crate) fn quiet_state(s: &Sample) -> Result<State, LeftOut> {
     Ok(state)
 }
 
+/// Rows of a fit, split into training and held-out rows, with the
+/// numbers of positions left out.
+pub(crate) struct SplitRows<R> {
+    pub(crate) train: Vec<R>,
+    pub(crate) held: Vec<R>,
+    pub(crate) skipped: usize,
+    pub(crate) forcing: usize,
+}
+
+/// The rows `row` makes of the quiet positions of `samples` (each with
+/// its state and its target under `settings`), one in ten held out by
+/// its position key; positions with a proven score or a four on the
+/// board are counted and left out.
+pub(crate) fn split_rows<'a, R>(
+    samples: impl IntoIterator<Item = &'a Sample>,
+    settings: &TrainSettings,
+    mut row: impl FnMut(&Sample, &State, f32) -> R,
+) -> SplitRows<R> {
+    let mut split = SplitRows {
+        train: Vec::new(),
+        held: Vec::new(),
+        skipped: 0,
+        forcing: 0,
+    };
+    for s in samples {
+        let state = match quiet_state(s) {
+            Ok(state) => state,
+            Err(LeftOut::Skipped) => {
+                split.skipped += 1;
+                continue;
+            }
+            Err(LeftOut::Forcing) => {
+                split.forcing += 1;
+                continue;
+            }
+        };
+        let squashed = sigmoid(f64::from(s.score) / settings.scale);
+        let target = settings.lambda * s.result.score() + (1.0 - settings.lambda) * squashed;
+        let r = row(s, &state, target as f32);
+        if s.position_key() % 10 == 0 {
+            split.held.push(r);
+        } else {
+            split.train.push(r);
+        }
+    }
+    split
+}
+
 impl TrainingSet {
     /// The rows of `samples` under `settings` (the blend of the target).
     pub fn new<'a>(
         samples: impl IntoIterator<Item = &'a Sample>,
         settings: &TrainSettings,
     ) -> Self {
-        let mut set = TrainingSet {
-            train: Vec::new(),
-            held: Vec::new(),
-            skipped: 0,
-            forcing: 0,
-        };
-        for s in samples {
-            let state = match quiet_state(s) {
-                Ok(state) => state,
-                Err(LeftOut::Skipped) => {
-                    set.skipped += 1;
-                    continue;
-                }
-                Err(LeftOut::Forcing) => {
-                    set.forcing += 1;
-                    continue;
-                }
-            };
-            let squashed = sigmoid(f64::from(s.score) / settings.scale);
-            let target = settings.lambda * s.result.score() + (1.0 - settings.lambda) * squashed;
-            let mut x = features(&state, s.rules.rule);
+        let split = split_rows(samples, settings, |s, state, target| {
+            let mut x = features(state, s.rules.rule);
             let fixed = if settings.fit_counts {
-                x.extend(count_features(&state, s.rules.rule));
-                x.push((both_sides_feature(&state, s.rules.rule) as u32, 1.0));
+                x.extend(count_features(state, s.rules.rule));
+                x.push((both_sides_feature(state, s.rules.rule) as u32, 1.0));
                 0.0
             } else {
                 state.evaluate_counts() as f32
             };
-            let row = Row {
-                x,
-                fixed,
-                target: target as f32,
-            };
-            if s.position_key() % 10 == 0 {
-                set.held.push(row);
-            } else {
-                set.train.push(row);
-            }
+            Row { x, fixed, target }
+        });
+        TrainingSet {
+            train: split.train,
+            held: split.held,
+            skipped: split.skipped,
+            forcing: split.forcing,
         }
-        set
     }
 
     /// Training positions.
@@ -805,7 +830,11 @@ mod tests {
             // The tables' part of the evaluation (a rule's network, if it
             // has one, is added on top).
             let tables_part = state.evaluate() - state.evaluate_network();
-            assert_eq!(state.evaluate_network() != 0, rule == Rule::Renju, "{rule}");
+            assert_eq!(
+                state.evaluate_network() != 0,
+                crate::network::network(rule).is_some(),
+                "{rule}"
+            );
             let w = weights_of(&current_tables(rule));
             let row = Row {
                 x: features(&state, rule),

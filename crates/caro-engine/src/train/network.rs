@@ -16,7 +16,7 @@
 
 use caro_core::{Cell, Color, Rule};
 
-use super::{quiet_state, sigmoid, LeftOut, TrainSettings};
+use super::{sigmoid, split_rows, TrainSettings};
 use crate::dataset::Sample;
 use crate::network::{Accumulator, Network, EMBED, EMBED_UNITS, HIDDEN, OUTPUT_UNITS};
 use crate::point_values::{combination, may_be_foul, COMBINATIONS};
@@ -55,39 +55,18 @@ impl NetworkSet {
         samples: impl IntoIterator<Item = &'a Sample>,
         settings: &TrainSettings,
     ) -> Self {
-        let mut set = NetworkSet {
-            train: Vec::new(),
-            held: Vec::new(),
-            skipped: 0,
-            forcing: 0,
-        };
-        for s in samples {
-            let state = match quiet_state(s) {
-                Ok(state) => state,
-                Err(LeftOut::Skipped) => {
-                    set.skipped += 1;
-                    continue;
-                }
-                Err(LeftOut::Forcing) => {
-                    set.forcing += 1;
-                    continue;
-                }
-            };
-            let squashed = sigmoid(f64::from(s.score) / settings.scale);
-            let target = settings.lambda * s.result.score() + (1.0 - settings.lambda) * squashed;
-            let row = NetRow {
-                me: state.to_move(),
-                fixed: (state.evaluate_points() + state.evaluate_counts()) as f32,
-                target: target as f32,
-                x: network_features(&state, s.rules.rule),
-            };
-            if s.position_key() % 10 == 0 {
-                set.held.push(row);
-            } else {
-                set.train.push(row);
-            }
+        let split = split_rows(samples, settings, |s, state, target| NetRow {
+            me: state.to_move(),
+            fixed: (state.evaluate_points() + state.evaluate_counts()) as f32,
+            target,
+            x: network_features(state, s.rules.rule),
+        });
+        NetworkSet {
+            train: split.train,
+            held: split.held,
+            skipped: split.skipped,
+            forcing: split.forcing,
         }
-        set
     }
 
     /// Training positions.
