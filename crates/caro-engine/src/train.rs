@@ -223,11 +223,11 @@ pub(crate) struct SplitRows<R> {
 /// The rows `row` makes of the quiet positions of `samples` (each with
 /// its state and its target under `settings`), one in ten held out by
 /// its position key; positions with a proven score or a four on the
-/// board are counted and left out.
+/// board, and those `row` makes nothing of, are counted and left out.
 pub(crate) fn split_rows<'a, R>(
     samples: impl IntoIterator<Item = &'a Sample>,
     settings: &TrainSettings,
-    mut row: impl FnMut(&Sample, &State, f32) -> R,
+    mut row: impl FnMut(&Sample, &State, f32) -> Option<R>,
 ) -> SplitRows<R> {
     let mut split = SplitRows {
         train: Vec::new(),
@@ -249,7 +249,10 @@ pub(crate) fn split_rows<'a, R>(
         };
         let squashed = sigmoid(f64::from(s.score) / settings.scale);
         let target = settings.lambda * s.result.score() + (1.0 - settings.lambda) * squashed;
-        let r = row(s, &state, target as f32);
+        let Some(r) = row(s, &state, target as f32) else {
+            split.skipped += 1;
+            continue;
+        };
         if s.position_key() % 10 == 0 {
             split.held.push(r);
         } else {
@@ -274,7 +277,7 @@ impl TrainingSet {
             } else {
                 state.evaluate_counts() as f32
             };
-            Row { x, fixed, target }
+            Some(Row { x, fixed, target })
         });
         TrainingSet {
             train: split.train,

@@ -55,11 +55,13 @@ impl NetworkSet {
         samples: impl IntoIterator<Item = &'a Sample>,
         settings: &TrainSettings,
     ) -> Self {
-        let split = split_rows(samples, settings, |s, state, target| NetRow {
-            me: state.to_move(),
-            fixed: (state.evaluate_points() + state.evaluate_counts()) as f32,
-            target,
-            x: network_features(state, s.rules.rule),
+        let split = split_rows(samples, settings, |s, state, target| {
+            Some(NetRow {
+                me: state.to_move(),
+                fixed: (state.evaluate_points() + state.evaluate_counts()) as f32,
+                target,
+                x: network_features(state, s.rules.rule),
+            })
         });
         NetworkSet {
             train: split.train,

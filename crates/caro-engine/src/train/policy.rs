@@ -19,8 +19,7 @@ use std::fmt::Write as _;
 use caro_core::{Cell, Rule};
 
 use super::{
-    joined, quiet_state, table_numbers, table_rule, LeftOut, PolicyTable, TrainSettings,
-    POLICY_UNITS,
+    joined, split_rows, table_numbers, table_rule, PolicyTable, TrainSettings, POLICY_UNITS,
 };
 use crate::dataset::Sample;
 use crate::point_values::{combination, COMBINATIONS};
@@ -118,35 +117,16 @@ pub struct PolicySet {
 impl PolicySet {
     /// The choices of `samples`.
     pub fn new<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Self {
-        let mut set = PolicySet {
-            train: Vec::new(),
-            held: Vec::new(),
-            skipped: 0,
-            forcing: 0,
-        };
-        for s in samples {
-            let state = match quiet_state(s) {
-                Ok(state) => state,
-                Err(LeftOut::Skipped) => {
-                    set.skipped += 1;
-                    continue;
-                }
-                Err(LeftOut::Forcing) => {
-                    set.forcing += 1;
-                    continue;
-                }
-            };
-            let Some(choice) = choice_of(&state, state.index(s.best)) else {
-                set.skipped += 1;
-                continue;
-            };
-            if s.position_key() % 10 == 0 {
-                set.held.push(choice);
-            } else {
-                set.train.push(choice);
-            }
+        // The move-ordering fit has no target: the blend is not read.
+        let split = split_rows(samples, &TrainSettings::default(), |s, state, _| {
+            choice_of(state, state.index(s.best))
+        });
+        PolicySet {
+            train: split.train,
+            held: split.held,
+            skipped: split.skipped,
+            forcing: split.forcing,
         }
-        set
     }
 
     /// Training positions.
