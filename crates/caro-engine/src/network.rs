@@ -317,6 +317,7 @@ impl LoadedNetwork {
 const NETWORKS: &[(Rule, &[u8])] = &[
     (Rule::Freestyle, include_bytes!("network/freestyle.bin")),
     (Rule::Renju, include_bytes!("network/renju.bin")),
+    (Rule::Caro, include_bytes!("network/caro.bin")),
 ];
 
 /// The network the engine plays with under `rule`, if the rule has one.
