@@ -27,7 +27,7 @@ use crate::search::CaroPlayer;
 /// logistic's scale: `1 / (1 + e^(-eval / scale))`). Fitted to the
 /// results of 200 self-play games of `caro:3` (`examples/fit_win_chance.rs`;
 /// the figures and the command are in docs/engine.md, "Analysis").
-pub const WIN_CHANCE_SCALE: f64 = 720.0;
+pub const WIN_CHANCE_SCALE: f64 = 600.0;
 
 /// Win-chance points a move must lose to be an inaccuracy…
 pub const INACCURACY: f64 = 0.10;

@@ -729,10 +729,10 @@ function evaluation(th) {
   const score = Number(s);
   if (!Number.isFinite(score)) return s;
   // Black's win chance: the view's, or the engine's logistic on the score
-  // (caro_engine::analysis::WIN_CHANCE_SCALE, 720).
+  // (caro_engine::analysis::WIN_CHANCE_SCALE, 600).
   let black = typeof th.win_chance === "number" ? th.win_chance : null;
   if (black === null) {
-    const mover = 1 / (1 + Math.exp(-score / 720));
+    const mover = 1 / (1 + Math.exp(-score / 600));
     black = th.color === "black" ? mover : 1 - mover;
   }
   const side = black >= 0.5 ? "black" : "white";
