@@ -726,15 +726,11 @@ function evaluation(th) {
     const n = m[1] ? Math.max(1, Math.ceil(Number(m[1]) / 2)) : null;
     return n ? t("e_wins_in", { c: sideName(other(th.color)), n }) : t("e_wins", { c: sideName(other(th.color)) });
   }
-  const score = Number(s);
-  if (!Number.isFinite(score)) return s;
-  // Black's win chance: the view's, or the engine's logistic on the score
-  // (caro_engine::analysis::WIN_CHANCE_SCALE, 600).
-  let black = typeof th.win_chance === "number" ? th.win_chance : null;
-  if (black === null) {
-    const mover = 1 / (1 + Math.exp(-score / 600));
-    black = th.color === "black" ? mover : 1 - mover;
-  }
+  if (!Number.isFinite(Number(s))) return s;
+  // Black's win chance, as the server's view gives it (the engine's
+  // caro_engine::analysis::win_chance).
+  const black = th.win_chance;
+  if (typeof black !== "number") return s;
   const side = black >= 0.5 ? "black" : "white";
   const p = Math.round((side === "black" ? black : 1 - black) * 100);
   return t("e_chance", { c: sideName(side), p });

@@ -138,18 +138,4 @@ mod tests {
             .collect();
         assert_eq!(types, ["text/javascript; charset=utf-8", "image/svg+xml"]);
     }
-
-    #[test]
-    fn the_page_reads_scores_with_the_engines_win_chance_scale() {
-        let game = FILES
-            .iter()
-            .find(|(path, _, _)| *path == "/game.js")
-            .map(|(_, content, _)| *content)
-            .unwrap_or_default();
-        let scale = caro_engine::analysis::WIN_CHANCE_SCALE;
-        assert!(
-            game.contains(&format!("Math.exp(-score / {scale})")),
-            "game.js's logistic is not the engine's (scale {scale})"
-        );
-    }
 }
