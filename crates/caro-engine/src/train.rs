@@ -39,10 +39,10 @@ use crate::point_values::{
 };
 
 mod network;
-pub use network::{fit_network, FittedNetwork, NetworkEpoch, NetworkSet};
+pub use network::{fit_network, FittedNetwork, NetRow, NetworkEpoch, NetworkSet};
 mod policy;
 pub use policy::{
-    current_policy, fit_policy, parse_policy, policy_file, render_policy, FittedPolicy,
+    current_policy, fit_policy, parse_policy, policy_file, render_policy, Choice, FittedPolicy,
     PolicyEpoch, PolicySet,
 };
 
@@ -164,8 +164,8 @@ impl Default for TrainSettings {
     }
 }
 
-/// One position as the model sees it.
-struct Row {
+/// One position as the point-value model sees it.
+pub struct Row {
     /// (weight index, signed count): index `(colour * 2 + role) *
     /// COMBINATIONS + c` for a point value, then the count features from
     /// `POINT_FEATURES` (see [`count_feature`]).
@@ -176,17 +176,8 @@ struct Row {
     target: f32,
 }
 
-/// The training and held-out positions, as rows of the model.
-pub struct TrainingSet {
-    train: Vec<Row>,
-    held: Vec<Row>,
-    /// Positions left out: proven results or positions that are not legal.
-    pub skipped: usize,
-    /// Positions left out as forcing: a side has a four on the board (a
-    /// five to make or to stop), which the search never scores by the
-    /// evaluation (it plays the five or the block first).
-    pub forcing: usize,
-}
+/// The training and held-out positions of a point-value fit.
+pub type TrainingSet = SplitRows<Row>;
 
 /// Why a position is left out of a fit.
 pub(crate) enum LeftOut {
@@ -213,11 +204,31 @@ pub(crate) fn quiet_state(s: &Sample) -> Result<State, LeftOut> {
 
 /// Rows of a fit, split into training and held-out rows, with the
 /// numbers of positions left out.
-pub(crate) struct SplitRows<R> {
+pub struct SplitRows<R> {
     pub(crate) train: Vec<R>,
     pub(crate) held: Vec<R>,
-    pub(crate) skipped: usize,
-    pub(crate) forcing: usize,
+    /// Positions left out: proven results, positions that are not legal,
+    /// or that the fit's rows make nothing of.
+    pub skipped: usize,
+    /// Positions left out as forcing: a side has a four on the board (a
+    /// five to make or to stop), which the search never scores by the
+    /// evaluation nor orders by the policy (it plays the five or the
+    /// block first).
+    pub forcing: usize,
+}
+
+impl<R> SplitRows<R> {
+    /// Training positions.
+    #[must_use]
+    pub fn train_len(&self) -> usize {
+        self.train.len()
+    }
+
+    /// Held-out positions.
+    #[must_use]
+    pub fn held_len(&self) -> usize {
+        self.held.len()
+    }
 }
 
 /// The rows `row` makes of the quiet positions of `samples` (each with
@@ -262,13 +273,13 @@ pub(crate) fn split_rows<'a, R>(
     split
 }
 
-impl TrainingSet {
+impl SplitRows<Row> {
     /// The rows of `samples` under `settings` (the blend of the target).
     pub fn new<'a>(
         samples: impl IntoIterator<Item = &'a Sample>,
         settings: &TrainSettings,
     ) -> Self {
-        let split = split_rows(samples, settings, |s, state, target| {
+        split_rows(samples, settings, |s, state, target| {
             let mut x = features(state, s.rules.rule);
             let fixed = if settings.fit_counts {
                 x.extend(count_features(state, s.rules.rule));
@@ -278,25 +289,7 @@ impl TrainingSet {
                 state.evaluate_counts() as f32
             };
             Some(Row { x, fixed, target })
-        });
-        TrainingSet {
-            train: split.train,
-            held: split.held,
-            skipped: split.skipped,
-            forcing: split.forcing,
-        }
-    }
-
-    /// Training positions.
-    #[must_use]
-    pub fn train_len(&self) -> usize {
-        self.train.len()
-    }
-
-    /// Held-out positions.
-    #[must_use]
-    pub fn held_len(&self) -> usize {
-        self.held.len()
+        })
     }
 }
 

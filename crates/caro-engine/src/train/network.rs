@@ -16,7 +16,7 @@
 
 use caro_core::{Cell, Color, Rule};
 
-use super::{sigmoid, split_rows, TrainSettings};
+use super::{sigmoid, split_rows, SplitRows, TrainSettings};
 use crate::dataset::Sample;
 use crate::network::{Accumulator, Network, EMBED, EMBED_UNITS, HIDDEN, OUTPUT_UNITS};
 use crate::point_values::{combination, may_be_foul, COMBINATIONS};
@@ -26,7 +26,7 @@ use crate::state::State;
 pub const BATCH: usize = 256;
 
 /// One position as the network's fit sees it.
-struct NetRow {
+pub struct NetRow {
     /// The colour to move.
     me: Color,
     /// The engine's evaluation without a network (point sum and count
@@ -40,47 +40,22 @@ struct NetRow {
 }
 
 /// The training and held-out positions of a network's fit.
-pub struct NetworkSet {
-    train: Vec<NetRow>,
-    held: Vec<NetRow>,
-    /// Positions left out: proven results or positions that are not legal.
-    pub skipped: usize,
-    /// Positions left out as forcing (a side has a four on the board).
-    pub forcing: usize,
-}
+pub type NetworkSet = SplitRows<NetRow>;
 
-impl NetworkSet {
+impl SplitRows<NetRow> {
     /// The rows of `samples` under `settings` (the blend of the target).
     pub fn new<'a>(
         samples: impl IntoIterator<Item = &'a Sample>,
         settings: &TrainSettings,
     ) -> Self {
-        let split = split_rows(samples, settings, |s, state, target| {
+        split_rows(samples, settings, |s, state, target| {
             Some(NetRow {
                 me: state.to_move(),
                 fixed: (state.evaluate_points() + state.evaluate_counts()) as f32,
                 target,
                 x: network_features(state, s.rules.rule),
             })
-        });
-        NetworkSet {
-            train: split.train,
-            held: split.held,
-            skipped: split.skipped,
-            forcing: split.forcing,
-        }
-    }
-
-    /// Training positions.
-    #[must_use]
-    pub fn train_len(&self) -> usize {
-        self.train.len()
-    }
-
-    /// Held-out positions.
-    #[must_use]
-    pub fn held_len(&self) -> usize {
-        self.held.len()
+        })
     }
 }
 

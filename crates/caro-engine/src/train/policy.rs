@@ -19,7 +19,8 @@ use std::fmt::Write as _;
 use caro_core::{Cell, Rule};
 
 use super::{
-    joined, split_rows, table_numbers, table_rule, PolicyTable, TrainSettings, POLICY_UNITS,
+    joined, split_rows, table_numbers, table_rule, PolicyTable, SplitRows, TrainSettings,
+    POLICY_UNITS,
 };
 use crate::dataset::Sample;
 use crate::point_values::{combination, COMBINATIONS};
@@ -95,7 +96,7 @@ pub fn parse_policy(text: &str) -> Result<PolicyTable, String> {
 }
 
 /// One position as the policy model sees it.
-struct Choice {
+pub struct Choice {
     /// Per candidate point, its two weight indices: own combination
     /// (row `colour * 2`), the other side's (row `colour * 2 + 1`).
     candidates: Vec<[u32; 2]>,
@@ -103,42 +104,17 @@ struct Choice {
     best: usize,
 }
 
-/// The training and held-out positions of a policy fit.
-pub struct PolicySet {
-    train: Vec<Choice>,
-    held: Vec<Choice>,
-    /// Positions left out: proven results, positions that are not legal,
-    /// or whose move is not among the candidates.
-    pub skipped: usize,
-    /// Positions left out as forcing: a side has a four on the board.
-    pub forcing: usize,
-}
+/// The training and held-out positions of a policy fit (a position
+/// whose move is not among the candidates counts as skipped).
+pub type PolicySet = SplitRows<Choice>;
 
-impl PolicySet {
+impl SplitRows<Choice> {
     /// The choices of `samples`.
     pub fn new<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Self {
         // The move-ordering fit has no target: the blend is not read.
-        let split = split_rows(samples, &TrainSettings::default(), |s, state, _| {
+        split_rows(samples, &TrainSettings::default(), |s, state, _| {
             choice_of(state, state.index(s.best))
-        });
-        PolicySet {
-            train: split.train,
-            held: split.held,
-            skipped: split.skipped,
-            forcing: split.forcing,
-        }
-    }
-
-    /// Training positions.
-    #[must_use]
-    pub fn train_len(&self) -> usize {
-        self.train.len()
-    }
-
-    /// Held-out positions.
-    #[must_use]
-    pub fn held_len(&self) -> usize {
-        self.held.len()
+        })
     }
 }
 
