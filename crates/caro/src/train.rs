@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use caro_engine::dataset::{Reader, Sample};
+use caro_engine::network::Network;
 use caro_engine::train::{
     current_policy, current_tables, fit, fit_network, fit_policy, parse_policy, parse_tables,
     policy_file, render_policy, render_tables, table_file, table_rule, NetworkSet, PolicySet,
@@ -31,7 +32,8 @@ Examples:
   caro train more.cpos --start renju.rs --out renju2.rs
   caro train renju15.cpos --lambda 0 --counts --out renju.rs
   caro train fs15.cpos --policy --lr 20 --out crates/caro-engine/src/policy/freestyle.rs
-  caro train renju15.cpos --network --lambda 0 --out crates/caro-engine/src/network/renju.bin";
+  caro train renju15.cpos --network --lambda 0 --out crates/caro-engine/src/network/renju.bin
+  caro train more.cpos --network --start crates/caro-engine/src/network/renju.bin --lr 0.0003 --out renju2.bin";
 
 /// `caro train`'s options.
 #[derive(Args, Debug)]
@@ -48,7 +50,8 @@ pub struct TrainArgs {
     /// Start from the values of this file (written by caro train) rather
     /// than the engine's own tables for the positions' rule (a file
     /// without count values starts from the engine's; with --policy, a
-    /// move-ordering file).
+    /// move-ordering file; with --network, a network file, such as the
+    /// rule's own in crates/caro-engine/src/network/, to go on fitting).
     #[arg(long)]
     pub start: Option<PathBuf>,
     /// Only the positions of this rule (freestyle, standard, renju, caro,
@@ -86,7 +89,7 @@ pub struct TrainArgs {
     /// Fit a network over line patterns added to the rule's evaluation
     /// (its tables stay as they are) and write it as a network file
     /// (crates/caro-engine/src/network/).
-    #[arg(long, conflicts_with_all = ["counts", "policy", "start"])]
+    #[arg(long, conflicts_with_all = ["counts", "policy"])]
     pub network: bool,
     /// Seed of the network's start and of the order of its batches.
     #[arg(long, default_value_t = 1, requires = "network")]
@@ -117,13 +120,17 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
         .transpose()?;
     // A start file that cannot be read is refused before the data is read.
     if let Some(path) = &args.start {
-        let text = read_text(path)?;
-        let checked = if args.policy {
-            parse_policy(&text).map(|_| ())
+        if args.network {
+            read_network(path)?;
         } else {
-            parse_tables(&text).map(|_| ())
-        };
-        checked.map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            let text = read_text(path)?;
+            let checked = if args.policy {
+                parse_policy(&text).map(|_| ())
+            } else {
+                parse_tables(&text).map(|_| ())
+            };
+            checked.map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        }
     }
     let started = Instant::now();
     let mut samples: Vec<Sample> = Vec::new();
@@ -266,6 +273,13 @@ pub fn run(args: &TrainArgs) -> Result<(), UsageError> {
 fn read_text(path: &std::path::Path) -> Result<String, UsageError> {
     std::fs::read_to_string(path)
         .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))
+}
+
+/// A network file to start a fit from.
+fn read_network(path: &std::path::Path) -> Result<Network, UsageError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    Network::from_bytes(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))
 }
 
 /// The sizes of a fit's training and held-out sets and what it left out.
@@ -450,7 +464,8 @@ fn run_network(
         forcing: set.forcing,
     }
     .check_and_report()?;
-    let fitted = fit_network(&set, &settings, args.seed, |e| {
+    let start = args.start.as_deref().map(read_network).transpose()?;
+    let fitted = fit_network(&set, &settings, args.seed, start.as_ref(), |e| {
         let _ = writeln!(
             std::io::stderr(),
             "epoch {}: train {:.6} held-out {:.6}",

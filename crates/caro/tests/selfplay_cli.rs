@@ -391,17 +391,34 @@ fn a_network_is_fitted_and_written_as_a_file_the_engine_reads() {
     other_seed.extend(["--seed", "2"]);
     succeed(&other_seed);
     assert_ne!(std::fs::read(&again).unwrap(), bytes);
-    // A network has no start file, and the seed is a network's.
+    // A fit may go on from a network file: it starts at that network's
+    // loss and ends no worse.
+    let resumed = dir.path().join("resumed.bin").display().to_string();
+    let mut from_network = args.to_vec();
+    from_network[12] = &resumed;
+    from_network.extend(["--start", &out_name]);
+    let more = succeed(&from_network);
+    assert_eq!(more["start_held_loss"], totals["best_held_loss"], "{more}");
+    assert!(
+        more["best_held_loss"].as_f64().unwrap() <= more["start_held_loss"].as_f64().unwrap(),
+        "{more}"
+    );
+    // A start that is not a network file is refused, saying why; the
+    // seed is a network's.
+    let table = dir.path().join("table.rs");
+    std::fs::write(&table, "pub const X: i32 = 1;").unwrap();
     let out = caro(&[
         "train",
         &data,
         "--network",
         "--start",
-        &out_name,
+        &table.display().to_string(),
         "--out",
         "x.bin",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("table.rs") && err.contains("network"), "{err}");
     let out = caro(&["train", &data, "--seed", "2", "--out", "x.rs"]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -162,6 +162,19 @@ impl Params {
         Params { w }
     }
 
+    /// The parameters of a stored network, to go on fitting from.
+    fn of(net: &Network) -> Params {
+        let mut w: Vec<f32> = net
+            .vectors
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|&v| f32::from(v) / EMBED_UNITS)
+            .collect();
+        w.extend(net.layer_weights());
+        Params { w }
+    }
+
     /// The network as stored (vectors rounded to their units).
     fn network(&self) -> Network {
         let mut net = Network::zero();
@@ -262,25 +275,30 @@ fn add_gradient(p: &[f32], row: &NetRow, scale: f32, g: &mut [f32]) -> f32 {
 }
 
 /// Fits a network to `set` (`settings.learning_rate` is Adam's step),
-/// calling `report` after each epoch.
+/// from `start` or, without one, from small random weights drawn from
+/// `seed` (which also orders the batches), calling `report` after each
+/// epoch. The fit's epoch 0 is the start: the tables alone, or `start`'s
+/// network, which the fit keeps unless an epoch does better on the
+/// held-out rows.
 #[must_use]
 pub fn fit_network(
     set: &NetworkSet,
     settings: &TrainSettings,
     seed: u64,
+    start: Option<&Network>,
     mut report: impl FnMut(NetworkEpoch),
 ) -> FittedNetwork {
-    let mut params = Params::start(seed);
+    let mut params = start.map_or_else(|| Params::start(seed), Params::of);
     let scale = settings.scale;
-    let zero = Network::zero();
+    let start = start.cloned().unwrap_or_else(Network::zero);
     let first = NetworkEpoch {
         epoch: 0,
-        train: stored_loss(&zero, &set.train, scale),
-        held: stored_loss(&zero, &set.held, scale),
+        train: stored_loss(&start, &set.train, scale),
+        held: stored_loss(&start, &set.held, scale),
     };
     report(first);
     let mut best = first;
-    let mut best_net = zero;
+    let mut best_net = start;
     let (mut m, mut v) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);
     let (b1, b2) = (0.9f32, 0.999f32);
     let lr = settings.learning_rate as f32;
@@ -382,11 +400,17 @@ mod tests {
         };
         let set = NetworkSet::new(&samples, &settings);
         assert!(set.train_len() > 50 && set.held_len() > 0);
-        let fitted = fit_network(&set, &settings, 1, |_| {});
+        let fitted = fit_network(&set, &settings, 1, None, |_| {});
         assert!(fitted.best.held < fitted.start.held, "{fitted:?}");
         // The same fit from the same data and seed gives the same network.
-        let again = fit_network(&set, &settings, 1, |_| {});
+        let again = fit_network(&set, &settings, 1, None, |_| {});
         assert_eq!(again.network, fitted.network);
+        // A fit may go on from a stored network: its start is that
+        // network, exactly, and it ends no worse on the held-out rows.
+        assert_eq!(Params::of(&fitted.network).network(), fitted.network);
+        let resumed = fit_network(&set, &settings, 2, Some(&fitted.network), |_| {});
+        assert_eq!(resumed.start.held, fitted.best.held);
+        assert!(resumed.best.held <= resumed.start.held, "{resumed:?}");
         // The state's evaluation is the tables' plus the network's output
         // from the same accumulators the fit adds up.
         let loaded: &'static _ = Box::leak(Box::new(fitted.network.clone().load(Rule::Renju)));
