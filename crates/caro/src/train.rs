@@ -495,9 +495,14 @@ fn run_network(
         });
         println!("{line}");
     } else {
+        let from = if args.start.is_some() {
+            "with the start network"
+        } else {
+            "with the tables alone"
+        };
         println!(
-            "held-out loss {:.5} with the tables alone → {:.5} with the network (best epoch {} \
-             of {}), {} positions, {:.0} s; network written to {}",
+            "held-out loss {:.5} {from} → {:.5} with the network (best epoch {} of {}), {} \
+             positions, {:.0} s; network written to {}",
             fitted.start.held,
             fitted.best.held,
             fitted.best.epoch,
